@@ -1,0 +1,30 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import node from '@astrojs/node';
+import react from '@astrojs/react';
+import precompress from './scripts/precompress-integration.mjs';
+
+// The node adapter runs in middleware mode behind scripts/serve.mjs, a small node:http
+// server that adds what standalone mode lacks: precompressed static files (br/gzip) with
+// immutable caching. See docs/decisions.md ("Serving").
+export default defineConfig({
+  output: 'server',
+  adapter: node({ mode: 'middleware' }),
+  integrations: [react(), precompress()],
+  trailingSlash: 'always',
+  compressHTML: true,
+  security: {
+    checkOrigin: true,
+    // Hosts whose Host / X-Forwarded-Host are believed (Astro.url, origin checks). Production hosts come from SITE_HOSTS.
+    allowedDomains: [
+      ...['localhost', 'br.localhost', '127.0.0.1'],
+      ...(process.env.SITE_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+    ].map((hostname) => ({ hostname })),
+  },
+  build: { inlineStylesheets: 'always' },
+  server: { host: true, port: Number(process.env.PORT ?? 4321) },
+  vite: {
+    resolve: { alias: { '~': new URL('./src', import.meta.url).pathname, '@db': new URL('./db', import.meta.url).pathname } },
+    ssr: { external: ['better-sqlite3', 'pg', 'sharp'] },
+  },
+});

@@ -1,0 +1,189 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Conventions (valid on SQLite and PostgreSQL alike): times are integer unix
+ * seconds, booleans are 0/1 integers, lists and small records are JSON text.
+ */
+type Bool = number;
+type Json = string;
+
+export interface PublisherTable {
+  id: Generated<number>;
+  name: string;
+  language: string;
+  homepage: string | null;
+  logo: string | null;
+  /** JSON array of ISO country codes where the publisher's catalogue is blocked. */
+  geoblocks: Json;
+}
+
+export interface PersonTable {
+  id: Generated<number>;
+  name: string;
+  alt: string | null;
+  slug: string;
+}
+
+export interface TagTable {
+  id: Generated<number>;
+  slug: string;
+  name: string;
+  name_pt: string;
+  description: string;
+  color: string;
+  is_primary: Bool;
+  icon: string;
+}
+
+export interface KeywordTable {
+  id: Generated<number>;
+  word: string;
+}
+
+export interface SeriesTable {
+  id: Generated<number>;
+  e4pid: string;
+  slug: string;
+  name: string;
+  /** Alternative names, one per line. */
+  alt: string;
+  description: string;
+  excerpt: string;
+  /** Lower-cased, accent-free name + alt names, for search. */
+  search_text: string;
+  adult: Bool;
+  format: 'COMIC' | 'MANGA' | 'WEBTOON';
+  update_status: string;
+  update_text: string | null;
+  publisher_id: number | null;
+  color: string;
+  in_exclusive: Bool;
+  in_hype: Bool;
+  all_free: Bool;
+  /** JSON AvailabilityStrategy. */
+  availability_strategy: Json;
+  /** JSON FreeAvailability defaults. */
+  free_availability: Json;
+  /** JSON array of ISO country codes. */
+  geoblocks: Json;
+  /** 'ACTIVE', 'REMOVED' (withdrawn; owned chapters stay readable) or 'BLOCKED' (unavailable everywhere). */
+  state: string;
+  chapter_title: string | null;
+  /** Contains {num} and optionally {ord}; null means the format's default. */
+  chapter_name_format: string | null;
+  /** JSON record of image kind -> media key. */
+  images: Json;
+  copyright: string | null;
+  cover_copyright: string | null;
+  chapter_copyright: string | null;
+  /** JSON array of {text, icon}. */
+  hints: Json;
+  popularity: number;
+  created_at: number;
+  modified_at: number;
+  /** Release time of the newest released chapter (denormalised for the listing). */
+  last_updated: number;
+  largest_chapter: number;
+  chapter_count: number;
+}
+
+export interface SeriesPersonTable {
+  series_id: number;
+  person_id: number;
+  role: 'author' | 'artist';
+  position: number;
+}
+
+export interface SeriesTagTable {
+  series_id: number;
+  tag_id: number;
+  position: number;
+}
+
+export interface SeriesKeywordTable {
+  series_id: number;
+  keyword_id: number;
+}
+
+export interface SeriesLanguageTable {
+  series_id: number;
+  /** 'en', 'pt-br', 'es', 'fr', 'id'. */
+  language: string;
+  /** Site that shows this language: 1 (en) or 3 (pt-BR); 0 for languages of neither. */
+  site_id: number;
+  chapter_count: number;
+  last_updated: number;
+}
+
+export interface CampaignTable {
+  id: Generated<number>;
+  series_id: number;
+  name: string;
+  override_starting_count: number | null;
+  override_ending_count: number | null;
+  override_all_free: Bool;
+  /** Fraction off the original price, 0..1. */
+  discount: number;
+  starts_at: number;
+  ends_at: number;
+}
+
+export interface ChapterTable {
+  id: Generated<number>;
+  e4pid: string;
+  series_id: number;
+  language: string;
+  number: number;
+  title: string | null;
+  subtitle: string | null;
+  released_at: number;
+  /** When the chapter goes on sale (may equal released_at). */
+  sale_at: number;
+  expired_at: number | null;
+  /** Price in keys before any campaign; 0 means free. */
+  original_price: number;
+  thumbnail: string | null;
+  purchase_enabled: Bool;
+  purchase_many_enabled: Bool;
+  daily_pass_enabled: Bool;
+  ads_enabled: Bool;
+  rental_enabled: Bool;
+  subscription_enabled: Bool;
+  page_count: number;
+  created_at: number;
+}
+
+export interface ChapterPageTable {
+  chapter_id: number;
+  position: number;
+  media_key: string;
+  width: number;
+  height: number;
+}
+
+export interface Database {
+  publishers: PublisherTable;
+  people: PersonTable;
+  tags: TagTable;
+  keywords: KeywordTable;
+  series: SeriesTable;
+  series_people: SeriesPersonTable;
+  series_tags: SeriesTagTable;
+  series_keywords: SeriesKeywordTable;
+  series_languages: SeriesLanguageTable;
+  campaigns: CampaignTable;
+  chapters: ChapterTable;
+  chapter_pages: ChapterPageTable;
+}
+
+export type SeriesRow = Selectable<SeriesTable>;
+export type NewSeries = Insertable<SeriesTable>;
+export type SeriesUpdate = Updateable<SeriesTable>;
+export type ChapterRow = Selectable<ChapterTable>;
+export type NewChapter = Insertable<ChapterTable>;
+export type CampaignRow = Selectable<CampaignTable>;
+export type PublisherRow = Selectable<PublisherTable>;
+export type TagRow = Selectable<TagTable>;
+export type PersonRow = Selectable<PersonTable>;
+export type ChapterPageRow = Selectable<ChapterPageTable>;
+export type { ColumnType };

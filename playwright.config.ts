@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import { defineConfig, devices } from '@playwright/test';
+
+// End-to-end tests in Debian's Chromium (never `npx playwright install`: no network here)
+// against the built server on a fresh SQLite database. `npm test` builds first; alone, run
+// `npx astro build && npx playwright test`. See docs/testing.md.
+if (!fs.existsSync(new URL('./dist/server/entry.mjs', import.meta.url))) {
+  throw new Error('dist/server/entry.mjs is missing: build first with `npx astro build` (npm test does it for you).');
+}
+
+const DB_FILE = 'data/e2e.db';
+// Keep in step with tests/e2e/fixtures.ts (brUrl); not imported from there so that the config
+// never loads test code.
+const E2E_PORT = Number(process.env.INKPASS_E2E_PORT || 4399);
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  reporter: 'list',
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  use: {
+    baseURL: `http://localhost:${E2E_PORT}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+          args: [
+            '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+            '--disable-background-networking', '--disable-component-update', '--disable-sync',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    // A fresh database every run; page images are shared with the integration tests.
+    command: `rm -f ${DB_FILE} ${DB_FILE}-wal ${DB_FILE}-shm && npx tsx scripts/prepare-db.ts && exec node scripts/serve.mjs`,
+    env: {
+      ...(process.env as Record<string, string>),
+      DATABASE_URL: `file:./${DB_FILE}`,
+      MEDIA_DIR: process.env.INKPASS_TEST_MEDIA_DIR || 'data/test-media',
+      PORT: String(E2E_PORT),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+    },
+    wait: { stdout: /Inkpass is serving/ },
+    url: `http://127.0.0.1:${E2E_PORT}/favicon.svg`,
+    reuseExistingServer: false,
+    timeout: 240_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+  },
+});

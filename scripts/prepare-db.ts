@@ -1,0 +1,19 @@
+// Used by `npm start` and `npm run dev`: apply migrations, then seed the demo catalogue
+// only when the catalogue is empty, so a second start never re-seeds or loses data.
+import { createDb } from '../src/server/db';
+import { config } from '../src/server/config';
+import { migrateToLatest } from '../db/migrate';
+import { isCatalogEmpty, seedDemo } from '../db/seed/index';
+
+const { db } = await createDb();
+try {
+  const applied = await migrateToLatest(db);
+  if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
+  if (await isCatalogEmpty(db)) {
+    const started = Date.now();
+    const result = await seedDemo(db, { mediaDir: config.mediaDir, log: (m) => console.log(m) });
+    console.log(`Seeded ${result.series} series and ${result.chapters} chapters in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+} finally {
+  await db.destroy();
+}

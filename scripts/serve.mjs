@@ -1,0 +1,78 @@
+// Production server: static files from dist/client (precompressed, cached), everything else
+// through the Astro handler. Honours PORT and HOST.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+process.env.NODE_ENV ??= 'production';
+const root = path.resolve(fileURLToPath(new URL('../dist/client/', import.meta.url)));
+const { handler } = await import('../dist/server/entry.mjs');
+
+const TYPES = {
+  '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.webp': 'image/webp', '.avif': 'image/avif',
+  '.json': 'application/json', '.txt': 'text/plain; charset=utf-8', '.xml': 'application/xml', '.woff2': 'font/woff2',
+  '.webmanifest': 'application/manifest+json',
+};
+
+/** Static files are resolved once per path and remembered (the build output never changes while serving). */
+const staticCache = new Map();
+function lookup(urlPath) {
+  if (staticCache.has(urlPath)) return staticCache.get(urlPath);
+  let found = null;
+  try {
+    const decoded = decodeURIComponent(urlPath);
+    const file = path.join(root, decoded);
+    if (file.startsWith(root + path.sep) && !decoded.endsWith('/')) {
+      const stat = fs.statSync(file, { throwIfNoEntry: false });
+      if (stat?.isFile()) {
+        found = {
+          file,
+          size: stat.size,
+          type: TYPES[path.extname(file)] ?? 'application/octet-stream',
+          br: fs.existsSync(file + '.br') ? fs.statSync(file + '.br').size : 0,
+          gz: fs.existsSync(file + '.gz') ? fs.statSync(file + '.gz').size : 0,
+          immutable: decoded.startsWith('/_astro/'),
+        };
+      }
+    }
+  } catch { found = null; }
+  if (staticCache.size < 10_000) staticCache.set(urlPath, found);
+  return found;
+}
+
+function serveStatic(req, res, entry) {
+  const accept = String(req.headers['accept-encoding'] ?? '');
+  let file = entry.file, size = entry.size, encoding = null;
+  if (entry.br && /\bbr\b/.test(accept)) { file += '.br'; size = entry.br; encoding = 'br'; }
+  else if (entry.gz && /\bgzip\b/.test(accept)) { file += '.gz'; size = entry.gz; encoding = 'gzip'; }
+  const headers = {
+    'Content-Type': entry.type,
+    'Content-Length': size,
+    'Cache-Control': entry.immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+    'X-Content-Type-Options': 'nosniff',
+  };
+  if (entry.br || entry.gz) headers.Vary = 'Accept-Encoding';
+  if (encoding) headers['Content-Encoding'] = encoding;
+  res.writeHead(200, headers);
+  if (req.method === 'HEAD') return res.end();
+  fs.createReadStream(file).pipe(res);
+}
+
+const server = http.createServer((req, res) => {
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    const urlPath = (req.url ?? '/').split('?')[0];
+    const entry = urlPath.length < 512 ? lookup(urlPath) : null;
+    if (entry) return serveStatic(req, res, entry);
+  }
+  handler(req, res);
+});
+server.keepAliveTimeout = 65_000;
+
+const port = Number(process.env.PORT ?? 4321);
+const host = process.env.HOST ?? '0.0.0.0';
+server.listen(port, host, () => {
+  console.log(`Inkpass is serving http://localhost:${port}/ (English) and http://br.localhost:${port}/ (Português)`);
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)));

@@ -1,0 +1,174 @@
+#!/usr/bin/env node
+// `npm test`: build once, then unit (vitest), integration (vitest, real HTTP on SQLite and
+// PostgreSQL) and end-to-end (Playwright in Chromium) tests, one after the other, with their
+// output streamed. Ends with a summary and a last line "N passed, M failed"; exits non-zero if
+// any step failed or if no test ran at all. See docs/testing.md.
+//
+//   SKIP_BUILD=1      use the existing dist/ (fails fast if there is none)
+//   ONLY=unit,e2e     run only some steps (unit, integration, e2e)
+//   INKPASS_IT_DIALECTS=sqlite   integration tests on one dialect only
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
+const REPORTS = path.join(ROOT, 'data/test-reports');
+const started = Date.now();
+
+/** Upper bounds per step, so a hung server can never eat the CI budget (whole suite < 15 min). */
+const LIMITS = { build: 6 * 60_000, unit: 4 * 60_000, integration: 10 * 60_000, e2e: 8 * 60_000 };
+
+const only = (process.env.ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const wanted = (step) => !only.length || only.includes(step);
+
+fs.mkdirSync(REPORTS, { recursive: true });
+
+/** Runs a command with inherited stdio in its own process group; resolves with its exit code. */
+function run(label, cmd, args, { env = {}, timeoutMs }) {
+  return new Promise((resolve) => {
+    console.log(`\n━━━ ${label}: ${[cmd, ...args].join(' ')}\n`);
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env }, detached: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      console.error(`\n[test] ${label} took longer than ${timeoutMs / 60_000} min; stopping it.`);
+      killGroup(child.pid, 'SIGTERM');
+      setTimeout(() => killGroup(child.pid, 'SIGKILL'), 10_000).unref();
+    }, timeoutMs);
+    const forward = (sig) => killGroup(child.pid, sig);
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    child.on('error', (e) => {
+      console.error(`[test] ${label}: ${e.message}`);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      resolve({ code: code ?? (signal ? 128 : 1), timedOut });
+    });
+  });
+}
+
+function killGroup(pid, signal) {
+  try { process.kill(-pid, signal); } catch { /* already gone */ }
+}
+
+function readJson(file) {
+  try { return JSON.parse(fs.readFileSync(file, 'utf8')); } catch { return null; }
+}
+
+/**
+ * Vitest's JSON reporter (jest-compatible shape). When a file fails without a failing test
+ * (a beforeAll or the global setup threw, or the file did not load), Vitest reports its tests
+ * as skipped: those count as failed here, since they could not run.
+ */
+function vitestCounts(file) {
+  const r = readJson(file);
+  if (!r || typeof r.numTotalTests !== 'number') return null;
+  let passed = 0, failed = 0, skipped = 0, blocked = 0;
+  for (const f of r.testResults ?? []) {
+    const a = f.assertionResults ?? [];
+    const p = a.filter((t) => t.status === 'passed').length;
+    const x = a.filter((t) => t.status === 'failed').length;
+    const rest = a.length - p - x;
+    passed += p;
+    failed += x;
+    if (f.status === 'failed' && x === 0) {
+      const n = Math.max(rest, 1);
+      failed += n;
+      blocked += n;
+    } else skipped += rest;
+  }
+  return { passed, failed, skipped, note: blocked ? `${blocked} could not run: a setup hook failed or a file did not load` : '' };
+}
+
+/** Playwright's JSON reporter: stats.expected/unexpected/flaky/skipped. */
+function playwrightCounts(file) {
+  const r = readJson(file);
+  if (!r?.stats) return null;
+  const s = r.stats;
+  return { passed: (s.expected ?? 0) + (s.flaky ?? 0), failed: s.unexpected ?? 0, skipped: s.skipped ?? 0 };
+}
+
+const results = [];
+/** Records one step. A step that failed without reporting a failing test counts as one failure. */
+function record(name, outcome, counts) {
+  let c = counts ?? { passed: 0, failed: 0, skipped: 0 };
+  let note = c.note ?? '';
+  const ok = outcome.code === 0 && !outcome.timedOut;
+  if (!ok && c.failed === 0) {
+    c = { ...c, failed: 1 };
+    note ||= outcome.timedOut ? 'timed out' : counts ? `exited with ${outcome.code}` : `exited with ${outcome.code} before reporting tests`;
+  }
+  results.push({ name, ok, ...c, note });
+}
+
+function skip(name, why) {
+  results.push({ name, ok: false, passed: 0, failed: 1, skipped: 0, note: why });
+}
+
+// 1. Build --------------------------------------------------------------------------------
+let built = true;
+if (process.env.SKIP_BUILD === '1') {
+  if (!fs.existsSync(path.join(ROOT, 'dist/server/entry.mjs'))) {
+    console.error('[test] SKIP_BUILD=1 but dist/server/entry.mjs does not exist; run `npx astro build` first.');
+    built = false;
+  } else {
+    console.log('[test] SKIP_BUILD=1: using the existing dist/');
+  }
+} else if (wanted('integration') || wanted('e2e')) {
+  const b = await run('build', 'npx', ['astro', 'build'], { timeoutMs: LIMITS.build });
+  built = b.code === 0 && !b.timedOut;
+  if (!built) results.push({ name: 'build', ok: false, passed: 0, failed: 1, skipped: 0, note: b.timedOut ? 'timed out' : `exited with ${b.code}` });
+}
+
+// 2. Unit ----------------------------------------------------------------------------------
+if (wanted('unit')) {
+  const out = path.join(REPORTS, 'vitest-unit.json');
+  fs.rmSync(out, { force: true });
+  const r = await run('unit', 'npx', ['vitest', 'run', '--project', 'unit', '--passWithNoTests',
+    '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], { timeoutMs: LIMITS.unit });
+  record('unit', r, vitestCounts(out));
+}
+
+// 3. Integration ---------------------------------------------------------------------------
+if (wanted('integration')) {
+  if (!built) skip('integration', 'not run: no build');
+  else {
+    const out = path.join(REPORTS, 'vitest-integration.json');
+    fs.rmSync(out, { force: true });
+    const r = await run('integration', 'npx', ['vitest', 'run', '--project', 'integration',
+      '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], { timeoutMs: LIMITS.integration });
+    record('integration', r, vitestCounts(out));
+  }
+}
+
+// 4. End-to-end ----------------------------------------------------------------------------
+if (wanted('e2e')) {
+  if (!built) skip('e2e', 'not run: no build');
+  else {
+    const out = path.join(REPORTS, 'playwright.json');
+    fs.rmSync(out, { force: true });
+    const r = await run('e2e', 'npx', ['playwright', 'test', '--reporter=list,json'], {
+      env: { PLAYWRIGHT_JSON_OUTPUT_NAME: out },
+      timeoutMs: LIMITS.e2e,
+    });
+    record('e2e', r, playwrightCounts(out));
+  }
+}
+
+// Summary ----------------------------------------------------------------------------------
+const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped }), { passed: 0, failed: 0, skipped: 0 });
+const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+console.log(`\n━━━ summary (${minutes} min)`);
+for (const r of results) {
+  const mark = r.ok ? 'ok  ' : 'FAIL';
+  console.log(`  ${mark} ${r.name.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(4)} failed ${String(r.skipped).padStart(4)} skipped${r.note ? `  (${r.note})` : ''}`);
+}
+const ran = total.passed + total.failed;
+const ok = results.every((r) => r.ok) && ran > 0 && total.failed === 0;
+if (ran === 0) console.log('  no test ran');
+console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
+process.exit(ok ? 0 : 1);

@@ -1,0 +1,17 @@
+/// <reference types="astro/client" />
+
+declare namespace App {
+  interface Locals {
+    site: import('./lib/site').Site;
+    locale: import('./lib/site').Locale;
+    t: import('./lib/i18n').T;
+    /** 'dark' or 'light' from the theme cookies; 'auto' follows the system setting. */
+    theme: 'dark' | 'light' | 'auto';
+    /** Unix seconds at the start of the request: one "now" per request. */
+    now: number;
+    /** ISO country code from the edge (CF-IPCountry / X-Country-Code), if any. */
+    country: string | null;
+    /** True when the response depends on the visitor (cookies), so it must not be shared-cached. */
+    personalized: boolean;
+  }
+}

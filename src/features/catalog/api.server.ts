@@ -1,0 +1,204 @@
+import type { DB } from '../../server/db';
+import type { Site } from '../../lib/site';
+import type { T } from '../../lib/i18n';
+import type { ChapterRow, SeriesRow } from '../../../db/schema';
+import * as repo from './repository.server';
+import { chapterName, finalPrice, unitFor, type Campaign } from './rules';
+import { parseImages, parseJsonArray, mediaUrl } from './media';
+import { readerPath, seriesPath } from '../reader/urls';
+
+/** Public JSON shapes of spec sections 3 and 7 (comic response v2, episodes response). */
+
+type Abs = (path: string | null) => string | null;
+
+function parseObject(json: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(json);
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+export async function comicJson(db: DB, series: SeriesRow, abs: Abs, site: Site) {
+  const [people, tags, keywords, campaigns, publisher] = await Promise.all([
+    repo.seriesPeople(db, series.id),
+    repo.seriesTags(db, series.id),
+    repo.seriesKeywords(db, series.id),
+    repo.seriesCampaigns(db, series.id),
+    repo.findPublisher(db, series.publisher_id),
+  ]);
+  const images = Object.fromEntries(Object.entries(parseImages(series.images)).map(([k, v]) => [k, abs(mediaUrl(v))]));
+  const person = (p: (typeof people)[number]) => ({ id: p.id, name: p.name, alt: p.alt });
+  return {
+    id: series.id,
+    e4pid: series.e4pid,
+    name: series.name,
+    slug: series.slug,
+    uslug: series.slug,
+    alt: series.alt.split('\n').filter(Boolean),
+    link: abs(seriesPath(series)),
+    author: people.filter((p) => p.role === 'author').map(person),
+    artist: people.filter((p) => p.role === 'artist').map(person),
+    tags: tags.map((t) => ({ id: t.id, slug: t.slug, name: site.id === 3 ? t.name_pt : t.name, description: t.description, color: t.color, is_primary: t.is_primary === 1, icon: t.icon })),
+    keywords: keywords.map((k) => k.word),
+    description: series.description,
+    excerpt: series.excerpt,
+    adult: series.adult === 1,
+    modified_at: iso(series.modified_at),
+    publisher: publisher
+      ? { id: publisher.id, name: publisher.name, language: publisher.language, homepage: publisher.homepage, logo: abs(mediaUrl(publisher.logo)), geoblocks: parseJsonArray(publisher.geoblocks) }
+      : null,
+    color: series.color,
+    in_exclusive: series.in_exclusive === 1,
+    in_hype: series.in_hype === 1,
+    all_free: series.all_free === 1,
+    availability_strategy: parseObject(series.availability_strategy),
+    geoblocks: parseJsonArray(series.geoblocks),
+    campaigns: campaigns.map((c) => ({
+      name: c.name,
+      override_starting_count: c.override_starting_count,
+      override_ending_count: c.override_ending_count,
+      override_all_free: c.override_all_free === 1,
+      discount: c.discount,
+      starts_at: iso(c.starts_at),
+      ends_at: iso(c.ends_at),
+    })),
+    last_updated: iso(series.last_updated),
+    largest_chapter: series.largest_chapter,
+    chapter_count: series.chapter_count,
+    created_at: iso(series.created_at),
+    update_status: series.update_status,
+    update_text: series.update_text,
+    format: series.format,
+    chapter_title: series.chapter_title,
+    chapterNameFormat: series.chapter_name_format ?? (unitFor(series.format) === 'episode' ? 'Episode {num}' : 'Chapter {num}'),
+    images,
+    copyright: series.copyright,
+    cover_copyright: series.cover_copyright,
+    chapter_copyright: series.chapter_copyright,
+    hints: parseJsonArray(series.hints),
+    state: series.state,
+  };
+}
+
+/** Series sharing the most tags with this one (ties: popularity). */
+export async function similarSeries(db: DB, seriesId: number, siteId: number, limit = 6) {
+  return db
+    .selectFrom('series_tags as mine')
+    .innerJoin('series_tags as theirs', (j) => j.onRef('theirs.tag_id', '=', 'mine.tag_id').onRef('theirs.series_id', '!=', 'mine.series_id'))
+    .innerJoin('series', 'series.id', 'theirs.series_id')
+    .select(['series.id', 'series.e4pid', 'series.name', 'series.slug', 'series.images', 'series.format', 'series.popularity'])
+    .select((eb) => eb.fn.countAll<number>().as('shared'))
+    .where('mine.series_id', '=', seriesId)
+    .where('series.state', '=', 'ACTIVE')
+    .where((eb) => eb.exists(eb.selectFrom('series_languages').select('series_id').whereRef('series_languages.series_id', '=', 'series.id').where('series_languages.site_id', '=', siteId)))
+    .groupBy(['series.id', 'series.e4pid', 'series.name', 'series.slug', 'series.images', 'series.format', 'series.popularity'])
+    .orderBy('shared', 'desc')
+    .orderBy('series.popularity', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function comicResponseV2(db: DB, series: SeriesRow, abs: Abs, site: Site, t: T) {
+  const [comic, similar, languages] = await Promise.all([
+    comicJson(db, series, abs, site),
+    similarSeries(db, series.id, site.id),
+    repo.seriesLanguages(db, series.id),
+  ]);
+  const codes = languages.map((l) => l.language);
+  const unit = unitFor(series.format);
+  const statusKey = `status.${series.update_status}` as Parameters<T>[0];
+  return {
+    comic,
+    similar_comics: similar.map((s) => ({
+      id: s.id, e4pid: s.e4pid, name: s.name, uslug: s.slug, format: s.format,
+      link: abs(seriesPath(s)), cover: abs(mediaUrl(parseImages(s.images).cover)), thumbnail: abs(mediaUrl(parseImages(s.images).thumbnail)),
+    })),
+    info_bar: {
+      texts: [t(statusKey), t(unit === 'episode' ? 'series.episodeCount' : 'series.chapterCount', { count: series.chapter_count })],
+      labels: [t(`format.${series.format}`), ...(series.in_exclusive ? [t('series.exclusive')] : []), ...(series.adult ? [t('series.adult')] : [])],
+    },
+    blocked: series.state === 'BLOCKED',
+    favorited: false,
+    notifications: false,
+    languages: codes,
+    default_language: codes.includes(site.language) ? site.language : (codes[0] ?? site.language),
+    sortbar_text: unit === 'episode' ? t('series.episodes') : t('series.chapters'),
+    share_text: `${series.name} · ${t('site.name')}`,
+    hints: parseJsonArray(series.hints),
+  };
+}
+
+function iso(unix: number): string {
+  return new Date(unix * 1000).toISOString();
+}
+
+export function episodeJson(series: SeriesRow, c: ChapterRow, campaigns: Campaign[], abs: Abs, now: number, name: string) {
+  const price = series.all_free ? 0 : finalPrice(c, campaigns, now);
+  const thumb = abs(mediaUrl(c.thumbnail));
+  return {
+    id: c.e4pid,
+    number: c.number,
+    name,
+    title: c.title,
+    subtitle: c.subtitle,
+    releasedAt: iso(c.released_at),
+    released_at: iso(c.released_at),
+    saleAt: c.sale_at,
+    expired_at: c.expired_at == null ? null : iso(c.expired_at),
+    language: c.language,
+    thumbnail: { lo: thumb, hi: thumb },
+    availability: {
+      readable_at: iso(c.released_at),
+      purchase_enabled: c.purchase_enabled === 1,
+      purchase_many_enabled: c.purchase_many_enabled === 1,
+      daily_pass_enabled: c.daily_pass_enabled === 1,
+      ads_enabled: c.ads_enabled === 1,
+      rental_enabled: c.rental_enabled === 1,
+      subscription_enabled: c.subscription_enabled === 1,
+    },
+    finalPrice: price,
+    final_price: price,
+    originalPrice: c.original_price,
+    original_price: c.original_price,
+    icon: c.released_at > now ? 'CLOCK' : price === 0 ? 'NONE' : 'KEY',
+    label: null,
+    owned: false,
+    rental: null,
+    subscribed: false,
+    readingProgress: null,
+    link: abs(readerPath(series, c)),
+  };
+}
+
+/** Episodes response for anonymous readers; the signed-in variant adds ownership and progress. */
+export async function episodesResponse(db: DB, series: SeriesRow, language: string, abs: Abs, site: Site, t: T, now: number) {
+  const [languages, campaigns] = await Promise.all([repo.seriesLanguages(db, series.id), repo.seriesCampaigns(db, series.id)]);
+  const codes = languages.map((l) => l.language);
+  const lang = codes.includes(language) ? language : codes.includes(site.language) ? site.language : (codes[0] ?? site.language);
+  const rows = series.state === 'BLOCKED' ? [] : await repo.chaptersOf(db, series.id, lang);
+  const unit = unitFor(series.format);
+  const defaultName = unit === 'episode' ? t('chapter.name.episode') : t('chapter.name.chapter');
+  const episodes = rows.map((c) => episodeJson(series, c, campaigns, abs, now, chapterName(c.number, site.locale, series.chapter_name_format, defaultName)));
+  const first = episodes.find((e) => e.finalPrice === 0 && Date.parse(e.releasedAt) <= now * 1000) ?? null;
+  return {
+    episodes,
+    language: lang,
+    languages: codes,
+    free_availability: parseObject(series.free_availability),
+    continue_text: first ? t('series.startReading') : null,
+    reading_button: first ? { e4pid: first.id, text: t('series.startReading') } : null,
+    highlighted_e4pid: first?.id ?? null,
+    sortbar_text: unit === 'episode' ? t('series.episodes') : t('series.chapters'),
+    rent_availability: {
+      no_access_plan_available: true,
+      monthly_limit_reached: false,
+      rented: false,
+      rent_expire_at: null,
+      rented_count: 0,
+      rent_capacity: 0,
+      rent_promo_text: null,
+    },
+  };
+}

@@ -1,0 +1,185 @@
+/**
+ * The series listing query (page, HTML fragment, /sapi/comics). One query builder for SQLite
+ * and PostgreSQL, written so each order uses its (column, id) index and stops after a page:
+ * the site and category filters are correlated EXISTS probes on the (site_id, series_id) and
+ * (tag_id, series_id) indexes, and the total comes from a separate COUNT. See docs/api.md and
+ * the EXPLAIN QUERY PLAN notes in docs/listing.md.
+ */
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../../../db/schema';
+import type { DB } from '../../server/db';
+import { PAGE_SIZE, searchPatterns, siteIdsFor, type ListingParams, type Order, type OrderKey } from './listing';
+import { parseImages, type SeriesImages } from './media';
+import type { Format } from './rules';
+
+export interface ListingQuery {
+  /** Series must have a language shown on one of these sites. */
+  siteIds: readonly number[];
+  /** LIKE patterns on search_text, already normalised and escaped (all must match). */
+  patterns?: readonly string[];
+  formats?: readonly Format[];
+  /** Primary tag id. */
+  tagId?: number | null;
+  complete?: boolean;
+  exclusive?: boolean;
+  order: Order;
+  offset: number;
+  limit: number;
+}
+
+export interface ListingItem {
+  id: number;
+  e4pid: string;
+  slug: string;
+  name: string;
+  format: Format;
+  adult: boolean;
+  exclusive: boolean;
+  updateStatus: string;
+  lastUpdated: number;
+  chapterCount: number;
+  color: string;
+  images: SeriesImages;
+}
+
+export interface ListingResult {
+  items: ListingItem[];
+  total: number;
+}
+
+export interface Category {
+  id: number;
+  slug: string;
+  name: string;
+  color: string;
+}
+
+const ORDER_COLUMN: Record<OrderKey, 'series.last_updated' | 'series.name' | 'series.popularity' | 'series.chapter_count'> = {
+  updated: 'series.last_updated',
+  name: 'series.name',
+  popularity: 'series.popularity',
+  chapters: 'series.chapter_count',
+};
+
+type SeriesEb = ExpressionBuilder<Database, 'series'>;
+
+function conditions(eb: SeriesEb, q: Omit<ListingQuery, 'order' | 'offset' | 'limit'>): Expression<SqlBool>[] {
+  const where: Expression<SqlBool>[] = [eb('series.state', '<>', 'BLOCKED')];
+  const siteIds = [...new Set(q.siteIds)];
+  where.push(
+    eb.exists(
+      eb
+        .selectFrom('series_languages')
+        .select(sql.lit(1).as('one'))
+        .where('series_languages.site_id', siteIds.length === 1 ? '=' : 'in', siteIds.length === 1 ? siteIds[0]! : siteIds)
+        .whereRef('series_languages.series_id', '=', 'series.id'),
+    ),
+  );
+  if (q.formats?.length) where.push(eb('series.format', 'in', [...q.formats]));
+  if (q.complete) where.push(eb('series.update_status', '=', 'COMPLETED'));
+  if (q.exclusive) where.push(eb('series.in_exclusive', '=', 1));
+  if (q.tagId != null) {
+    where.push(
+      eb.exists(
+        eb
+          .selectFrom('series_tags')
+          .select(sql.lit(1).as('one'))
+          .where('series_tags.tag_id', '=', q.tagId)
+          .whereRef('series_tags.series_id', '=', 'series.id'),
+      ),
+    );
+  }
+  // search_text is lower-cased and accent-free; the patterns are normalised the same way and
+  // their wildcards escaped. ESCAPE '\' is standard SQL on both dialects.
+  for (const pattern of q.patterns ?? []) where.push(sql<SqlBool>`${sql.ref('series.search_text')} like ${pattern} escape '\\'`);
+  return where;
+}
+
+/** The page query and the count query for a listing (exported for EXPLAIN checks). */
+export function listingQueries(db: DB, q: ListingQuery) {
+  const column = ORDER_COLUMN[q.order.key];
+  const direction = q.order.desc ? 'desc' : 'asc';
+  const rows = db
+    .selectFrom('series')
+    .select([
+      'series.id', 'series.e4pid', 'series.slug', 'series.name', 'series.format', 'series.adult', 'series.in_exclusive',
+      'series.update_status', 'series.last_updated', 'series.chapter_count', 'series.color', 'series.images',
+    ])
+    .where((eb) => eb.and(conditions(eb, q)))
+    .orderBy(column, direction)
+    // id breaks ties in the same direction, so the (column, id) index serves the whole ORDER BY.
+    .orderBy('series.id', direction)
+    .limit(q.limit)
+    .offset(q.offset);
+  const count = db
+    .selectFrom('series')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where((eb) => eb.and(conditions(eb, q)));
+  return { rows, count };
+}
+
+/** One page of series and the total matching count (a page past the end has no items). */
+export async function querySeries(db: DB, q: ListingQuery): Promise<ListingResult> {
+  const queries = listingQueries(db, q);
+  const [rows, count] = await Promise.all([queries.rows.execute(), queries.count.executeTakeFirst()]);
+  return {
+    total: Number(count?.count ?? 0),
+    items: rows.map((r) => ({
+      id: Number(r.id),
+      e4pid: r.e4pid,
+      slug: r.slug,
+      name: r.name,
+      format: r.format,
+      adult: Number(r.adult) === 1,
+      exclusive: Number(r.in_exclusive) === 1,
+      updateStatus: r.update_status,
+      lastUpdated: Number(r.last_updated),
+      chapterCount: Number(r.chapter_count),
+      color: r.color,
+      images: parseImages(r.images),
+    })),
+  };
+}
+
+/** Resolves parsed params into a ListingQuery; an unknown category is dropped from the params. */
+export async function resolveListing(db: DB, params: ListingParams, categories?: readonly Category[]): Promise<{ query: ListingQuery; params: ListingParams }> {
+  let tagId: number | null = null;
+  let effective = params;
+  if (params.category) {
+    const known = categories
+      ? categories.find((c) => c.slug === params.category)
+      : await db.selectFrom('tags').select('id').where('slug', '=', params.category).where('is_primary', '=', 1).executeTakeFirst();
+    if (known) tagId = Number(known.id);
+    else effective = { ...params, category: null };
+  }
+  const query: ListingQuery = {
+    siteIds: siteIdsFor(effective.languages),
+    patterns: searchPatterns(effective.q),
+    formats: effective.formats.map((f) => f.toUpperCase() as Format),
+    tagId,
+    complete: effective.complete,
+    exclusive: effective.exclusive,
+    order: effective.order,
+    offset: (effective.page - 1) * PAGE_SIZE,
+    limit: PAGE_SIZE,
+  };
+  return { query, params: effective };
+}
+
+/** Primary tags (the category filter), named for the site's locale, by name. */
+export async function primaryCategories(db: DB, locale: 'en' | 'pt-BR'): Promise<Category[]> {
+  const rows = await db
+    .selectFrom('tags')
+    .select(['id', 'slug', 'name', 'name_pt', 'color'])
+    .where('is_primary', '=', 1)
+    .execute();
+  return rows
+    .map((r) => ({ id: Number(r.id), slug: r.slug, name: locale === 'pt-BR' ? r.name_pt || r.name : r.name, color: r.color }))
+    .sort((a, b) => a.name.localeCompare(b.name, locale));
+}
+
+/** The listing's page of results for parsed params. An unknown category is ignored (params.category becomes null). */
+export async function listSeries(db: DB, params: ListingParams, categories?: readonly Category[]): Promise<ListingResult & { params: ListingParams }> {
+  const resolved = await resolveListing(db, params, categories);
+  return { ...(await querySeries(db, resolved.query)), params: resolved.params };
+}

@@ -1,0 +1,32 @@
+/** URLs for media keys. Public images (covers, banners, thumbnails) are served by /media/; chapter pages only through signed URLs. */
+export const PUBLIC_MEDIA_PREFIXES = ['series/', 'pool/thumbs/'] as const;
+
+export function isPublicMediaKey(key: string): boolean {
+  return /^[a-z0-9][a-z0-9/_.-]*$/.test(key) && !key.includes('..') && PUBLIC_MEDIA_PREFIXES.some((p) => key.startsWith(p));
+}
+
+export function mediaUrl(key: string | null | undefined): string | null {
+  if (!key) return null;
+  return `/media/${key}`;
+}
+
+export type SeriesImages = Partial<Record<'cover' | 'full_cover' | 'zoom_cover' | 'thumbnail' | 'thumbnail_140' | 'thumbnail_70' | 'banner' | 'showcase' | 'preview' | 'wallpaper' | 'logo', string>>;
+
+export function parseImages(json: string): SeriesImages {
+  try {
+    const v = JSON.parse(json);
+    return v && typeof v === 'object' ? (v as SeriesImages) : {};
+  } catch {
+    return {};
+  }
+}
+
+export function parseJsonArray<T = unknown>(json: string | null | undefined): T[] {
+  if (!json) return [];
+  try {
+    const v = JSON.parse(json);
+    return Array.isArray(v) ? (v as T[]) : [];
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,98 @@
+import type { DB } from '../../server/db';
+
+/** Row-level reads of the catalogue. Services turn these rows into page models. */
+
+export function findSeriesBySlug(db: DB, slug: string) {
+  return db.selectFrom('series').selectAll().where('slug', '=', slug).executeTakeFirst();
+}
+
+export function findSeriesByE4pid(db: DB, e4pid: string) {
+  return db.selectFrom('series').selectAll().where('e4pid', '=', e4pid).executeTakeFirst();
+}
+
+export function findSeriesById(db: DB, id: number) {
+  return db.selectFrom('series').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Accepts a numeric id or an e4pid (SER-...). */
+export function findSeriesByIdOrE4pid(db: DB, ref: string) {
+  if (/^\d{1,10}$/.test(ref)) return findSeriesById(db, Number(ref));
+  if (/^SER-[a-z0-9]{1,32}$/i.test(ref)) return findSeriesByE4pid(db, ref);
+  return Promise.resolve(undefined);
+}
+
+export function seriesPeople(db: DB, seriesId: number) {
+  return db
+    .selectFrom('series_people')
+    .innerJoin('people', 'people.id', 'series_people.person_id')
+    .select(['people.id', 'people.name', 'people.alt', 'people.slug', 'series_people.role'])
+    .where('series_people.series_id', '=', seriesId)
+    .orderBy('series_people.position')
+    .execute();
+}
+
+export function seriesTags(db: DB, seriesId: number) {
+  return db
+    .selectFrom('series_tags')
+    .innerJoin('tags', 'tags.id', 'series_tags.tag_id')
+    .selectAll('tags')
+    .where('series_tags.series_id', '=', seriesId)
+    .orderBy('series_tags.position')
+    .execute();
+}
+
+export function seriesKeywords(db: DB, seriesId: number) {
+  return db
+    .selectFrom('series_keywords')
+    .innerJoin('keywords', 'keywords.id', 'series_keywords.keyword_id')
+    .select('keywords.word')
+    .where('series_keywords.series_id', '=', seriesId)
+    .execute();
+}
+
+export function seriesLanguages(db: DB, seriesId: number) {
+  return db.selectFrom('series_languages').selectAll().where('series_id', '=', seriesId).orderBy('language').execute();
+}
+
+export function seriesCampaigns(db: DB, seriesId: number) {
+  return db.selectFrom('campaigns').selectAll().where('series_id', '=', seriesId).execute();
+}
+
+export function findPublisher(db: DB, id: number | null) {
+  if (id == null) return Promise.resolve(undefined);
+  return db.selectFrom('publishers').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Every chapter of a series in one language, ascending by number. */
+export function chaptersOf(db: DB, seriesId: number, language: string) {
+  return db
+    .selectFrom('chapters')
+    .selectAll()
+    .where('series_id', '=', seriesId)
+    .where('language', '=', language)
+    .orderBy('number', 'asc')
+    .execute();
+}
+
+export function findChapterByE4pid(db: DB, e4pid: string) {
+  return db.selectFrom('chapters').selectAll().where('e4pid', '=', e4pid).executeTakeFirst();
+}
+
+export function chapterPages(db: DB, chapterId: number) {
+  return db.selectFrom('chapter_pages').selectAll().where('chapter_id', '=', chapterId).orderBy('position').execute();
+}
+
+/** The released chapters just before and after `number` in the same series and language. */
+export async function adjacentChapters(db: DB, seriesId: number, language: string, number: number, now: number) {
+  const base = db
+    .selectFrom('chapters')
+    .select(['id', 'e4pid', 'number', 'language', 'released_at', 'original_price'])
+    .where('series_id', '=', seriesId)
+    .where('language', '=', language)
+    .where('released_at', '<=', now);
+  const [prev, next] = await Promise.all([
+    base.where('number', '<', number).orderBy('number', 'desc').limit(1).executeTakeFirst(),
+    base.where('number', '>', number).orderBy('number', 'asc').limit(1).executeTakeFirst(),
+  ]);
+  return { prev, next };
+}

@@ -1,0 +1,189 @@
+/**
+ * Pure display and state rules for series and chapters (spec sections 4 and 5).
+ * Shared by the server and by plain scripts; no I/O here.
+ */
+import type { Locale } from '../../lib/site';
+
+export type Format = 'COMIC' | 'MANGA' | 'WEBTOON';
+
+/** Up to two decimals, trailing zeros trimmed: 12 -> "12", 12.50 -> "12.5", 40.257 -> "40.26". */
+export function formatChapterNumber(n: number, locale?: Locale): string {
+  if (!Number.isFinite(n)) return '';
+  const rounded = Math.round(n * 100) / 100;
+  if (locale) return new Intl.NumberFormat(locale, { maximumFractionDigits: 2, useGrouping: false }).format(rounded);
+  return rounded.toFixed(2).replace(/\.?0+$/, '');
+}
+
+const enOrdinals = new Intl.PluralRules('en', { type: 'ordinal' });
+const ordinalSuffix: Record<string, string> = { one: 'st', two: 'nd', few: 'rd', other: 'th' };
+
+/** Ordinal for `{ord}`: 1st, 2nd, 3rd, 11th, 12.5th in English; 1º in Portuguese. */
+export function formatOrdinal(n: number, locale: Locale): string {
+  const num = formatChapterNumber(n, locale);
+  if (locale === 'pt-BR') return `${num}º`;
+  const integer = Number.isInteger(Math.round(n * 100) / 100);
+  const rule = integer ? enOrdinals.select(n) : 'other';
+  return `${num}${ordinalSuffix[rule] ?? 'th'}`;
+}
+
+/** Webtoons have episodes; comics and manga have chapters. */
+export function unitFor(format: Format): 'chapter' | 'episode' {
+  return format === 'WEBTOON' ? 'episode' : 'chapter';
+}
+
+/**
+ * Fills a series' chapter name format. `defaultFormat` is the localized
+ * "Chapter {num}" / "Episode {num}" used when the series has none.
+ */
+export function chapterName(number: number, locale: Locale, seriesFormat: string | null, defaultFormat: string): string {
+  const usable = seriesFormat != null && (seriesFormat.includes('{num}') || seriesFormat.includes('{ord}'));
+  const template = usable ? seriesFormat : defaultFormat;
+  return template
+    .replaceAll('{num}', formatChapterNumber(number, locale))
+    .replaceAll('{ord}', formatOrdinal(number, locale));
+}
+
+export interface Campaign {
+  override_starting_count: number | null;
+  override_ending_count: number | null;
+  override_all_free: number;
+  discount: number;
+  starts_at: number;
+  ends_at: number;
+}
+
+/** The price a reader pays now, in keys: a running campaign can discount or free chapters in its range. */
+export function finalPrice(chapter: { number: number; original_price: number }, campaigns: readonly Campaign[], now: number): number {
+  let price = chapter.original_price;
+  for (const c of campaigns) {
+    if (now < c.starts_at || now >= c.ends_at) continue;
+    if (c.override_starting_count != null && chapter.number < c.override_starting_count) continue;
+    if (c.override_ending_count != null && chapter.number > c.override_ending_count) continue;
+    const candidate = c.override_all_free ? 0 : Math.max(0, Math.ceil(chapter.original_price * (1 - clamp(c.discount, 0, 1))));
+    price = Math.min(price, candidate);
+  }
+  return price;
+}
+
+function clamp(v: number, lo: number, hi: number): number {
+  return Math.min(hi, Math.max(lo, v));
+}
+
+/** Xtra keys given back when unlocking: floor(price / 10) for prices above 9. */
+export function unlockBonus(price: number): number {
+  return price > 9 ? Math.floor(price / 10) : 0;
+}
+
+export type AccessState = 'scheduled' | 'unlocked' | 'free' | 'paid';
+export type ReadState = 'read' | 'reading' | null;
+
+export interface ChapterStateInput {
+  releasedAt: number;
+  finalPrice: number;
+  owned?: boolean;
+  subscribed?: boolean;
+  completion?: number;
+  completed?: boolean;
+}
+
+/** Scheduled wins over everything (a future chapter can't be read); then owned/subscribed, free, paid. */
+export function accessState(c: ChapterStateInput, now: number): AccessState {
+  if (c.releasedAt > now) return 'scheduled';
+  if (c.owned || c.subscribed) return 'unlocked';
+  if (c.finalPrice <= 0) return 'free';
+  return 'paid';
+}
+
+export function readState(c: Pick<ChapterStateInput, 'completion' | 'completed'>): ReadState {
+  if (c.completed || (c.completion ?? 0) >= 100) return 'read';
+  if ((c.completion ?? 0) > 0) return 'reading';
+  return null;
+}
+
+/** Whether a campaign lowered the price (the row shows the original struck through). */
+export function isOnSale(original: number, final: number): boolean {
+  return final < original;
+}
+
+export const GAP_THRESHOLD = 1.5;
+
+export type ListItem<T> = { kind: 'chapter'; chapter: T } | { kind: 'gap'; after: number; before: number };
+
+/**
+ * Inserts a coming-soon row between consecutive chapters more than 1.5 apart.
+ * Works in either sort direction; the input order is kept.
+ */
+export function withGaps<T extends { number: number }>(chapters: readonly T[]): ListItem<T>[] {
+  const out: ListItem<T>[] = [];
+  chapters.forEach((chapter, i) => {
+    const prev = chapters[i - 1];
+    if (prev && Math.abs(chapter.number - prev.number) > GAP_THRESHOLD) {
+      out.push({ kind: 'gap', after: Math.min(prev.number, chapter.number), before: Math.max(prev.number, chapter.number) });
+    }
+    out.push({ kind: 'chapter', chapter });
+  });
+  return out;
+}
+
+export const PT_MAX_UPCOMING = 5;
+
+/**
+ * On the Portuguese site, when released chapters exist, at most 5 upcoming ones are listed:
+ * the 5 soonest. Elsewhere (or when nothing is released yet) every chapter stays.
+ */
+export function limitUpcoming<T extends { releasedAt: number }>(chapters: readonly T[], siteId: number, now: number): T[] {
+  if (siteId !== 3) return [...chapters];
+  const upcoming = chapters.filter((c) => c.releasedAt > now);
+  if (upcoming.length <= PT_MAX_UPCOMING || upcoming.length === chapters.length) return [...chapters];
+  const keep = new Set([...upcoming].sort((a, b) => a.releasedAt - b.releasedAt).slice(0, PT_MAX_UPCOMING));
+  return chapters.filter((c) => c.releasedAt <= now || keep.has(c));
+}
+
+export const RELATIVE_DATE_LIMIT = 3 * 24 * 3600;
+
+/** Dates more than 3 days from now are shown as dates; nearer ones as relative times. */
+export function dateDisplay(at: number, now: number): 'relative' | 'absolute' {
+  return Math.abs(now - at) > RELATIVE_DATE_LIMIT ? 'absolute' : 'relative';
+}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 86400],
+  ['month', 30 * 86400],
+  ['week', 7 * 86400],
+  ['day', 86400],
+  ['hour', 3600],
+  ['minute', 60],
+  ['second', 1],
+];
+
+/** "3 hours ago", "in 2 days", localized. */
+export function relativeTime(at: number, now: number, locale: Locale): string {
+  const diff = at - now;
+  const abs = Math.abs(diff);
+  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  for (const [unit, seconds] of UNITS) {
+    if (abs >= seconds || unit === 'second') return rtf.format(Math.round(diff / seconds), unit);
+  }
+  return rtf.format(0, 'second');
+}
+
+export function absoluteDate(at: number, locale: Locale, timeZone: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone }).format(new Date(at * 1000));
+}
+
+/** A chapter date as the list shows it: relative within 3 days, a formatted date otherwise. */
+export function chapterDate(at: number, now: number, locale: Locale, timeZone: string): string {
+  return dateDisplay(at, now) === 'relative' ? relativeTime(at, now, locale) : absoluteDate(at, locale, timeZone);
+}
+
+/**
+ * Language tabs are chosen by `#language-{code}`. The reader's own language is the
+ * default tab, so its hash is replaced by `#languages` (spec section 2).
+ */
+export function resolveLanguageHash(hash: string, ownLanguage: string, available: readonly string[]): { tab: string | null; replaceWith: string | null } {
+  const m = /^#language-([a-z]{2}(?:-[a-z]{2})?)$/i.exec(hash);
+  if (!m) return { tab: null, replaceWith: null };
+  const code = m[1]!.toLowerCase();
+  if (code === ownLanguage) return { tab: available.includes(code) ? code : null, replaceWith: '#languages' };
+  return { tab: available.includes(code) ? code : null, replaceWith: null };
+}

@@ -1,0 +1,266 @@
+/**
+ * The reader's page model: loads a chapter by the id in its URL, checks the URL is the
+ * canonical one, decides what the visitor may see, and (only when the chapter is readable)
+ * hands out signed page URLs. Used by the reader page and by its manifest endpoint.
+ * Also home to the media-file helpers the two /media/ routes share.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { ChapterRow, SeriesRow } from '../../../db/schema';
+import type { DB } from '../../server/db';
+import { config } from '../../server/config';
+import type { T } from '../../lib/i18n';
+import type { Locale } from '../../lib/site';
+import { accessState, chapterName, finalPrice, relativeTime, unitFor } from '../catalog/rules';
+import { parseJsonArray } from '../catalog/media';
+import {
+  adjacentChapters,
+  chapterPages,
+  findChapterByE4pid,
+  findPublisher,
+  findSeriesById,
+  seriesCampaigns,
+} from '../catalog/repository.server';
+import { defaultMode, type Mode } from './modes';
+import { manifestPath as manifestPathFor, buildManifest, type Manifest } from './manifest';
+import { signedPageUrl } from './signing.server';
+import { chapterPrefix, numberSegment, readerPath, seriesPath } from './urls';
+
+/**
+ * What the visitor gets for a chapter. Only 'readable' shows pages.
+ * - blocked: series state BLOCKED (unavailable everywhere)
+ * - removed: series state REMOVED (only owned chapters stay readable; ownership comes later)
+ * - region: the visitor's country is in the series' or the publisher's geoblocks
+ * - scheduled: released_at is in the future
+ * - locked: final price above 0 and the series is not all-free
+ */
+export type ReaderState = 'readable' | 'locked' | 'scheduled' | 'blocked' | 'region' | 'removed';
+
+export interface ReaderPage {
+  position: number;
+  src: string;
+  width: number;
+  height: number;
+  alt: string;
+}
+
+export interface ChapterLink {
+  path: string;
+  manifest: string;
+  name: string;
+}
+
+export interface ReaderModel {
+  series: SeriesRow;
+  chapter: ChapterRow;
+  /** Canonical reader path of this chapter. */
+  path: string;
+  manifestPath: string;
+  seriesPath: string;
+  /** Display name ("Chapter 12.5", or the series' own format). */
+  name: string;
+  state: ReaderState;
+  price: number;
+  /** "in 3 days" for a scheduled chapter. */
+  releaseWhen: string | null;
+  /** The visitor's country, for the region message. */
+  country: string | null;
+  /** Empty unless state is 'readable'. */
+  pages: ReaderPage[];
+  prev: ChapterLink | null;
+  next: ChapterLink | null;
+  defaultMode: Mode;
+  /** The series has geoblocks, so the answer depends on the visitor's country (no shared caching). */
+  countryDependent: boolean;
+}
+
+export type ReaderResult =
+  | { kind: 'notFound' }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'ok'; model: ReaderModel };
+
+export interface ReaderContext {
+  now: number;
+  country: string | null;
+  locale: Locale;
+  t: T;
+}
+
+export interface ReaderParams {
+  slug?: string;
+  id?: string;
+  chapter?: string;
+}
+
+const ID_SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The localized name of a chapter: the series' chapter_name_format, else "Chapter {num}" / "Episode {num}". */
+export function nameOf(series: Pick<SeriesRow, 'format' | 'chapter_name_format'>, number: number, locale: Locale, t: T): string {
+  // Ask the catalogue for the raw template ("Chapter {num}") and let chapterName fill it.
+  const template = unitFor(series.format) === 'episode' ? t('chapter.name.episode', { num: '{num}' }) : t('chapter.name.chapter', { num: '{num}' });
+  return chapterName(number, locale, series.chapter_name_format, template);
+}
+
+function countryList(json: string | null | undefined): string[] {
+  return parseJsonArray<unknown>(json).filter((c): c is string => typeof c === 'string').map((c) => c.toUpperCase());
+}
+
+/**
+ * Loads the reader for `/read/{slug}/{id}/{prefix}-{number}/`. The chapter is found by its id
+ * alone; any other slug or last segment redirects to the canonical URL.
+ */
+export async function loadReader(db: DB, params: ReaderParams, ctx: ReaderContext, suffix = ''): Promise<ReaderResult> {
+  const id = params.id ?? '';
+  if (!ID_SEGMENT.test(id)) return { kind: 'notFound' };
+  const chapter = await findChapterByE4pid(db, `EPI-${id}`);
+  if (!chapter) return { kind: 'notFound' };
+  const series = await findSeriesById(db, chapter.series_id);
+  if (!series) return { kind: 'notFound' };
+  const number = Number(chapter.number);
+
+  const canonical = readerPath(series, chapter);
+  const lastSegment = `${chapterPrefix(chapter.language, series.format)}-${numberSegment(number)}`;
+  if (params.slug !== series.slug || params.chapter !== lastSegment) {
+    return { kind: 'redirect', location: canonical + suffix };
+  }
+
+  const { now, locale, t } = ctx;
+  const country = ctx.country?.toUpperCase() ?? null;
+  const [campaigns, publisher, adjacent] = await Promise.all([
+    seriesCampaigns(db, series.id),
+    findPublisher(db, series.publisher_id),
+    adjacentChapters(db, series.id, chapter.language, number, now),
+  ]);
+  const blockedIn = new Set([...countryList(series.geoblocks), ...countryList(publisher?.geoblocks)]);
+  const price = series.all_free ? 0 : finalPrice({ number, original_price: Number(chapter.original_price) }, campaigns, now);
+  const access = accessState({ releasedAt: Number(chapter.released_at), finalPrice: price }, now);
+
+  let state: ReaderState;
+  if (series.state === 'BLOCKED') state = 'blocked';
+  else if (series.state === 'REMOVED') state = 'removed';
+  else if (country && blockedIn.has(country)) state = 'region';
+  else if (access === 'scheduled') state = 'scheduled';
+  else if (access === 'paid') state = 'locked';
+  else state = 'readable';
+
+  const name = nameOf(series, number, locale, t);
+  const link = (c: { e4pid: string; number: number; language: string } | undefined): ChapterLink | null => {
+    if (!c) return null;
+    const p = readerPath(series, { e4pid: c.e4pid, number: Number(c.number), language: c.language });
+    return { path: p, manifest: manifestPathFor(p), name: nameOf(series, Number(c.number), locale, t) };
+  };
+
+  let pages: ReaderPage[] = [];
+  if (state === 'readable') {
+    const rows = await chapterPages(db, chapter.id);
+    pages = rows.map((r, i) => ({
+      position: Number(r.position),
+      src: signedPageUrl(chapter.e4pid, Number(r.position), now),
+      width: Number(r.width),
+      height: Number(r.height),
+      alt: t('reader.pageAlt', { series: series.name, chapter: name, page: i + 1 }),
+    }));
+  }
+
+  return {
+    kind: 'ok',
+    model: {
+      series,
+      chapter,
+      path: canonical,
+      manifestPath: manifestPathFor(canonical),
+      seriesPath: seriesPath(series),
+      name,
+      state,
+      price,
+      releaseWhen: state === 'scheduled' ? relativeTime(Number(chapter.released_at), now, locale) : null,
+      country,
+      pages,
+      prev: link(adjacent.prev),
+      next: link(adjacent.next),
+      defaultMode: defaultMode(series.format),
+      countryDependent: blockedIn.size > 0,
+    },
+  };
+}
+
+/** The manifest of a loaded chapter; pages only when it is readable. */
+export function manifestOf(model: ReaderModel): Manifest {
+  return buildManifest({
+    selfHref: model.manifestPath,
+    readerHref: model.path,
+    identifier: model.chapter.e4pid,
+    title: model.name,
+    subtitle: model.chapter.title,
+    language: model.chapter.language,
+    number: Number(model.chapter.number),
+    format: model.series.format,
+    series: { name: model.series.name, identifier: model.series.e4pid, href: model.seriesPath },
+    prev: model.prev && { href: model.prev.manifest, title: model.prev.name },
+    next: model.next && { href: model.next.manifest, title: model.next.name },
+    pages: model.state === 'readable' ? model.pages.map((p) => ({ href: p.src, width: p.width, height: p.height })) : null,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Media files (shared by /media/{key} and /media/p/{e4pid}/{page}.webp)
+
+const IMAGE_TYPES: Record<string, string> = {
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+};
+
+export function imageType(file: string): string | null {
+  return IMAGE_TYPES[path.extname(file).toLowerCase()] ?? null;
+}
+
+/**
+ * The absolute path of a media key inside the media folder, or null when the key could
+ * escape it (absolute paths, `..`, backslashes, NUL) or is not a regular file.
+ */
+export function mediaFile(key: string, root: string = config.mediaDir): { file: string; size: number; mtimeMs: number } | null {
+  if (!key || key.length > 512 || /[\\\0]/.test(key) || key.startsWith('/') || path.isAbsolute(key)) return null;
+  if (key.split('/').some((part) => part === '..' || part === '.' || part === '')) return null;
+  const base = path.resolve(root);
+  const file = path.resolve(base, key);
+  if (!file.startsWith(base + path.sep)) return null;
+  try {
+    const real = fs.realpathSync(file);
+    const realBase = fs.realpathSync(base);
+    if (!real.startsWith(realBase + path.sep)) return null;
+    const stat = fs.statSync(real);
+    if (!stat.isFile()) return null;
+    return { file: real, size: stat.size, mtimeMs: stat.mtimeMs };
+  } catch {
+    return null;
+  }
+}
+
+/** Streams a file as a Response (HEAD gets the headers only). */
+export function fileResponse(file: { file: string; size: number }, headers: Headers, method = 'GET'): Response {
+  headers.set('Content-Length', String(file.size));
+  if (method === 'HEAD') return new Response(null, { status: 200, headers });
+  const stream = Readable.toWeb(fs.createReadStream(file.file)) as unknown as ReadableStream<Uint8Array>;
+  return new Response(stream, { status: 200, headers });
+}
+
+export function notFound(): Response {
+  return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
+}
+
+/** The media key of one page of a chapter, by the chapter's e4pid and the page position. */
+export async function pageMediaKey(db: DB, e4pid: string, position: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('chapter_pages')
+    .innerJoin('chapters', 'chapters.id', 'chapter_pages.chapter_id')
+    .select('chapter_pages.media_key')
+    .where('chapters.e4pid', '=', e4pid)
+    .where('chapter_pages.position', '=', position)
+    .executeTakeFirst();
+  return row?.media_key ?? null;
+}

@@ -1,0 +1,61 @@
+/**
+ * Signed, expiring URLs for chapter page images (ARCHITECTURE.md section 5).
+ *
+ *   /media/p/{e4pid}/{position}.webp?exp={unix}&sig={hex}
+ *   sig = first 32 hex chars of HMAC-SHA256(mediaSecret, `${e4pid}:${position}:${exp}`)
+ *
+ * Only the reader page model and the manifest hand these out, and only for chapters the
+ * visitor may read; the media route checks the signature before touching the database.
+ */
+import crypto from 'node:crypto';
+import { config } from '../../server/config';
+
+/** How long a handed-out page URL stays valid. */
+export const PAGE_URL_TTL = 2 * 3600;
+/** Expiry times are rounded up to this step so the same URL is handed out for 10 minutes (cacheable). */
+export const PAGE_URL_STEP = 600;
+/** Length of the hex signature in the URL (128 bits). */
+export const SIGNATURE_HEX = 32;
+
+export type Verdict = 'ok' | 'invalid' | 'expired';
+
+/** The expiry a URL issued at `now` carries: now + TTL, rounded up to the next 10 minutes. */
+export function pageExpiry(now: number): number {
+  return Math.ceil((now + PAGE_URL_TTL) / PAGE_URL_STEP) * PAGE_URL_STEP;
+}
+
+export function signPage(e4pid: string, position: number, exp: number, secret: string = config.mediaSecret): string {
+  return crypto.createHmac('sha256', secret).update(`${e4pid}:${position}:${exp}`).digest('hex').slice(0, SIGNATURE_HEX);
+}
+
+export function pagePath(e4pid: string, position: number): string {
+  return `/media/p/${encodeURIComponent(e4pid)}/${position}.webp`;
+}
+
+/** A signed URL (path and query) for one page of a chapter, valid for about two hours from `now`. */
+export function signedPageUrl(e4pid: string, position: number, now: number, secret: string = config.mediaSecret): string {
+  const exp = pageExpiry(now);
+  return `${pagePath(e4pid, position)}?exp=${exp}&sig=${signPage(e4pid, position, exp, secret)}`;
+}
+
+/**
+ * Checks a page URL's `exp` and `sig` query values. The signature is compared in constant
+ * time; malformed input is 'invalid', a correct signature past its expiry is 'expired'.
+ */
+export function verifyPage(
+  e4pid: string,
+  position: number,
+  exp: string | null,
+  sig: string | null,
+  now: number,
+  secret: string = config.mediaSecret,
+): Verdict {
+  if (!exp || !sig || !/^\d{1,12}$/.test(exp) || !/^[0-9a-f]+$/i.test(sig) || sig.length !== SIGNATURE_HEX) return 'invalid';
+  if (!Number.isInteger(position) || position < 0) return 'invalid';
+  const expected = Buffer.from(signPage(e4pid, position, Number(exp), secret), 'utf8');
+  const given = Buffer.from(sig.toLowerCase(), 'utf8');
+  if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) return 'invalid';
+  // Checked after the signature so a forged far-future exp is reported as invalid, not expired.
+  if (Number(exp) <= now) return 'expired';
+  return 'ok';
+}

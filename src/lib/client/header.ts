@@ -1,0 +1,84 @@
+/** Small page-wide behaviours: theme toggle, language switch check, back-to-top. No framework. */
+
+export const THEME_MAX_AGE = 1080 * 24 * 3600;
+export const LANGUAGE_CHECK_TIMEOUT_MS = 3000;
+export const BACK_TO_TOP_MS = 1000;
+
+function effectiveTheme(): 'dark' | 'light' {
+  const set = document.documentElement.dataset.theme;
+  if (set === 'dark' || set === 'light') return set;
+  return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+/** The dark cookie holds the choice; the lite cookie holds its inverse (spec section 4). */
+export function themeCookies(theme: 'dark' | 'light', secure: boolean): string[] {
+  const attrs = `; Path=/; Max-Age=${THEME_MAX_AGE}; SameSite=Lax${secure ? '; Secure' : ''}`;
+  return [`dark=${theme === 'dark' ? 1 : 0}${attrs}`, `lite=${theme === 'dark' ? 0 : 1}${attrs}`];
+}
+
+function initTheme() {
+  const button = document.getElementById('theme-toggle');
+  button?.addEventListener('click', (event) => {
+    event.preventDefault();
+    const next = effectiveTheme() === 'dark' ? 'light' : 'dark';
+    for (const c of themeCookies(next, location.protocol === 'https:')) document.cookie = c;
+    document.documentElement.dataset.theme = next;
+    button.setAttribute('aria-pressed', String(next === 'dark'));
+  });
+  button?.setAttribute('aria-pressed', String(effectiveTheme() === 'dark'));
+}
+
+function initLanguageSwitch() {
+  const link = document.querySelector<HTMLAnchorElement>('a[data-lang-switch]');
+  link?.addEventListener('click', async (event) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    const target = link.href;
+    const fallback = link.dataset.fallback ?? '/';
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), LANGUAGE_CHECK_TIMEOUT_MS);
+    try {
+      const res = await fetch(target, { method: 'HEAD', mode: 'cors', credentials: 'omit', signal: controller.signal });
+      location.href = res.ok ? target : fallback;
+    } catch {
+      location.href = fallback;
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+}
+
+/** easeInOutCubic over a fixed duration; instant when the reader prefers reduced motion. */
+export function scrollPosition(start: number, elapsed: number, duration = BACK_TO_TOP_MS): number {
+  const p = Math.min(1, Math.max(0, elapsed / duration));
+  const eased = p < 0.5 ? 4 * p * p * p : 1 - Math.pow(-2 * p + 2, 3) / 2;
+  return Math.round(start * (1 - eased));
+}
+
+function initBackToTop() {
+  const button = document.getElementById('back-to-top');
+  if (!button) return;
+  const update = () => button.classList.toggle('is-visible', scrollY > 600);
+  addEventListener('scroll', update, { passive: true });
+  update();
+  button.addEventListener('click', (event) => {
+    event.preventDefault();
+    const start = scrollY;
+    const focusTarget = document.getElementById('main');
+    const done = () => focusTarget?.focus({ preventScroll: true });
+    if (matchMedia('(prefers-reduced-motion: reduce)').matches) { scrollTo(0, 0); done(); return; }
+    const t0 = performance.now();
+    const step = (t: number) => {
+      scrollTo(0, scrollPosition(start, t - t0));
+      if (t - t0 < BACK_TO_TOP_MS) requestAnimationFrame(step);
+      else done();
+    };
+    requestAnimationFrame(step);
+  });
+}
+
+export function initHeader() {
+  initTheme();
+  initLanguageSwitch();
+  initBackToTop();
+}

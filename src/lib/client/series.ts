@@ -1,0 +1,129 @@
+/** Series page behaviours as a plain module: no framework on anonymous series pages. */
+import { resolveLanguageHash, relativeTime, RELATIVE_DATE_LIMIT } from '../../features/catalog/rules';
+import type { Locale } from '../site';
+
+export const ORDER_STORAGE_KEY = 'inkpass.chapterOrder';
+const REFRESH_MS = 60_000;
+
+function initDescription() {
+  const box = document.querySelector<HTMLElement>('[data-description]');
+  const text = box?.querySelector<HTMLElement>('.description-text');
+  if (!box || !text) return;
+  box.classList.add('is-clamped');
+  if (text.scrollHeight <= text.clientHeight + 2) { box.classList.remove('is-clamped'); return; }
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'description-toggle';
+  button.setAttribute('aria-controls', text.id);
+  button.setAttribute('aria-expanded', 'false');
+  button.textContent = box.dataset.more ?? 'More';
+  button.addEventListener('click', () => {
+    const expanded = box.classList.toggle('is-clamped') === false;
+    button.setAttribute('aria-expanded', String(expanded));
+    button.textContent = (expanded ? box.dataset.less : box.dataset.more) ?? '';
+  });
+  box.append(button);
+}
+
+function initTabs() {
+  const root = document.querySelector<HTMLElement>('[data-tabs]');
+  const list = root?.querySelector<HTMLElement>('[role="tablist"]');
+  if (!root || !list) return;
+  const tabs = [...list.querySelectorAll<HTMLButtonElement>('[role="tab"]')];
+  const panels = [...root.querySelectorAll<HTMLElement>('.tab-panel')];
+  const own = root.dataset.ownLanguage ?? 'en';
+  const codes = tabs.map((t) => t.dataset.code ?? '');
+  root.classList.add('is-enhanced');
+  list.hidden = false;
+  const select = (code: string, focus = false) => {
+    for (const tab of tabs) {
+      const on = tab.dataset.code === code;
+      tab.setAttribute('aria-selected', String(on));
+      tab.tabIndex = on ? 0 : -1;
+      if (on && focus) tab.focus();
+    }
+    for (const panel of panels) panel.hidden = panel.dataset.code !== code;
+  };
+  const fromHash = () => {
+    const { tab, replaceWith } = resolveLanguageHash(location.hash, own, codes);
+    if (replaceWith) history.replaceState(history.state, '', replaceWith);
+    return tab;
+  };
+  select(fromHash() ?? tabs.find((t) => t.getAttribute('aria-selected') === 'true')?.dataset.code ?? codes[0] ?? '');
+  addEventListener('hashchange', () => { const tab = fromHash(); if (tab) select(tab); });
+  tabs.forEach((tab, i) => {
+    tab.addEventListener('click', () => {
+      const code = tab.dataset.code ?? '';
+      select(code);
+      history.replaceState(history.state, '', code === own ? '#languages' : `#language-${code}`);
+    });
+    tab.addEventListener('keydown', (e) => {
+      const delta = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+      let target = delta ? (i + delta + tabs.length) % tabs.length : e.key === 'Home' ? 0 : e.key === 'End' ? tabs.length - 1 : -1;
+      if (target < 0) return;
+      e.preventDefault();
+      tabs[target]?.click();
+      tabs[target]?.focus();
+    });
+  });
+}
+
+function reverseLists() {
+  for (const list of document.querySelectorAll<HTMLElement>('[data-chapter-list]')) {
+    list.append(...[...list.children].reverse());
+  }
+}
+
+function initSort() {
+  const group = document.querySelector<HTMLElement>('[data-sort]');
+  if (!group) return;
+  const paginated = group.dataset.paginated === 'true';
+  let current = group.dataset.order === 'asc' ? 'asc' : 'desc';
+  const links = [...group.querySelectorAll<HTMLAnchorElement>('[data-order-link]')];
+  const mark = () => links.forEach((l) => (l.dataset.orderLink === current ? l.setAttribute('aria-current', 'true') : l.removeAttribute('aria-current')));
+  const apply = (order: 'asc' | 'desc', link?: HTMLAnchorElement) => {
+    if (order === current) return;
+    if (paginated) { if (link) location.href = link.href; return; }
+    reverseLists();
+    current = order;
+    mark();
+    const url = new URL(location.href);
+    if (order === 'asc') url.searchParams.set('order', 'asc'); else url.searchParams.delete('order');
+    history.replaceState(history.state, '', url);
+  };
+  for (const link of links) {
+    link.addEventListener('click', (e) => {
+      e.preventDefault();
+      const order = link.dataset.orderLink === 'asc' ? 'asc' : 'desc';
+      try { localStorage.setItem(ORDER_STORAGE_KEY, order); } catch { /* storage may be disabled */ }
+      apply(order, link);
+    });
+  }
+  // The remembered preference wins unless the address names an order itself.
+  let stored: string | null = null;
+  try { stored = localStorage.getItem(ORDER_STORAGE_KEY); } catch { stored = null; }
+  if ((stored === 'asc' || stored === 'desc') && !new URL(location.href).searchParams.has('order') && stored !== current) {
+    apply(stored, links.find((l) => l.dataset.orderLink === stored));
+  }
+}
+
+function initTimers() {
+  const locale = (document.documentElement.lang || 'en') as Locale;
+  const tick = () => {
+    const now = Math.floor(Date.now() / 1000);
+    for (const el of document.querySelectorAll<HTMLElement>('[data-countdown], [data-relative]')) {
+      const at = Number(el.dataset.countdown ?? el.dataset.relative);
+      if (!Number.isFinite(at)) continue;
+      if (el.dataset.relative && Math.abs(now - at) > RELATIVE_DATE_LIMIT) continue;
+      el.textContent = relativeTime(at, now, locale);
+    }
+  };
+  setInterval(tick, REFRESH_MS);
+}
+
+export function initSeriesPage() {
+  initDescription();
+  initTabs();
+  initSort();
+  initTimers();
+}

@@ -1,0 +1,32 @@
+import { IntlMessageFormat } from 'intl-messageformat';
+import en from '../../i18n/en.json';
+import ptBR from '../../i18n/pt-BR.json';
+import type { Locale } from './site';
+
+export type MessageKey = keyof typeof en;
+export type Values = Record<string, string | number | Date>;
+export type T = (key: MessageKey, values?: Values) => string;
+
+const catalogues: Record<Locale, Record<string, string>> = { en, 'pt-BR': ptBR };
+const compiled: Record<Locale, Map<string, IntlMessageFormat>> = { en: new Map(), 'pt-BR': new Map() };
+
+/** Formats one catalogue message; compiled formatters are cached per locale. */
+export function translate(locale: Locale, key: MessageKey, values?: Values): string {
+  let fmt = compiled[locale].get(key);
+  if (!fmt) {
+    const source = catalogues[locale][key] ?? catalogues.en[key];
+    if (source === undefined) return key;
+    fmt = new IntlMessageFormat(source, locale);
+    compiled[locale].set(key, fmt);
+  }
+  return String(fmt.format(values));
+}
+
+export function createT(locale: Locale): T {
+  return (key, values) => translate(locale, key, values);
+}
+
+/** A subset of messages, already formatted, for handing to an island or inline script. */
+export function pick(t: T, keys: MessageKey[]): Record<string, string> {
+  return Object.fromEntries(keys.map((k) => [k, t(k)]));
+}

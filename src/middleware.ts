@@ -1,0 +1,59 @@
+import { defineMiddleware } from 'astro:middleware';
+import { siteFromHost, otherHost } from './lib/site';
+import { createT } from './lib/i18n';
+import { compress, appendVary, PUBLIC_CACHE, PRIVATE_CACHE } from './server/http';
+
+export const THEME_COOKIE_DARK = 'dark';
+export const THEME_COOKIE_LITE = 'lite';
+/** Cookies whose presence makes a page personal (must not be shared-cached). */
+const PERSONAL_COOKIES = /(?:^|;\s*)(inkpass_session|dark|lite|view)=/;
+
+export const onRequest = defineMiddleware(async (context, next) => {
+  const { request, locals, cookies } = context;
+  // context.url.host is validated against security.allowedDomains (astro.config.mjs); raw headers are not trusted.
+  const host = context.url.host;
+  const site = siteFromHost(host);
+  locals.site = site;
+  locals.locale = site.locale;
+  locals.t = createT(site.locale);
+  locals.now = Math.floor(Date.now() / 1000);
+  const dark = cookies.get(THEME_COOKIE_DARK)?.value;
+  const lite = cookies.get(THEME_COOKIE_LITE)?.value;
+  locals.theme = dark != null ? (dark === '1' ? 'dark' : 'light') : lite != null ? (lite === '1' ? 'light' : 'dark') : 'auto';
+  const country = (request.headers.get('cf-ipcountry') ?? request.headers.get('x-country-code') ?? '').toUpperCase();
+  locals.country = /^[A-Z]{2}$/.test(country) ? country : null;
+  locals.personalized = PERSONAL_COOKIES.test(request.headers.get('cookie') ?? '');
+
+  let rendered = await next();
+  // API clients get JSON errors, never the HTML error page.
+  if (/^\/(s?api)\//.test(context.url.pathname) && rendered.status >= 400 && (rendered.headers.get('Content-Type') ?? '').startsWith('text/html')) {
+    const detail = rendered.status === 404 ? locals.t('error.api.notFound') : rendered.status === 405 ? locals.t('error.api.methodNotAllowed') : locals.t('error.api.badRequest');
+    rendered = new Response(JSON.stringify({ detail }), { status: rendered.status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' } });
+  }
+  // Copy: some responses (redirects) have immutable headers.
+  const headers = new Headers(rendered.headers);
+  const type = headers.get('Content-Type') ?? '';
+  if (!headers.has('Cache-Control') && (request.method === 'GET' || request.method === 'HEAD')) {
+    if (type.startsWith('text/html') && (rendered.status === 200 || rendered.status === 404)) {
+      headers.set('Cache-Control', locals.personalized ? PRIVATE_CACHE : PUBLIC_CACHE);
+      appendVary(headers, 'Cookie');
+    } else if (rendered.status >= 400) {
+      headers.set('Cache-Control', 'no-store');
+    }
+  }
+  headers.set('X-Content-Type-Options', 'nosniff');
+  headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+  if (type.startsWith('text/html')) headers.set('X-Frame-Options', 'SAMEORIGIN');
+  // The language switch asks the other host whether the same path exists (HEAD, 3 s budget).
+  const origin = request.headers.get('origin');
+  if (origin && (request.method === 'GET' || request.method === 'HEAD')) {
+    try {
+      if (new URL(origin).host === otherHost(host)) {
+        headers.set('Access-Control-Allow-Origin', origin);
+        appendVary(headers, 'Origin');
+      }
+    } catch { /* malformed Origin: no CORS */ }
+  }
+  const response = new Response(rendered.body, { status: rendered.status, statusText: rendered.statusText, headers });
+  return compress(response, request.headers.get('accept-encoding') ?? '');
+});

@@ -1,0 +1,15 @@
+import type { APIRoute } from 'astro';
+import { getDb } from '../../../../server/db';
+import { findSeriesByIdOrE4pid } from '../../../../features/catalog/repository.server';
+import { episodesResponse } from '../../../../features/catalog/api.server';
+import { json, jsonError } from '../../../../server/http';
+
+/** GET {api}/comic.public/{id}/episodes?language={lang}: episodes response (anonymous). */
+export const GET: APIRoute = async ({ params, url, locals }) => {
+  const db = await getDb();
+  const series = await findSeriesByIdOrE4pid(db, params.ref ?? '');
+  if (!series) return jsonError(404, locals.t('error.api.notFound'));
+  const language = (url.searchParams.get('language') ?? '').toLowerCase().slice(0, 8);
+  const abs = (p: string | null) => (p ? `${url.protocol}//${url.host}${p}` : null);
+  return json(await episodesResponse(db, series, language, abs, locals.site, locals.t, locals.now), { cache: 'public, max-age=60, s-maxage=300' });
+};

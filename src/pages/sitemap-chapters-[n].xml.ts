@@ -1,0 +1,13 @@
+import type { APIRoute } from 'astro';
+import { getDb } from '../server/db';
+import { sitemapChapters, urlset } from '../features/catalog/sitemap.server';
+
+export const GET: APIRoute = async ({ url, params, locals, rewrite }) => {
+  const n = params.n ?? '';
+  if (!/^\d{1,4}$/.test(n)) return rewrite('/404/');
+  const entries = await sitemapChapters(await getDb(), locals.site.language, locals.now, Number(n));
+  if (entries.length === 0) return rewrite('/404/');
+  return new Response(urlset(`${url.protocol}//${url.host}`, entries), {
+    headers: { 'Content-Type': 'application/xml; charset=utf-8', 'Cache-Control': 'public, max-age=600, s-maxage=3600' },
+  });
+};

@@ -1,0 +1,283 @@
+/**
+ * What an attacker or a broken client can send to every public route: unknown ids, hostile
+ * query strings, broken percent-encoding, path traversal, huge segments and wrong methods.
+ * The server must never answer 5xx, never leak a stack trace or a file path, never serve a
+ * file from outside the build, never reflect markup, never redirect off-site, and must answer
+ * unknown things with 404 (an HTML page, or JSON {"detail": ...} under /sapi/ and /api/).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  anySeries, dialects, leakIn, selectedDialects, useServer,
+  type RequestOptions, type SeriesSample, type ServerClient, type TestResponse,
+} from './harness';
+
+interface Route {
+  name: string;
+  /** Path without query. */
+  path: string;
+  /** Query the route needs, without "?" (may be empty). */
+  query: string;
+  kind: 'html' | 'json' | 'text';
+  /** Indexes (in path.split('/')) of the segments that come from data: slug, id, chapter. */
+  dynamic?: number[];
+}
+
+interface Probe {
+  path: string;
+  options?: RequestOptions;
+  /** What must hold besides "no 5xx, no leak, no off-site redirect". */
+  expect?: 'notFound' | 'clientError';
+}
+
+const XSS = '<script>alert(1)</script>';
+const SECRETS = [/"name":\s*"inkpass"/, /root:x:0:0/, /DATABASE_URL/, /MEDIA_SECRET/, /-----BEGIN [A-Z ]*PRIVATE KEY/];
+
+function routesFor(s: SeriesSample): Route[] {
+  return [
+    { name: 'home', path: '/', query: '', kind: 'html' },
+    { name: 'listing', path: '/comics/', query: '', kind: 'html' },
+    { name: 'listing fragment', path: '/comics/fragment/', query: '', kind: 'html' },
+    { name: 'series page', path: `/comics/${s.slug}/`, query: '', kind: 'html', dynamic: [2] },
+    ...(s.chapter ? [{ name: 'reader', path: s.chapter.readerPath, query: '', kind: 'html' as const, dynamic: [2, 3, 4] }] : []),
+    { name: 'sapi comics', path: '/sapi/comics', query: 'ordering=-last_updated', kind: 'json' },
+    { name: 'sapi comic', path: `/sapi/comics/${s.e4pid}`, query: '', kind: 'json', dynamic: [3] },
+    { name: 'api comic', path: `/api/comic.public/${s.id}`, query: '', kind: 'json', dynamic: [3] },
+    { name: 'api episodes', path: `/api/comic.public/${s.id}/episodes`, query: 'language=en', kind: 'json', dynamic: [3] },
+    { name: 'robots', path: '/robots.txt', query: '', kind: 'text' },
+    { name: 'sitemap', path: '/sitemap.xml', query: '', kind: 'text' },
+  ];
+}
+
+function withQuery(route: Route, extra: string): string {
+  const q = [route.query, extra].filter(Boolean).join('&');
+  return q ? `${route.path}?${q}` : route.path;
+}
+
+/** Malformed query strings, appended to whatever the route needs. */
+const QUERIES = [
+  'page=-1', 'page=0', 'page=999999999', 'page=99999999999999999999999', 'page=abc', 'page=1.5', 'page=1e3',
+  'page=1&page=2', 'page=', 'page', 'page[]=1', 'page=%00', 'page=%',
+  `q=${'a'.repeat(10_000)}`, `q=${'%41'.repeat(3_400)}`,
+  'q=%', 'q=%E0%A4%A', 'q=%FF%FE%FD', 'q=%C0%AF', `q=${encodeURIComponent(XSS)}`, "q=' OR 1=1 --",
+  'ordering=bogus', 'ordering=-last_updated;drop%20table%20series', 'ordering=name&ordering=-name',
+  'language=xx', 'language=', `language=${encodeURIComponent(XSS)}`, 'language=en&language=pt-br', 'language=../../etc',
+  'filter=a&filter=b&filter=c', 'order=bogus', 'view=%00', 'site_id=99', 'site_id=-1', 'site_id=abc', 'show_all_sites=maybe',
+  'limit=-5', 'limit=1000000', 'skip=-1',
+];
+
+/** Malformed path tails, appended to a route's path. */
+const PATH_TAILS = [
+  '%E0%A4%A/', '%/', '%%/', '%00/', '%2e%2e/%2e%2e/%2e%2e/etc/passwd', '..%2f..%2f..%2fpackage.json',
+  '../../../../../etc/passwd', `${'x'.repeat(5_000)}/`, `${'%C3%A9'.repeat(800)}/`, `${encodeURIComponent(XSS)}/`,
+];
+
+/** Whole paths an attacker tries, independent of routes. */
+const ATTACK_PATHS = [
+  '/../../../../etc/passwd', '/..%2f..%2f..%2f..%2fetc%2fpasswd', '/%2e%2e/%2e%2e/%2e%2e/package.json',
+  '/_astro/../../package.json', '/_astro/..%2f..%2fpackage.json', '/_astro/%2e%2e/%2e%2e/package.json',
+  '/_astro/%E0%A4%A', '/_astro/%', '/_astro/', '/_astro/nope.js', '/%00', '/%', '/%E0%A4%A/',
+  '//evil.example/', '//evil.example/%2f..', '/\\evil.example/', '/comics//evil.example/', '/comics/..',
+  `/${'y'.repeat(8_000)}/`, '/dist/server/entry.mjs', '/.env', '/data/inkpass.db', '/package.json', '/.git/config',
+];
+
+function unknownProbes(s: SeriesSample): { path: string; kind: 'html' | 'json' }[] {
+  const ch = s.chapter;
+  const chapterTail = ch ? ch.readerPath.split('/').filter(Boolean).pop() : 'chapter-1';
+  return [
+    { path: '/comics/no-such-series-4b1d/', kind: 'html' },
+    { path: '/comics/no-such-series-4b1d/extra/', kind: 'html' },
+    { path: '/read/no-such-series-4b1d/123456/chapter-1/', kind: 'html' },
+    { path: `/read/${s.slug}/999999999/${chapterTail}/`, kind: 'html' },
+    { path: `/read/${s.slug}/NOT-AN-ID/${chapterTail}/`, kind: 'html' },
+    { path: '/sapi/comics/SER-doesnotexist', kind: 'json' },
+    { path: '/sapi/comics/0', kind: 'json' },
+    { path: `/sapi/comics/${encodeURIComponent("SER-x' OR '1'='1")}`, kind: 'json' },
+    { path: '/api/comic.public/999999999', kind: 'json' },
+    { path: '/api/comic.public/99999999999999999999', kind: 'json' },
+    { path: '/api/comic.public/-1', kind: 'json' },
+    { path: '/api/comic.public/0', kind: 'json' },
+    { path: '/api/comic.public/abc', kind: 'json' },
+    { path: '/api/comic.public/SER-doesnotexist', kind: 'json' },
+    { path: '/api/comic.public/999999999/episodes?language=en', kind: 'json' },
+    { path: '/api/comic.public/99999999999999999999/episodes?language=en', kind: 'json' },
+    { path: '/api/comic.public/SER-doesnotexist/episodes?language=en', kind: 'json' },
+  ];
+}
+
+describe.each(dialects)('%s', (dialect) => {
+  if (!selectedDialects().includes(dialect)) {
+    it.skip(`not selected (INKPASS_IT_DIALECTS=${process.env.INKPASS_IT_DIALECTS})`, () => {});
+    return;
+  }
+  const server = useServer(dialect);
+  let s: SeriesSample;
+  let routes: Route[] = [];
+
+  beforeAll(async () => {
+    const all = await anySeries(server, 20);
+    const found = all.find((x) => x.languages.includes('en') && x.chapter) ?? all[0];
+    if (!found) throw new Error(`the seeded ${dialect} database has no active series`);
+    s = found;
+    routes = routesFor(s);
+  });
+
+  /** Sends every probe; returns a readable list of what went wrong (empty when all is well). */
+  async function check(probes: Probe[]): Promise<string[]> {
+    const problems: string[] = [];
+    for (const probe of probes) {
+      const method = probe.options?.method ?? 'GET';
+      const label = `${method} ${short(probe.path)}${probe.options?.site === 'br' ? ' [br]' : ''}`;
+      let res: TestResponse;
+      try {
+        res = await server.request(probe.path, probe.options);
+      } catch (e) {
+        problems.push(`${label} → no usable answer: ${(e as Error).message}`);
+        continue;
+      }
+      problems.push(...judge(label, probe, res, server));
+    }
+    return problems;
+  }
+
+  it('survives malformed query strings on every route', { timeout: 180_000 }, async () => {
+    const probes: Probe[] = [];
+    for (const route of routes) for (const q of QUERIES) probes.push({ path: withQuery(route, q) });
+    // The Portuguese site takes the same beating on the pages.
+    for (const route of routes.filter((r) => r.kind === 'html')) {
+      for (const q of ['page=-1', 'page=abc', 'page=1&page=2', 'q=%E0%A4%A', `q=${'b'.repeat(10_000)}`]) {
+        probes.push({ path: withQuery(route, q), options: { site: 'br' } });
+      }
+    }
+    expect(await check(probes)).toEqual([]);
+  });
+
+  it('survives broken percent-encoding, traversal and huge segments in paths', { timeout: 180_000 }, async () => {
+    const probes: Probe[] = [];
+    for (const route of routes) {
+      const base = route.path.endsWith('/') ? route.path : `${route.path}/`;
+      for (const tail of PATH_TAILS) probes.push({ path: base + tail });
+      // Inside each data-driven segment (slug, id, chapter).
+      const segs = route.path.split('/');
+      for (const i of route.dynamic ?? []) {
+        for (const bad of ['%E0%A4%A', '%', '..', '%2e%2e', '-1', '99999999999999999999', 'x'.repeat(5_000)]) {
+          const copy = [...segs];
+          copy[i] = bad;
+          probes.push({ path: withQuery({ ...route, path: copy.join('/') }, '') });
+        }
+      }
+    }
+    for (const p of ATTACK_PATHS) {
+      probes.push({ path: p });
+      probes.push({ path: p, options: { site: 'br', headers: { 'accept-encoding': 'br, gzip' } } });
+    }
+    expect(await check(probes)).toEqual([]);
+  });
+
+  it('answers unknown series, chapters and ids with 404 (HTML pages, JSON {detail} on APIs)', { timeout: 120_000 }, async () => {
+    const probes: Probe[] = [];
+    for (const u of unknownProbes(s)) {
+      for (const site of ['en', 'br'] as const) probes.push({ path: u.path, options: { site }, expect: 'notFound' });
+    }
+    const problems = await check(probes);
+    // The kind of 404 body: a page for pages, {"detail": "..."} for the APIs.
+    for (const u of unknownProbes(s)) {
+      const res = await server.request(u.path);
+      if (res.status !== 404) continue; // already reported
+      const type = res.headers['content-type'] ?? '';
+      if (u.kind === 'html') {
+        if (!/^text\/html/.test(type)) problems.push(`GET ${short(u.path)} → 404 with content-type "${type}", expected an HTML page`);
+      } else {
+        let detail: unknown;
+        try { detail = res.json().detail; } catch { detail = undefined; }
+        if (!/json/.test(type) || typeof detail !== 'string' || !detail) {
+          problems.push(`GET ${short(u.path)} → 404 (${type}) without a JSON {"detail": "..."} body: ${short(res.text, 120)}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('refuses wrong methods on read-only routes with a 4xx', { timeout: 120_000 }, async () => {
+    const probes: Probe[] = [];
+    for (const route of routes) {
+      const p = withQuery(route, '');
+      const origin = server.origin('en');
+      probes.push(
+        { path: p, options: { method: 'POST', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: 'page=1' }, expect: 'clientError' },
+        { path: p, options: { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: '{"page":1}' }, expect: 'clientError' },
+        { path: p, options: { method: 'PUT', headers: { origin, 'content-type': 'application/json' }, body: '{}' }, expect: 'clientError' },
+        { path: p, options: { method: 'DELETE', headers: { origin } }, expect: 'clientError' },
+        { path: p, options: { method: 'PATCH', headers: { origin, 'content-type': 'application/json' }, body: '{}' }, expect: 'clientError' },
+        // A cross-site form post (CSRF shape) must be refused too.
+        { path: p, options: { method: 'POST', headers: { origin: 'http://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' }, expect: 'clientError' },
+        // HEAD is a read: it just must not break.
+        { path: p, options: { method: 'HEAD' } },
+      );
+    }
+    expect(await check(probes)).toEqual([]);
+  });
+
+  it('does not break on hostile headers', { timeout: 120_000 }, async () => {
+    const probes: Probe[] = [];
+    const hostile: Record<string, string>[] = [
+      { cookie: 'inkpass_session=%E0%A4%A' },
+      { cookie: `inkpass_session=${'z'.repeat(4_000)}` },
+      { cookie: 'inkpass_session=a.b.c; inkpass_session=d; theme=%' },
+      { 'accept-language': 'x'.repeat(2_000) },
+      { 'accept-encoding': 'br;q=abc, gzip;q=-1, *;q=0' },
+      { 'if-none-match': '"' + 'w'.repeat(1_000) },
+      { 'if-modified-since': 'not a date' },
+      { 'x-forwarded-host': 'evil.example' },
+      { 'x-forwarded-proto': 'gopher' },
+      { range: 'bytes=99999999-0' },
+    ];
+    for (const route of routes) for (const headers of hostile) probes.push({ path: withQuery(route, ''), options: { headers } });
+    expect(await check(probes)).toEqual([]);
+  });
+});
+
+/** Everything that must hold for any answer to a hostile request. */
+function judge(label: string, probe: Probe, res: TestResponse, server: ServerClient): string[] {
+  const problems: string[] = [];
+  const at = `${label} → ${res.status}`;
+  if (res.status >= 500 || res.status < 100) problems.push(`${at}: server error${bodyHint(res)}`);
+  const leak = leakIn(res.text) ?? leakIn(Object.values(res.headers).join('\n'));
+  if (leak) problems.push(`${at}: leaks internals: …${leak}…`);
+  for (const secret of SECRETS) if (secret.test(res.text)) problems.push(`${at}: serves a file it must not (${secret})`);
+  const html = /^text\/html/.test(res.headers['content-type'] ?? '');
+  if (html && res.text.includes(XSS)) problems.push(`${at}: reflects ${XSS} unescaped in HTML`);
+  // Pages are publicly cacheable, so a page built from an attacker's X-Forwarded-Host would be
+  // served to everyone with links to the attacker's host (cache poisoning).
+  if (probe.options?.headers?.['x-forwarded-host'] && res.text.includes('evil.example')) {
+    problems.push(`${at}: builds links from the untrusted X-Forwarded-Host (…${around(res.text, 'evil.example')}…)`);
+  }
+  if (res.status >= 300 && res.status < 400 && res.headers.location) {
+    const loc = res.headers.location;
+    const target = safeUrl(loc, server.origin(probe.options?.site));
+    const allowed = [new URL(server.origin('en')).host, new URL(server.origin('br')).host];
+    if (!target || !allowed.includes(target.host) || /^[/\\]{2}/.test(loc)) {
+      problems.push(`${at}: redirects off-site to ${short(loc)}`);
+    }
+  }
+  if (probe.expect === 'notFound' && res.status !== 404) problems.push(`${at}: expected 404`);
+  if (probe.expect === 'clientError' && !(res.status >= 400 && res.status < 500)) problems.push(`${at}: expected a 4xx`);
+  return problems;
+}
+
+function around(text: string, needle: string): string {
+  const i = text.indexOf(needle);
+  return text.slice(Math.max(0, i - 60), i + needle.length + 20);
+}
+
+function safeUrl(loc: string, base: string): URL | null {
+  try { return new URL(loc, base); } catch { return null; }
+}
+
+function bodyHint(res: TestResponse): string {
+  const text = res.text.replace(/\s+/g, ' ').trim();
+  return text ? ` (${short(text, 160)})` : '';
+}
+
+function short(s: string, max = 90): string {
+  return s.length > max ? `${s.slice(0, max)}…(${s.length} chars)` : s;
+}

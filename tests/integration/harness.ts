@@ -1,0 +1,478 @@
+/**
+ * Integration-test harness: a real, built Inkpass server on a fresh database, reached over
+ * real HTTP. Used by tests/integration/global-setup.ts (one server per dialect for the whole
+ * run) and by the test files through `useServer(dialect)`.
+ *
+ * Nothing here imports the app's modules at load time (anySeries loads them on demand), so
+ * the global setup, which runs in Vitest's main process, can use it too.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, inject } from 'vitest';
+
+export const dialects = ['sqlite', 'postgres'] as const;
+export type TestDialect = (typeof dialects)[number];
+export type SiteName = 'en' | 'br';
+
+export const ROOT = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
+/** Shared by every test run, so page images generated once are reused (the seed skips existing files). */
+export const MEDIA_DIR = path.resolve(ROOT, process.env.INKPASS_TEST_MEDIA_DIR || 'data/test-media');
+/** Administrative connection used to create and drop the per-run PostgreSQL databases. */
+export const PG_ADMIN_URL = process.env.INKPASS_TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const ENTRY = path.join(ROOT, 'dist/server/entry.mjs');
+
+/** Dialects to run, from INKPASS_IT_DIALECTS (e.g. "sqlite"); both by default. */
+export function selectedDialects(): TestDialect[] {
+  const wanted = (process.env.INKPASS_IT_DIALECTS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (!wanted.length) return [...dialects];
+  const unknown = wanted.filter((d) => !(dialects as readonly string[]).includes(d));
+  if (unknown.length) throw new Error(`INKPASS_IT_DIALECTS: unknown dialect(s) ${unknown.join(', ')}; use ${dialects.join(', ')}`);
+  return dialects.filter((d) => wanted.includes(d));
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP
+
+export interface RequestOptions {
+  /** Which site: the Host header is `localhost:PORT` (en) or `br.localhost:PORT` (br). */
+  site?: SiteName;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** Decode a br/gzip/deflate body into `text`/`body` (the headers are left as sent). Default true. */
+  decompress?: boolean;
+  timeoutMs?: number;
+}
+
+export interface TestResponse {
+  status: number;
+  /** Lower-cased names; repeated headers joined with ", " (set-cookie with "\n"). */
+  headers: Record<string, string>;
+  /** The body exactly as it came over the wire. */
+  raw: Buffer;
+  /** The body, decompressed unless `decompress: false`. */
+  body: Buffer;
+  text: string;
+  json<T = any>(): T;
+}
+
+export interface ServerClient {
+  dialect: TestDialect;
+  port: number;
+  databaseUrl: string;
+  request(pathAndQuery: string, options?: RequestOptions): Promise<TestResponse>;
+  /** Absolute URL for a path on a site, for messages and for comparing links. */
+  origin(site?: SiteName): string;
+}
+
+export interface ServerHandle extends ServerClient {
+  /** What the server and prepare-db printed (the tail), for failure messages. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export function hostFor(site: SiteName, port: number): string {
+  return site === 'br' ? `br.localhost:${port}` : `localhost:${port}`;
+}
+
+/** One HTTP request over node:http to 127.0.0.1 with an explicit Host header. */
+export function httpRequest(port: number, pathAndQuery: string, options: RequestOptions = {}): Promise<TestResponse> {
+  const { site = 'en', method = 'GET', body, decompress = true, timeoutMs = 20_000 } = options;
+  const headers: Record<string, string> = { host: hostFor(site, port) };
+  for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
+  if (body !== undefined && headers['content-length'] === undefined) headers['content-length'] = String(Buffer.byteLength(body));
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, path: pathAndQuery, method, headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          try {
+            const raw = Buffer.concat(chunks);
+            const flat: Record<string, string> = {};
+            for (const [k, v] of Object.entries(res.headers)) {
+              if (v === undefined) continue;
+              flat[k] = Array.isArray(v) ? v.join(k === 'set-cookie' ? '\n' : ', ') : String(v);
+            }
+            const decoded = decompress ? decode(raw, flat['content-encoding'], `${method} ${pathAndQuery}`) : raw;
+            const text = decoded.toString('utf8');
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: flat,
+              raw,
+              body: decoded,
+              text,
+              json() {
+                try {
+                  return JSON.parse(text);
+                } catch {
+                  throw new Error(`${method} ${pathAndQuery} (${res.statusCode}, ${flat['content-type'] ?? 'no content-type'}) is not JSON: ${text.slice(0, 300)}`);
+                }
+              },
+            });
+          } catch (e) {
+            reject(e);
+          }
+        });
+      },
+    );
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`${method} ${pathAndQuery}: no answer within ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function decode(raw: Buffer, encoding: string | undefined, what: string): Buffer {
+  const enc = (encoding ?? '').trim().toLowerCase();
+  if (!enc || enc === 'identity' || raw.length === 0) return raw;
+  try {
+    if (enc === 'br') return zlib.brotliDecompressSync(raw);
+    if (enc === 'gzip' || enc === 'x-gzip') return zlib.gunzipSync(raw);
+    if (enc === 'deflate') return zlib.inflateSync(raw);
+  } catch (e) {
+    throw new Error(`${what}: body says Content-Encoding ${enc} but does not decode: ${(e as Error).message}`);
+  }
+  throw new Error(`${what}: unexpected Content-Encoding "${enc}"`);
+}
+
+export function clientFor(info: { dialect: TestDialect; port: number; databaseUrl: string }): ServerClient {
+  return {
+    ...info,
+    request: (p, o) => httpRequest(info.port, p, o),
+    origin: (site = 'en') => `http://${hostFor(site, info.port)}`,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lifecycle
+
+/** Builds a fresh database, prepares it (migrate + seed), starts `node scripts/serve.mjs` on it. */
+export async function startServer({ dialect }: { dialect: TestDialect }): Promise<ServerHandle> {
+  if (!fs.existsSync(ENTRY)) {
+    throw new Error(`${path.relative(ROOT, ENTRY)} is missing: build first with \`npx astro build\` (npm test does it for you).`);
+  }
+  const log = new Tail();
+  const db = await createFreshDatabase(dialect);
+  let child: ChildProcess | undefined;
+  const stop = async () => {
+    if (child) await killChild(child);
+    child = undefined;
+    await db.drop();
+  };
+  try {
+    fs.mkdirSync(MEDIA_DIR, { recursive: true });
+    const env = { ...process.env, DATABASE_URL: db.url, MEDIA_DIR, NODE_ENV: 'production' };
+    const started = Date.now();
+    const prep = await run('npx', ['tsx', 'scripts/prepare-db.ts'], { env, log, timeoutMs: 240_000 });
+    if (prep !== 0) throw new Error(`prepare-db (${dialect}) exited with ${prep}`);
+    log.push(`[harness] prepare-db (${dialect}) took ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+
+    const port = await freePort();
+    child = spawn(process.execPath, ['scripts/serve.mjs'], {
+      cwd: ROOT,
+      env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (c) => log.push(String(c)));
+    child.stderr!.on('data', (c) => log.push(String(c)));
+    await waitUntilAnswering(port, child, 60_000);
+    return {
+      ...clientFor({ dialect, port, databaseUrl: db.url }),
+      output: () => log.text(),
+      stop,
+    };
+  } catch (e) {
+    await stop().catch(() => {});
+    const err = e as Error;
+    err.message = `${err.message}\n--- output (tail) ---\n${log.text()}`;
+    throw err;
+  }
+}
+
+async function createFreshDatabase(dialect: TestDialect): Promise<{ url: string; drop(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkpass-it-'));
+    return {
+      url: `file:${path.join(dir, 'inkpass.db')}`,
+      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const name = `inkpass_it_${crypto.randomBytes(5).toString('hex')}`;
+  const admin = async <T>(fn: (c: import('pg').Client) => Promise<T>): Promise<T> => {
+    const pg = (await import('pg')).default;
+    const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+    try {
+      await client.connect();
+    } catch (e) {
+      throw new Error(`PostgreSQL is not reachable at ${PG_ADMIN_URL} (${(e as Error).message}). ` +
+        'Start it with `pg_ctlcluster --skip-systemctl-redirect 15 main start`, or run only SQLite with INKPASS_IT_DIALECTS=sqlite.');
+    }
+    try {
+      return await fn(client);
+    } finally {
+      await client.end().catch(() => {});
+    }
+  };
+  await admin((c) => c.query(`create database ${name}`));
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  let dropped = false;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      if (dropped) return;
+      dropped = true;
+      await admin((c) => c.query(`drop database if exists ${name} with (force)`));
+    },
+  };
+}
+
+function run(cmd: string, args: string[], o: { env: NodeJS.ProcessEnv; log: Tail; timeoutMs: number }): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: ROOT, env: o.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    child.stdout!.on('data', (c) => o.log.push(String(c)));
+    child.stderr!.on('data', (c) => o.log.push(String(c)));
+    const timer = setTimeout(() => {
+      try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ }
+      reject(new Error(`${cmd} ${args.join(' ')} did not finish within ${o.timeoutMs / 1000} s`));
+    }, o.timeoutMs);
+    child.on('error', (e) => { clearTimeout(timer); reject(e); });
+    child.on('exit', (code, signal) => { clearTimeout(timer); resolve(code ?? (signal ? 128 : 1)); });
+  });
+}
+
+async function killChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Any HTTP answer counts (even a 500): the tests then say what is wrong with it. */
+async function waitUntilAnswering(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`the server exited (${child.exitCode ?? child.signalCode}) before answering on port ${port}`);
+    }
+    try {
+      await httpRequest(port, '/robots.txt', { timeoutMs: 2_000 });
+      return;
+    } catch (e) {
+      last = (e as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the server did not answer on port ${port} within ${timeoutMs / 1000} s (${last})`);
+}
+
+class Tail {
+  private parts: string[] = [];
+  private size = 0;
+  push(s: string) {
+    this.parts.push(s);
+    this.size += s.length;
+    while (this.size > 20_000 && this.parts.length > 1) this.size -= this.parts.shift()!.length;
+  }
+  text() {
+    return this.parts.join('').slice(-20_000);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Test-side helpers
+
+export interface ServerInfo {
+  dialect: TestDialect;
+  port?: number;
+  databaseUrl?: string;
+  /** Set when the global setup could not start this dialect's server. */
+  error?: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    inkpassServers: Partial<Record<TestDialect, ServerInfo>>;
+  }
+}
+
+/**
+ * Inside a `describe`: the server for `dialect`, available from `beforeAll` on. Uses the one
+ * the global setup started; starts (and stops) its own when run without it.
+ */
+export function useServer(dialect: TestDialect): ServerClient {
+  let client: ServerClient | undefined;
+  let own: ServerHandle | undefined;
+  const ready = () => {
+    if (!client) throw new Error(`the ${dialect} server is not ready (used outside a test, or its beforeAll failed)`);
+    return client;
+  };
+  beforeAll(async () => {
+    const info = inject('inkpassServers')?.[dialect];
+    if (info?.error) throw new Error(`the ${dialect} server could not start in the global setup:\n${info.error}`);
+    if (info?.port && info.databaseUrl) {
+      client = clientFor({ dialect, port: info.port, databaseUrl: info.databaseUrl });
+    } else {
+      own = await startServer({ dialect });
+      client = own;
+    }
+  });
+  afterAll(async () => {
+    await own?.stop();
+  });
+  return {
+    dialect,
+    get port() { return ready().port; },
+    get databaseUrl() { return ready().databaseUrl; },
+    request: (p, o) => ready().request(p, o),
+    origin: (site) => ready().origin(site),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data from the database the harness created
+
+export interface SeriesSample {
+  id: number;
+  e4pid: string;
+  slug: string;
+  name: string;
+  format: 'COMIC' | 'MANGA' | 'WEBTOON';
+  /** Content languages with at least one chapter. */
+  languages: string[];
+  /** An English chapter already released (free ones first), with its reader path on the English site. */
+  chapter?: { id: number; e4pid: string; number: number; readerPath: string };
+}
+
+/** A few active series (with their English chapter if any), read through the app's own createDb. */
+export async function anySeries(server: { databaseUrl: string }, limit = 5): Promise<SeriesSample[]> {
+  const { createDb } = await import('../../src/server/db');
+  const { db } = await createDb(server.databaseUrl);
+  try {
+    const now = Math.floor(Date.now() / 1000);
+    const rows = await db
+      .selectFrom('series')
+      .select(['id', 'e4pid', 'slug', 'name', 'format'])
+      .where('state', '=', 'ACTIVE')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    const out: SeriesSample[] = [];
+    for (const r of rows) {
+      const langs = await db
+        .selectFrom('series_languages')
+        .select('language')
+        .where('series_id', '=', r.id)
+        .where('chapter_count', '>', 0)
+        .orderBy('language')
+        .execute();
+      const ch = await db
+        .selectFrom('chapters')
+        .select(['id', 'e4pid', 'number'])
+        .where('series_id', '=', r.id)
+        .where('language', '=', 'en')
+        .where('released_at', '<=', now)
+        .orderBy('original_price')
+        .orderBy('number')
+        .limit(1)
+        .executeTakeFirst();
+      out.push({
+        id: Number(r.id),
+        e4pid: r.e4pid,
+        slug: r.slug,
+        name: r.name,
+        format: r.format,
+        languages: langs.map((l) => l.language),
+        chapter: ch && {
+          id: Number(ch.id),
+          e4pid: ch.e4pid,
+          number: Number(ch.number),
+          readerPath: readerPath(r.slug, ch.e4pid, Number(ch.number), r.format, 'en'),
+        },
+      });
+    }
+    return out;
+  } finally {
+    await db.destroy();
+  }
+}
+
+const CHAPTER_PREFIX: Record<string, string> = {
+  es: 'capitulo-espanol', 'pt-br': 'capitulo-portugues', fr: 'chapitre-francais', id: 'bab-bahasa',
+};
+
+/** /read/{series slug}/{episode id without EPI-}/{chapter|episode}-{number, dot as dash}/ (spec §2). */
+export function readerPath(slug: string, e4pid: string, number: number, format: string, language: string): string {
+  const prefix = language === 'en' ? (format === 'WEBTOON' ? 'episode' : 'chapter') : CHAPTER_PREFIX[language] ?? 'chapter';
+  const num = String(Number(number.toFixed(2))).replace('.', '-');
+  return `/read/${slug}/${e4pid.replace(/^EPI-/, '')}/${prefix}-${num}/`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Catalogue and body checks
+
+/** A message from i18n/{locale}.json, formatted as the app formats it (ICU MessageFormat). */
+export async function message(locale: 'en' | 'pt-BR', key: string, values?: Record<string, string | number>): Promise<string> {
+  const file = path.join(ROOT, 'i18n', `${locale}.json`);
+  if (!fs.existsSync(file)) throw new Error(`the catalogue ${path.relative(ROOT, file)} does not exist yet`);
+  const catalogue = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
+  const source = catalogue[key];
+  if (typeof source !== 'string') throw new Error(`${path.relative(ROOT, file)} has no key "${key}"`);
+  const { IntlMessageFormat } = await import('intl-messageformat');
+  return String(new IntlMessageFormat(source, locale).format(values));
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+/** Text of an HTML document with tags removed and entities decoded, whitespace collapsed. */
+export function htmlText(html: string): string {
+  return html
+    .replace(/<script[\s\S]*?<\/script>/gi, ' ')
+    .replace(/<style[\s\S]*?<\/style>/gi, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
+      if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
+      return ENTITIES[e.toLowerCase()] ?? m;
+    })
+    .replace(/[\s\u00a0]+/g, ' ')
+    .trim();
+}
+
+/** Signs that a response leaks server internals (a stack trace or file paths). */
+const LEAKS: RegExp[] = [
+  /\bat [^\n<]{0,200}\.(?:mjs|cjs|js|ts|tsx|astro):\d+:\d+/, // "    at fn (/app/dist/server/chunks/x.mjs:12:5)"
+  /\.mjs:\d+/,
+  /node_modules[\\/]/,
+  /\/dist\/server\//,
+  /file:\/\/\//,
+];
+export function leakIn(text: string): string | null {
+  for (const re of LEAKS) {
+    const m = re.exec(text);
+    if (m) return text.slice(Math.max(0, m.index - 80), m.index + 120);
+  }
+  return null;
+}

@@ -1,0 +1,284 @@
+/**
+ * What a browser, a crawler or a shared cache sees over real HTTP, on both sites and on both
+ * database dialects: languages, 404 pages, compression, caching, static assets, robots and
+ * sitemap, and the public JSON endpoints.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  ROOT, anySeries, dialects, htmlText, message, selectedDialects, useServer,
+  type SeriesSample, type TestResponse,
+} from './harness';
+
+const UNKNOWN_PATH = '/this-page-does-not-exist-4b1d/';
+
+function expectHtml(res: TestResponse, what: string) {
+  expect(res.headers['content-type'] ?? '', `${what}: content-type`).toMatch(/^text\/html/);
+}
+function expectJson(res: TestResponse, what: string) {
+  expect(res.headers['content-type'] ?? '', `${what}: content-type`).toMatch(/^application\/(?:[\w.+-]+\+)?json/);
+}
+function cacheControl(res: TestResponse): string {
+  return (res.headers['cache-control'] ?? '').toLowerCase();
+}
+
+describe.each(dialects)('%s', (dialect) => {
+  if (!selectedDialects().includes(dialect)) {
+    it.skip(`not selected (INKPASS_IT_DIALECTS=${process.env.INKPASS_IT_DIALECTS})`, () => {});
+    return;
+  }
+  const server = useServer(dialect);
+  let series: SeriesSample[] = [];
+  /** An active series with English chapters: it belongs on the English site. */
+  let english: SeriesSample;
+
+  beforeAll(async () => {
+    series = await anySeries(server, 20);
+    const found = series.find((s) => s.languages.includes('en') && s.chapter) ?? series.find((s) => s.languages.includes('en'));
+    if (!found) throw new Error(`the seeded ${dialect} database has no active series with English chapters`);
+    english = found;
+  });
+
+  describe('sites and languages', () => {
+    it('serves the English home page on localhost with lang="en"', async () => {
+      const res = await server.request('/', { site: 'en' });
+      expect(res.status).toBe(200);
+      expectHtml(res, 'GET /');
+      expect(res.text).toMatch(/<html[^>]*\slang="en"/);
+    });
+
+    it('serves the Portuguese home page on br.localhost with lang="pt-BR"', async () => {
+      const res = await server.request('/', { site: 'br' });
+      expect(res.status).toBe(200);
+      expectHtml(res, 'GET / (br)');
+      expect(res.text).toMatch(/<html[^>]*\slang="pt-BR"/);
+    });
+
+    it('answers an unknown path with a 404 page in English on the English site', async () => {
+      const res = await server.request(UNKNOWN_PATH, { site: 'en' });
+      expect(res.status).toBe(404);
+      expectHtml(res, UNKNOWN_PATH);
+      expect(res.text).toMatch(/<html[^>]*\slang="en"/);
+      expect(htmlText(res.text)).toContain(await message('en', 'error.notFound.title'));
+    });
+
+    it('answers an unknown path with a 404 page in Portuguese on the Portuguese site', async () => {
+      const res = await server.request(UNKNOWN_PATH, { site: 'br' });
+      expect(res.status).toBe(404);
+      expectHtml(res, `${UNKNOWN_PATH} (br)`);
+      expect(res.text).toMatch(/<html[^>]*\slang="pt-BR"/);
+      expect(htmlText(res.text)).toContain(await message('pt-BR', 'error.notFound.title'));
+    });
+  });
+
+  describe('compression', () => {
+    it('compresses HTML pages for a browser that accepts br and gzip, and says it varies', async () => {
+      for (const p of ['/', '/comics/']) {
+        const res = await server.request(p, { headers: { 'accept-encoding': 'br, gzip' } });
+        expect(res.status, `GET ${p}`).toBe(200);
+        expect(res.headers['content-encoding'], `GET ${p}: content-encoding`).toMatch(/^(br|gzip)$/);
+        expect(res.headers.vary ?? '', `GET ${p}: vary`).toMatch(/accept-encoding/i);
+        expect(res.raw.length, `GET ${p}: compressed body is smaller`).toBeLessThan(res.body.length);
+        expect(res.text).toMatch(/<html[\s>]/);
+      }
+    });
+
+    it('uses gzip for a client that accepts only gzip', async () => {
+      const res = await server.request('/', { headers: { 'accept-encoding': 'gzip' } });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe('gzip');
+      expect(res.text).toMatch(/<html[\s>]/);
+    });
+
+    it('sends plain HTML to a client that accepts no encoding', async () => {
+      const res = await server.request('/', { decompress: false });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding'] ?? 'identity').toBe('identity');
+      expect(res.raw.toString('utf8')).toMatch(/<html[\s>]/);
+    });
+  });
+
+  describe('caching', () => {
+    it('lets shared caches keep anonymous pages (s-maxage with stale-while-revalidate)', async () => {
+      const pages = ['/', '/comics/', `/comics/${english.slug}/`];
+      for (const p of pages) {
+        for (const site of ['en', 'br'] as const) {
+          if (site === 'br' && p !== '/' && p !== '/comics/') continue;
+          const res = await server.request(p, { site });
+          expect(res.status, `GET ${p} (${site})`).toBe(200);
+          const cc = cacheControl(res);
+          expect(cc, `GET ${p} (${site}): cache-control`).toMatch(/\bs-maxage=\d+/);
+          expect(cc, `GET ${p} (${site}): cache-control`).toMatch(/\bstale-while-revalidate=\d+/);
+          expect(cc, `GET ${p} (${site}): cache-control`).not.toMatch(/\b(private|no-store)\b/);
+        }
+      }
+    });
+
+    it('never lets a shared cache keep a page requested with a session cookie', async () => {
+      for (const p of ['/', '/comics/', `/comics/${english.slug}/`]) {
+        const res = await server.request(p, { headers: { cookie: 'inkpass_session=x' } });
+        expect(res.status, `GET ${p} with a session cookie`).toBeLessThan(500);
+        const cc = cacheControl(res);
+        expect(cc, `GET ${p} with a session cookie: cache-control`).toMatch(/\bprivate\b/);
+        expect(cc, `GET ${p} with a session cookie: cache-control`).not.toMatch(/\b(public|s-maxage=)/);
+      }
+    });
+
+    it('serves built assets under /_astro/ as immutable and precompressed', async () => {
+      const asset = await findAsset(server.request, ['js', 'css']);
+      const original = fs.readFileSync(path.join(ROOT, 'dist/client', asset));
+
+      const br = await server.request(asset, { headers: { 'accept-encoding': 'br, gzip' } });
+      expect(br.status).toBe(200);
+      expect(cacheControl(br)).toMatch(/\bimmutable\b/);
+      expect(cacheControl(br)).toMatch(/\bmax-age=31536000\b/);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers.vary ?? '').toMatch(/accept-encoding/i);
+      // Precompressed means the bytes are the .br file written at build time.
+      expect(br.raw.equals(fs.readFileSync(path.join(ROOT, 'dist/client', asset + '.br')))).toBe(true);
+      expect(br.body.equals(original)).toBe(true);
+
+      const gz = await server.request(asset, { headers: { 'accept-encoding': 'gzip' } });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gz.body.equals(original)).toBe(true);
+
+      const plain = await server.request(asset, { decompress: false });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.raw.equals(original)).toBe(true);
+    });
+  });
+
+  describe('robots and sitemap', () => {
+    it('has a robots.txt that points crawlers to the sitemap', async () => {
+      for (const site of ['en', 'br'] as const) {
+        const res = await server.request('/robots.txt', { site });
+        expect(res.status, `robots.txt (${site})`).toBe(200);
+        expect(res.headers['content-type'] ?? '').toMatch(/^text\/plain/);
+        const line = /^sitemap:\s*(\S+)\s*$/im.exec(res.text);
+        expect(line, `robots.txt (${site}) has a Sitemap: line`).not.toBeNull();
+        const url = new URL(line![1]!, server.origin(site));
+        expect(url.pathname).toMatch(/\.xml$/);
+        const map = await server.request(url.pathname + url.search, { site });
+        expect(map.status, `the sitemap named by robots.txt (${url.pathname})`).toBe(200);
+      }
+    });
+
+    it('has a sitemap.xml that lists series pages', async () => {
+      const urls = await sitemapUrls(server.request, '/sitemap.xml');
+      expect(urls.length).toBeGreaterThan(0);
+      const paths = urls.map((u) => new URL(u).pathname);
+      expect(paths).toContain(`/comics/${english.slug}/`);
+    });
+  });
+
+  describe('routes a reader uses', () => {
+    it('lists series on /comics/ with links to their pages', async () => {
+      const res = await server.request('/comics/');
+      expect(res.status).toBe(200);
+      expectHtml(res, '/comics/');
+      expect(res.text).toMatch(/href="(?:https?:\/\/[^"/]+)?\/comics\/[a-z0-9-]+\/"/);
+    });
+
+    it('returns the listing as an HTML fragment for in-place updates', async () => {
+      const res = await server.request('/comics/fragment/');
+      expect(res.status).toBe(200);
+      expectHtml(res, '/comics/fragment/');
+      expect(res.text).not.toMatch(/<html[\s>]/i);
+      expect(res.text).toMatch(/\/comics\/[a-z0-9-]+\//);
+    });
+
+    it('shows a series page with the series name', async () => {
+      const res = await server.request(`/comics/${english.slug}/`);
+      expect(res.status).toBe(200);
+      expectHtml(res, 'series page');
+      expect(htmlText(res.text)).toContain(english.name);
+    });
+
+    it('opens the reader for a released English chapter', async () => {
+      const withChapter = series.find((s) => s.languages.includes('en') && s.chapter);
+      expect(withChapter, 'a series with a released English chapter').toBeDefined();
+      const p = withChapter!.chapter!.readerPath;
+      const res = await server.request(p);
+      expect(res.status, `GET ${p}`).toBe(200);
+      expectHtml(res, p);
+    });
+  });
+
+  describe('public JSON endpoints', () => {
+    it('lists comics by last update on /sapi/comics', async () => {
+      const res = await server.request('/sapi/comics?ordering=-last_updated&page=1');
+      expect(res.status).toBe(200);
+      expectJson(res, '/sapi/comics');
+      const body = res.json();
+      expect(Array.isArray(body.results)).toBe(true);
+      expect(body.results.length).toBeGreaterThan(0);
+      expect(body).toHaveProperty('next');
+      for (const key of ['e4pid', 'last_updated', 'name', 'uslug', 'link', 'format']) {
+        expect(body.results[0], `result has ${key}`).toHaveProperty(key);
+      }
+      const updated = body.results.map((r: { last_updated: number | string }) => Number(new Date(r.last_updated)) || Number(r.last_updated));
+      expect(updated, 'newest first').toEqual([...updated].sort((a: number, b: number) => b - a));
+    });
+
+    it('returns one comic by e4pid on /sapi/comics/{e4pid}', async () => {
+      const res = await server.request(`/sapi/comics/${english.e4pid}`);
+      expect(res.status).toBe(200);
+      expectJson(res, '/sapi/comics/{e4pid}');
+      expect(res.json().e4pid).toBe(english.e4pid);
+    });
+
+    it('returns the public comic by id and by e4pid on /api/comic.public/', async () => {
+      for (const ref of [String(english.id), english.e4pid]) {
+        const res = await server.request(`/api/comic.public/${ref}`);
+        expect(res.status, `/api/comic.public/${ref}`).toBe(200);
+        expectJson(res, `/api/comic.public/${ref}`);
+        expect(res.json().comic?.e4pid, `/api/comic.public/${ref}`).toBe(english.e4pid);
+      }
+    });
+
+    it('returns the English episodes of a comic', async () => {
+      const res = await server.request(`/api/comic.public/${english.id}/episodes?language=en`);
+      expect(res.status).toBe(200);
+      expectJson(res, 'episodes');
+      const body = res.json();
+      expect(Array.isArray(body.episodes)).toBe(true);
+      expect(body.episodes.length).toBeGreaterThan(0);
+      expect(body.language).toBe('en');
+    });
+  });
+});
+
+type Request = ReturnType<typeof useServer>['request'];
+
+/** A built JS/CSS file that has a .br sibling: one the home page references if possible. */
+async function findAsset(request: Request, exts: string[]): Promise<string> {
+  const dir = path.join(ROOT, 'dist/client/_astro');
+  const precompressed = (rel: string) => fs.existsSync(path.join(ROOT, 'dist/client', rel + '.br'));
+  const home = await request('/');
+  const re = new RegExp(`/_astro/[\\w.@-]+\\.(?:${exts.join('|')})`, 'g');
+  for (const m of home.text.matchAll(re)) if (precompressed(m[0])) return m[0];
+  const files = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  const any = files.find((f) => exts.some((e) => f.endsWith(`.${e}`)) && precompressed(`/_astro/${f}`));
+  if (!any) throw new Error(`dist/client/_astro has no precompressed ${exts.join('/')} file (files: ${files.join(', ') || 'none'})`);
+  return `/_astro/${any}`;
+}
+
+/** The <loc> URLs of a sitemap, following one level of sitemap index. */
+async function sitemapUrls(request: Request, p: string): Promise<string[]> {
+  const res = await request(p);
+  expect(res.status, `GET ${p}`).toBe(200);
+  expect(res.headers['content-type'] ?? '', `GET ${p}: content-type`).toMatch(/xml/);
+  expect(res.text).toMatch(/^(\uFEFF)?<\?xml/);
+  const locs = [...res.text.matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+  if (/<sitemapindex[\s>]/.test(res.text)) {
+    const nested: string[] = [];
+    for (const loc of locs) {
+      const u = new URL(loc);
+      nested.push(...(await sitemapUrls(request, u.pathname + u.search)));
+    }
+    return nested;
+  }
+  expect(res.text).toMatch(/<urlset[\s>]/);
+  return locs;
+}
