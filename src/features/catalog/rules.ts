@@ -9,9 +9,15 @@ export type Format = 'COMIC' | 'MANGA' | 'WEBTOON';
 /** Up to two decimals, trailing zeros trimmed: 12 -> "12", 12.50 -> "12.5", 40.257 -> "40.26". */
 export function formatChapterNumber(n: number, locale?: Locale): string {
   if (!Number.isFinite(n)) return '';
-  const rounded = Math.round(n * 100) / 100;
+  const rounded = round2(n);
   if (locale) return new Intl.NumberFormat(locale, { maximumFractionDigits: 2, useGrouping: false }).format(rounded);
   return rounded.toFixed(2).replace(/\.?0+$/, '');
+}
+
+/** Rounds to two decimals in decimal, not binary: 1.005 -> 1.01. */
+export function round2(n: number): number {
+  const r = Number(`${Math.round(Number(`${n}e2`))}e-2`);
+  return Number.isFinite(r) ? r : Math.round(n * 100) / 100;
 }
 
 const enOrdinals = new Intl.PluralRules('en', { type: 'ordinal' });
@@ -21,7 +27,7 @@ const ordinalSuffix: Record<string, string> = { one: 'st', two: 'nd', few: 'rd',
 export function formatOrdinal(n: number, locale: Locale): string {
   const num = formatChapterNumber(n, locale);
   if (locale === 'pt-BR') return `${num}º`;
-  const integer = Number.isInteger(Math.round(n * 100) / 100);
+  const integer = Number.isInteger(round2(n));
   const rule = integer ? enOrdinals.select(n) : 'other';
   return `${num}${ordinalSuffix[rule] ?? 'th'}`;
 }

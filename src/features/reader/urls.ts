@@ -1,5 +1,5 @@
 /** Reader and series URLs (spec section 2). Pure: used by pages, sitemaps, APIs and tests. */
-import type { Format } from '../catalog/rules';
+import { round2, type Format } from '../catalog/rules';
 
 /** Chapter-part prefix by content language; English uses chapter/episode by format. */
 export const LOCALIZED_PREFIX: Record<string, string> = {
@@ -11,8 +11,7 @@ export const LOCALIZED_PREFIX: Record<string, string> = {
 
 /** "12.5" -> "12-5"; numbers keep at most two decimals, trailing zeros trimmed. */
 export function numberSegment(n: number): string {
-  const rounded = Math.round(n * 100) / 100;
-  return rounded.toFixed(2).replace(/\.?0+$/, '').replace('.', '-');
+  return round2(n).toFixed(2).replace(/\.?0+$/, '').replace('.', '-');
 }
 
 export function chapterPrefix(language: string, format: Format): string {
