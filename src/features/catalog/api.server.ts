@@ -3,7 +3,8 @@ import type { Site } from '../../lib/site';
 import type { T } from '../../lib/i18n';
 import type { ChapterRow, SeriesRow } from '../../../db/schema';
 import * as repo from './repository.server';
-import { chapterName, finalPrice, unitFor, type Campaign } from './rules';
+import { finalPrice, unitFor, type Campaign } from './rules';
+import { displayChapterName } from './naming';
 import { parseImages, parseJsonArray, mediaUrl } from './media';
 import { readerPath, seriesPath } from '../reader/urls';
 
@@ -179,8 +180,7 @@ export async function episodesResponse(db: DB, series: SeriesRow, language: stri
   const lang = codes.includes(language) ? language : codes.includes(site.language) ? site.language : (codes[0] ?? site.language);
   const rows = series.state === 'BLOCKED' ? [] : await repo.chaptersOf(db, series.id, lang);
   const unit = unitFor(series.format);
-  const defaultName = unit === 'episode' ? t('chapter.name.episode') : t('chapter.name.chapter');
-  const episodes = rows.map((c) => episodeJson(series, c, campaigns, abs, now, chapterName(c.number, site.locale, series.chapter_name_format, defaultName)));
+  const episodes = rows.map((c) => episodeJson(series, c, campaigns, abs, now, displayChapterName(t, site.locale, series, c.number)));
   const first = episodes.find((e) => e.finalPrice === 0 && Date.parse(e.releasedAt) <= now * 1000) ?? null;
   return {
     episodes,

@@ -4,11 +4,12 @@ import type { T } from '../../lib/i18n';
 import type { ChapterRow, SeriesRow } from '../../../db/schema';
 import * as repo from './repository.server';
 import {
-  accessState, chapterDate, chapterName, finalPrice, isOnSale, limitUpcoming, relativeTime, unitFor, withGaps,
+  accessState, chapterDate, finalPrice, isOnSale, limitUpcoming, relativeTime, withGaps,
   type AccessState, type Format, type ListItem,
 } from './rules';
 import { parseImages, parseJsonArray, type SeriesImages } from './media';
 import { readerPath, seriesPath } from '../reader/urls';
+import { displayChapterName } from './naming';
 
 export const CHAPTERS_PER_PAGE = 100;
 
@@ -144,12 +145,11 @@ function languageLabel(t: T, code: string): string {
 function chapterView(series: SeriesRow, row: ChapterRow, campaigns: Parameters<typeof finalPrice>[1], opts: SeriesPageOptions): ChapterView {
   const { site, t, now } = opts;
   const price = series.all_free ? 0 : finalPrice(row, campaigns, now);
-  const defaultName = unitFor(series.format) === 'episode' ? t('chapter.name.episode') : t('chapter.name.chapter');
   const state = accessState({ releasedAt: row.released_at, finalPrice: price }, now);
   return {
     e4pid: row.e4pid,
     number: row.number,
-    name: chapterName(row.number, site.locale, series.chapter_name_format, defaultName),
+    name: displayChapterName(t, site.locale, series, row.number),
     title: row.title,
     subtitle: row.subtitle,
     releasedAt: row.released_at,

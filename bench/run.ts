@@ -1,0 +1,123 @@
+/**
+ * npm run bench: throughput and latency of the hot anonymous pages on the large catalogue,
+ * against the production build, compared with a bare node:http server sending the same bytes.
+ * Closed loop, 25 connections, loopback only, bounded duration.
+ */
+import { spawn, execSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import autocannon from 'autocannon';
+import { createDb } from '../src/server/db';
+import { migrateToLatest } from '../db/migrate';
+import { isCatalogEmpty, seedDemo } from '../db/seed/index';
+
+const PORT = Number(process.env.BENCH_PORT ?? 4390);
+const CONNECTIONS = 25;
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const DB_FILE = path.resolve(process.env.BENCH_DB ?? 'data/bench-large.db');
+const DATABASE_URL = `file:${DB_FILE}`;
+const MEDIA_DIR = path.resolve(process.env.MEDIA_DIR ?? 'data/media');
+const TARGETS = { p99Ms: 50, rps: 300, jsGzip: 15 * 1024, htmlGzip: 30 * 1024, suggestP99Ms: 20 };
+
+async function prepare() {
+  if (!fs.existsSync('dist/server/entry.mjs') || process.env.BENCH_BUILD === '1') {
+    console.log('Building…');
+    execSync('npx astro build', { stdio: 'inherit' });
+  }
+  const { db } = await createDb(DATABASE_URL);
+  try {
+    await migrateToLatest(db);
+    if (await isCatalogEmpty(db)) {
+      console.log('Seeding the large catalogue (once; kept in', DB_FILE, ')…');
+      const t0 = Date.now();
+      const r = await seedDemo(db, { mediaDir: MEDIA_DIR, large: true, log: (m) => console.log(' ', m) });
+      console.log(`  ${r.series} series, ${r.chapters} chapters in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    }
+    const slugs = (await db.selectFrom('series').select('slug').where('state', '=', 'ACTIVE').execute()).map((r) => r.slug);
+    return slugs;
+  } finally {
+    await db.destroy();
+  }
+}
+
+function startServer(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['scripts/serve.mjs'], {
+    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATABASE_URL, MEDIA_DIR, NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => { if (d.toString().includes('serving')) resolve(child); });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+}
+
+function get(urlPath: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Buffer; headers: http.IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port: PORT, path: urlPath, headers: { host: `localhost:${PORT}`, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }));
+    }).on('error', reject);
+  });
+}
+
+async function load(name: string, port: number, pathFor: () => string) {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers: { host: `localhost:${port}`, 'accept-encoding': 'br, gzip' },
+    requests: [{ setupRequest: (req: any) => ({ ...req, path: pathFor() }) }],
+  });
+  const non2xx = result.non2xx;
+  const row = { name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + non2xx };
+  console.log(`${name.padEnd(34)} ${String(row.rps).padStart(6)} req/s   p50 ${String(row.p50).padStart(4)} ms   p99 ${String(row.p99).padStart(4)} ms   errors ${row.errors}`);
+  return row;
+}
+
+/** A server that does nothing but send fixed bytes: the ceiling for this machine. */
+function bareServer(body: Buffer, headers: http.OutgoingHttpHeaders): Promise<http.Server> {
+  const server = http.createServer((_req, res) => { res.writeHead(200, headers); res.end(body); });
+  return new Promise((resolve) => server.listen(PORT + 1, '127.0.0.1', () => resolve(server)));
+}
+
+const slugs = await prepare();
+const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!;
+const server = await startServer();
+try {
+  // Sizes of one series page as a reader downloads it.
+  const sample = await get(`/comics/${slugs[0]}/`);
+  const html = sample.body;
+  const htmlGz = zlib.gzipSync(html, { level: 6 }).length;
+  const scripts = [...html.toString().matchAll(/<script\b[^>]*?(?:src="([^"]+)")?[^>]*>([\s\S]*?)<\/script>/g)];
+  let js = 0;
+  for (const [, src, inline] of scripts) {
+    if (src) js += zlib.gzipSync((await get(src)).body, { level: 9 }).length;
+    else if (inline && !/application\/(ld\+)?json/.test(inline)) js += zlib.gzipSync(Buffer.from(inline), { level: 9 }).length;
+  }
+  const inlineJsonLd = (html.toString().match(/<script type="application\/ld\+json">/g) ?? []).length;
+  console.log(`\nSeries page: ${html.length} bytes HTML, ${htmlGz} bytes gzipped (target ≤ ${TARGETS.htmlGzip}); JS ${js} bytes gzipped (target ≤ ${TARGETS.jsGzip}); ${inlineJsonLd} JSON-LD block\n`);
+
+  // Warm up (code paths, SQLite page cache).
+  for (let i = 0; i < 200; i++) await get(`/comics/${pick(slugs)}/`);
+
+  const rows = [];
+  rows.push(await load('series page (random series)', PORT, () => `/comics/${pick(slugs)}/`));
+  const orders = ['', 'order=name&', 'order=-popularity&', 'order=chapters&'];
+  rows.push(await load('listing fragment (random page)', PORT, () => `/comics/fragment/?${pick(orders)}page=${1 + Math.floor(Math.random() * 50)}`));
+  rows.push(await load('sapi comics (random page)', PORT, () => `/sapi/comics?ordering=-last_updated&page=${1 + Math.floor(Math.random() * 50)}`));
+
+  const compressed = await get(`/comics/${slugs[0]}/`, { 'accept-encoding': 'br, gzip' });
+  const bare = await bareServer(compressed.body, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': String(compressed.headers['content-encoding'] ?? 'identity') });
+  const ceiling = await load('bare node:http, same bytes', PORT + 1, () => '/');
+  bare.close();
+
+  const series = rows[0]!;
+  console.log(`\nSeries page reaches ${((series.rps / ceiling.rps) * 100).toFixed(1)}% of the bare-server ceiling.`);
+  const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  console.log(`Targets: series p99 ≤ ${TARGETS.p99Ms} ms: ${verdict(series.p99 <= TARGETS.p99Ms)}; ≥ ${TARGETS.rps} req/s: ${verdict(series.rps >= TARGETS.rps)}; HTML ≤ 30 KB gz: ${verdict(htmlGz <= TARGETS.htmlGzip)}; JS ≤ 15 KB gz: ${verdict(js <= TARGETS.jsGzip)}`);
+} finally {
+  server.kill('SIGTERM');
+}
