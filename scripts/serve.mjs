@@ -60,12 +60,22 @@ function serveStatic(req, res, entry) {
   fs.createReadStream(file).pipe(res);
 }
 
+/**
+ * Pages use trailing slashes, but API and media URLs are named by the spec without one
+ * (`/sapi/comics?page=2`, `/media/series/x/cover-350.webp`). Those are routed internally
+ * to the slash form instead of being redirected, so clients get the answer in one trip.
+ */
+const SLASHLESS = /^\/(api|sapi|media)\/.*[^/]$/;
+
 const server = http.createServer((req, res) => {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const urlPath = q < 0 ? url : url.slice(0, q);
   if (req.method === 'GET' || req.method === 'HEAD') {
-    const urlPath = (req.url ?? '/').split('?')[0];
     const entry = urlPath.length < 512 ? lookup(urlPath) : null;
     if (entry) return serveStatic(req, res, entry);
   }
+  if (SLASHLESS.test(urlPath)) req.url = `${urlPath}/${q < 0 ? '' : url.slice(q)}`;
   handler(req, res);
 });
 server.keepAliveTimeout = 65_000;
