@@ -3,6 +3,7 @@ import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import precompress from './scripts/precompress-integration.mjs';
+import { slashlessDev } from './scripts/slashless.mjs';
 
 // The node adapter runs in middleware mode behind scripts/serve.mjs, a small node:http
 // server that adds what standalone mode lacks: precompressed static files (br/gzip) with
@@ -24,6 +25,7 @@ export default defineConfig({
   build: { inlineStylesheets: 'always' },
   server: { host: true, port: Number(process.env.PORT ?? 4321) },
   vite: {
+    plugins: [slashlessDev()],
     resolve: { alias: { '~': new URL('./src', import.meta.url).pathname, '@db': new URL('./db', import.meta.url).pathname } },
     ssr: { external: ['better-sqlite3', 'pg', 'sharp'] },
   },

@@ -4,6 +4,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withTrailingSlash } from './slashless.mjs';
 
 process.env.NODE_ENV ??= 'production';
 const root = path.resolve(fileURLToPath(new URL('../dist/client/', import.meta.url)));
@@ -60,22 +61,13 @@ function serveStatic(req, res, entry) {
   fs.createReadStream(file).pipe(res);
 }
 
-/**
- * Pages use trailing slashes, but API and media URLs are named by the spec without one
- * (`/sapi/comics?page=2`, `/media/series/x/cover-350.webp`). Those are routed internally
- * to the slash form instead of being redirected, so clients get the answer in one trip.
- */
-const SLASHLESS = /^\/(api|sapi|media)\/.*[^/]$/;
-
 const server = http.createServer((req, res) => {
-  const url = req.url ?? '/';
-  const q = url.indexOf('?');
-  const urlPath = q < 0 ? url : url.slice(0, q);
   if (req.method === 'GET' || req.method === 'HEAD') {
+    const urlPath = (req.url ?? '/').split('?')[0];
     const entry = urlPath.length < 512 ? lookup(urlPath) : null;
     if (entry) return serveStatic(req, res, entry);
   }
-  if (SLASHLESS.test(urlPath)) req.url = `${urlPath}/${q < 0 ? '' : url.slice(q)}`;
+  req.url = withTrailingSlash(req.url ?? '/');
   handler(req, res);
 });
 server.keepAliveTimeout = 65_000;

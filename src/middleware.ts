@@ -5,6 +5,14 @@ import { compress, appendVary, PUBLIC_CACHE, PRIVATE_CACHE } from './server/http
 
 export const THEME_COOKIE_DARK = 'dark';
 export const THEME_COOKIE_LITE = 'lite';
+/**
+ * The only paths that take mutations (POST, PUT, PATCH, DELETE). Astro renders pages for any
+ * method; everything else answers 405 before any page code runs. Add a prefix here with the
+ * route that needs it.
+ */
+const MUTATION_PATHS = /^\/(prefs|auth|my|_actions|api\/subscription|sapi\/subscription|_)\//;
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** Cookies whose presence makes a page personal (must not be shared-cached). */
 const PERSONAL_COOKIES = /(?:^|;\s*)(inkpass_session|dark|lite|view)=/;
 
@@ -24,9 +32,17 @@ export const onRequest = defineMiddleware(async (context, next) => {
   locals.country = /^[A-Z]{2}$/.test(country) ? country : null;
   locals.personalized = PERSONAL_COOKIES.test(request.headers.get('cookie') ?? '');
 
-  let rendered = await next();
+  let rendered: Response;
+  if (!READ_METHODS.has(request.method) && !MUTATION_PATHS.test(context.url.pathname)) {
+    rendered = new Response(locals.t('error.api.methodNotAllowed'), {
+      status: 405,
+      headers: { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+    });
+  } else {
+    rendered = await next();
+  }
   // API clients get JSON errors, never the HTML error page.
-  if (/^\/(s?api)\//.test(context.url.pathname) && rendered.status >= 400 && (rendered.headers.get('Content-Type') ?? '').startsWith('text/html')) {
+  if (/^\/(s?api)\//.test(context.url.pathname) && rendered.status >= 400 && !(rendered.headers.get('Content-Type') ?? '').startsWith('application/json')) {
     const detail = rendered.status === 404 ? locals.t('error.api.notFound') : rendered.status === 405 ? locals.t('error.api.methodNotAllowed') : locals.t('error.api.badRequest');
     rendered = new Response(JSON.stringify({ detail }), { status: rendered.status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' } });
   }

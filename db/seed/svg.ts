@@ -109,23 +109,32 @@ export class Doc {
     return `url(#${id})`;
   }
 
-  /** A halftone dot pattern (Ben-Day dots / screentone). */
-  dots(color: string, size: number, radius: number, angle = 45): string {
+  /**
+   * A halftone dot pattern (Ben-Day dots / screentone) in a 45-degree grid.
+   * Integer tile sizes and no patternTransform: librsvg renders rotated or
+   * fractional pattern tiles an order of magnitude slower.
+   */
+  dots(color: string, size: number, radius: number): string {
     const id = this.id('dt');
-    const h = size / 2;
+    const s = Math.max(4, Math.round(size));
+    const h = s / 2;
+    const r = r1(radius);
+    const c = this.c(color);
     this.defs.push(
-      `<pattern id="${id}" width="${size}" height="${size}" patternUnits="userSpaceOnUse" patternTransform="rotate(${angle})">` +
-        `<circle cx="${h}" cy="${h}" r="${radius}" fill="${this.c(color)}"/></pattern>`,
+      `<pattern id="${id}" width="${s}" height="${s}" patternUnits="userSpaceOnUse">` +
+        `<circle cx="${h}" cy="${h}" r="${r}" fill="${c}"/><circle cx="0" cy="0" r="${r}" fill="${c}"/><circle cx="${s}" cy="0" r="${r}" fill="${c}"/>` +
+        `<circle cx="0" cy="${s}" r="${r}" fill="${c}"/><circle cx="${s}" cy="${s}" r="${r}" fill="${c}"/></pattern>`,
     );
     return `url(#${id})`;
   }
 
-  /** Diagonal hatching lines. */
-  hatch(color: string, gap: number, width: number, angle = 30): string {
+  /** Diagonal (45-degree) hatching lines, drawn inside an unrotated tile. */
+  hatch(color: string, gap: number, width: number): string {
     const id = this.id('ht');
+    const g = Math.max(4, Math.round(gap));
     this.defs.push(
-      `<pattern id="${id}" width="${gap}" height="${gap}" patternUnits="userSpaceOnUse" patternTransform="rotate(${angle})">` +
-        `<rect width="${width}" height="${gap}" fill="${this.c(color)}"/></pattern>`,
+      `<pattern id="${id}" width="${g}" height="${g}" patternUnits="userSpaceOnUse">` +
+        `<path d="M-1 ${g + 1}L${g + 1} -1M${-1 - g / 2} ${g / 2 + 1}L${g / 2 + 1} ${-1 - g / 2}M${g / 2 - 1} ${g * 1.5 + 1}L${g * 1.5 + 1} ${g / 2 - 1}" stroke="${this.c(color)}" stroke-width="${r1(width)}"/></pattern>`,
     );
     return `url(#${id})`;
   }
@@ -739,7 +748,6 @@ export function sfx(doc: Doc, x: number, y: number, text: string, size: number, 
 
 /** Title lettering: large text with a heavy outline and a drop shadow. */
 export function titleText(
-  doc: Doc,
   x: number,
   y: number,
   lines: string[],

@@ -8,7 +8,7 @@ export const GET: APIRoute = async ({ url, locals }) => {
   const origin = `${url.protocol}//${url.host}`;
   const chapters = await sitemapChapterCount(db, locals.site.language, locals.now);
   const files = ['/sitemap-series.xml'];
-  for (let i = 0; i < Math.ceil(chapters / SITEMAP_CHUNK); i++) files.push(`/sitemap-chapters-${i}.xml`);
+  for (let i = 0; i < Math.ceil(chapters / SITEMAP_CHUNK); i++) files.push(`/sitemaps/chapters-${i}.xml`);
   const body = files.map((f) => `<sitemap><loc>${escapeXml(origin + f)}</loc></sitemap>`).join('');
   return new Response(`<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${body}</sitemapindex>\n`, {
     headers: { 'Content-Type': 'application/xml; charset=utf-8', 'Cache-Control': 'public, max-age=600, s-maxage=3600' },

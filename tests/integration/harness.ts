@@ -126,7 +126,10 @@ export function httpRequest(port: number, pathAndQuery: string, options: Request
       },
     );
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`${method} ${pathAndQuery}: no answer within ${timeoutMs} ms`)));
-    req.on('error', reject);
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'ECONNREFUSED') e.message += ' (is the server down? a previous request may have crashed it: see its output above)';
+      reject(e);
+    });
     req.end(body);
   });
 }
@@ -163,7 +166,9 @@ export async function startServer({ dialect }: { dialect: TestDialect }): Promis
   const log = new Tail();
   const db = await createFreshDatabase(dialect);
   let child: ChildProcess | undefined;
+  let stopping = false;
   const stop = async () => {
+    stopping = true;
     if (child) await killChild(child);
     child = undefined;
     await db.drop();
@@ -184,6 +189,15 @@ export async function startServer({ dialect }: { dialect: TestDialect }): Promis
     });
     child.stdout!.on('data', (c) => log.push(String(c)));
     child.stderr!.on('data', (c) => log.push(String(c)));
+    const server = child;
+    server.once('exit', (code, signal) => {
+      if (stopping) return;
+      // A request killed the server: say so loudly, every later request will be refused.
+      const why = signal ? `killed by ${signal}`
+        : code === 0 ? 'exit code 0: something sent it SIGTERM or SIGINT'
+        : `exit code ${code}: look for an uncaught error below`;
+      console.error(`\n[harness] the ${dialect} server (port ${port}, pid ${server.pid}) exited unexpectedly (${why}). Its output (tail):\n${log.text()}\n`);
+    });
     await waitUntilAnswering(port, child, 60_000);
     return {
       ...clientFor({ dialect, port, databaseUrl: db.url }),
@@ -466,8 +480,8 @@ const LEAKS: RegExp[] = [
   /\bat [^\n<]{0,200}\.(?:mjs|cjs|js|ts|tsx|astro):\d+:\d+/, // "    at fn (/app/dist/server/chunks/x.mjs:12:5)"
   /\.mjs:\d+/,
   /node_modules[\\/]/,
-  /\/dist\/server\//,
   /file:\/\/\//,
+  new RegExp(ROOT.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '/'), // an absolute path into the checkout
 ];
 export function leakIn(text: string): string | null {
   for (const re of LEAKS) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DIVINA_PROFILE, MANIFEST_TYPE, WEBPUB_CONTEXT, buildManifest, manifestPath, type ManifestInput } from './manifest';
 
 const base = (over: Partial<ManifestInput> = {}): ManifestInput => ({
-  selfHref: '/read/moon-harbor/k3j9d2ab/chapter-12-5/manifest.json',
+  selfHref: '/api/reader/EPI-k3j9d2ab/manifest/',
   readerHref: '/read/moon-harbor/k3j9d2ab/chapter-12-5/',
   identifier: 'EPI-k3j9d2ab',
   title: 'Chapter 12.5',
@@ -66,14 +66,14 @@ describe('buildManifest', () => {
 
   it('links itself, its HTML page and the neighbouring chapters', () => {
     const m = buildManifest(base({
-      prev: { href: '/read/moon-harbor/a/chapter-12/manifest.json', title: 'Chapter 12' },
-      next: { href: '/read/moon-harbor/b/chapter-13/manifest.json', title: 'Chapter 13' },
+      prev: { href: '/api/reader/EPI-a/manifest/', title: 'Chapter 12' },
+      next: { href: '/api/reader/EPI-b/manifest/', title: 'Chapter 13' },
     }));
     expect(m.links).toEqual([
-      { rel: 'self', href: '/read/moon-harbor/k3j9d2ab/chapter-12-5/manifest.json', type: MANIFEST_TYPE },
+      { rel: 'self', href: '/api/reader/EPI-k3j9d2ab/manifest/', type: MANIFEST_TYPE },
       { rel: 'alternate', href: '/read/moon-harbor/k3j9d2ab/chapter-12-5/', type: 'text/html' },
-      { rel: 'prev', href: '/read/moon-harbor/a/chapter-12/manifest.json', type: MANIFEST_TYPE, title: 'Chapter 12' },
-      { rel: 'next', href: '/read/moon-harbor/b/chapter-13/manifest.json', type: MANIFEST_TYPE, title: 'Chapter 13' },
+      { rel: 'prev', href: '/api/reader/EPI-a/manifest/', type: MANIFEST_TYPE, title: 'Chapter 12' },
+      { rel: 'next', href: '/api/reader/EPI-b/manifest/', type: MANIFEST_TYPE, title: 'Chapter 13' },
     ]);
   });
 
@@ -94,8 +94,8 @@ describe('buildManifest', () => {
 });
 
 describe('manifestPath', () => {
-  it('sits next to the reader page', () => {
-    expect(manifestPath('/read/a/b/chapter-1/')).toBe('/read/a/b/chapter-1/manifest.json');
-    expect(manifestPath('/read/a/b/chapter-1')).toBe('/read/a/b/chapter-1/manifest.json');
+  it('is the reader API path of the chapter, with a trailing slash', () => {
+    expect(manifestPath('EPI-k3j9d2ab')).toBe('/api/reader/EPI-k3j9d2ab/manifest/');
+    expect(manifestPath('EPI-a/b')).toBe('/api/reader/EPI-a%2Fb/manifest/');
   });
 });

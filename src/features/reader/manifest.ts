@@ -107,7 +107,7 @@ export function buildManifest(input: ManifestInput): Manifest {
   return manifest;
 }
 
-/** The URL of a chapter's manifest, next to its reader page. */
-export function manifestPath(readerPath: string): string {
-  return `${readerPath.endsWith('/') ? readerPath : `${readerPath}/`}manifest.json`;
+/** The URL of a chapter's manifest: /api/reader/{e4pid}/manifest/ (trailing slash like every route). */
+export function manifestPath(e4pid: string): string {
+  return `/api/reader/${encodeURIComponent(e4pid)}/manifest/`;
 }

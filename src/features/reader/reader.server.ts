@@ -108,23 +108,39 @@ function countryList(json: string | null | undefined): string[] {
 
 /**
  * Loads the reader for `/read/{slug}/{id}/{prefix}-{number}/`. The chapter is found by its id
- * alone; any other slug or last segment redirects to the canonical URL.
+ * alone; any other slug or last segment redirects to the canonical URL (plus `suffix`).
  */
 export async function loadReader(db: DB, params: ReaderParams, ctx: ReaderContext, suffix = ''): Promise<ReaderResult> {
   const id = params.id ?? '';
   if (!ID_SEGMENT.test(id)) return { kind: 'notFound' };
-  const chapter = await findChapterByE4pid(db, `EPI-${id}`);
-  if (!chapter) return { kind: 'notFound' };
-  const series = await findSeriesById(db, chapter.series_id);
-  if (!series) return { kind: 'notFound' };
-  const number = Number(chapter.number);
-
-  const canonical = readerPath(series, chapter);
-  const lastSegment = `${chapterPrefix(chapter.language, series.format)}-${numberSegment(number)}`;
+  const found = await findChapter(db, `EPI-${id}`);
+  if (!found) return { kind: 'notFound' };
+  const { series, chapter } = found;
+  const lastSegment = `${chapterPrefix(chapter.language, series.format)}-${numberSegment(Number(chapter.number))}`;
   if (params.slug !== series.slug || params.chapter !== lastSegment) {
-    return { kind: 'redirect', location: canonical + suffix };
+    return { kind: 'redirect', location: readerPath(series, chapter) + suffix };
   }
+  return { kind: 'ok', model: await buildModel(db, series, chapter, ctx) };
+}
 
+/** The same model found by the chapter's e4pid (`EPI-...`), for the manifest API. */
+export async function loadReaderByE4pid(db: DB, e4pid: string, ctx: ReaderContext): Promise<ReaderResult> {
+  if (!/^EPI-[A-Za-z0-9_-]{1,64}$/.test(e4pid)) return { kind: 'notFound' };
+  const found = await findChapter(db, e4pid);
+  if (!found) return { kind: 'notFound' };
+  return { kind: 'ok', model: await buildModel(db, found.series, found.chapter, ctx) };
+}
+
+async function findChapter(db: DB, e4pid: string): Promise<{ series: SeriesRow; chapter: ChapterRow } | null> {
+  const chapter = await findChapterByE4pid(db, e4pid);
+  if (!chapter) return null;
+  const series = await findSeriesById(db, chapter.series_id);
+  return series ? { series, chapter } : null;
+}
+
+async function buildModel(db: DB, series: SeriesRow, chapter: ChapterRow, ctx: ReaderContext): Promise<ReaderModel> {
+  const number = Number(chapter.number);
+  const canonical = readerPath(series, chapter);
   const { now, locale, t } = ctx;
   const country = ctx.country?.toUpperCase() ?? null;
   const [campaigns, publisher, adjacent] = await Promise.all([
@@ -147,8 +163,8 @@ export async function loadReader(db: DB, params: ReaderParams, ctx: ReaderContex
   const name = nameOf(series, number, locale, t);
   const link = (c: { e4pid: string; number: number; language: string } | undefined): ChapterLink | null => {
     if (!c) return null;
-    const p = readerPath(series, { e4pid: c.e4pid, number: Number(c.number), language: c.language });
-    return { path: p, manifest: manifestPathFor(p), name: nameOf(series, Number(c.number), locale, t) };
+    const n = Number(c.number);
+    return { path: readerPath(series, { e4pid: c.e4pid, number: n, language: c.language }), manifest: manifestPathFor(c.e4pid), name: nameOf(series, n, locale, t) };
   };
 
   let pages: ReaderPage[] = [];
@@ -164,24 +180,21 @@ export async function loadReader(db: DB, params: ReaderParams, ctx: ReaderContex
   }
 
   return {
-    kind: 'ok',
-    model: {
-      series,
-      chapter,
-      path: canonical,
-      manifestPath: manifestPathFor(canonical),
-      seriesPath: seriesPath(series),
-      name,
-      state,
-      price,
-      releaseWhen: state === 'scheduled' ? relativeTime(Number(chapter.released_at), now, locale) : null,
-      country,
-      pages,
-      prev: link(adjacent.prev),
-      next: link(adjacent.next),
-      defaultMode: defaultMode(series.format),
-      countryDependent: blockedIn.size > 0,
-    },
+    series,
+    chapter,
+    path: canonical,
+    manifestPath: manifestPathFor(chapter.e4pid),
+    seriesPath: seriesPath(series),
+    name,
+    state,
+    price,
+    releaseWhen: state === 'scheduled' ? relativeTime(Number(chapter.released_at), now, locale) : null,
+    country,
+    pages,
+    prev: link(adjacent.prev),
+    next: link(adjacent.next),
+    defaultMode: defaultMode(series.format),
+    countryDependent: blockedIn.size > 0,
   };
 }
 

@@ -21,7 +21,8 @@ function etagMatches(header: string | null, etag: string): boolean {
 export const GET: APIRoute = ({ url, request }) => {
   // Work from the raw path. Public keys are [a-z0-9/_.-] only, so nothing legitimate is
   // percent-encoded: any `%` (encoded dots, slashes, backslashes, NUL) is refused outright.
-  const key = url.pathname.replace(/^\/media\//, '');
+  // A trailing slash can only come from the internal rewrite (see docs/reader.md); keys never end in one.
+  const key = url.pathname.replace(/^\/media\//, '').replace(/\/$/, '');
   if (key.includes('%')) return notFound();
   if (!isPublicMediaKey(key)) return notFound();
   const type = imageType(key);

@@ -12,11 +12,12 @@ function forbidden(): Response {
   return new Response('Forbidden', { status: 403, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
 }
 
-export const GET: APIRoute = async ({ params, url, request, locals }) => {
-  const e4pid = params.e4pid ?? '';
-  const m = /^(\d{1,5})\.webp$/.exec(params.page ?? '');
-  if (!m || !/^EPI-[A-Za-z0-9_-]{1,64}$/.test(e4pid)) return notFound();
-  const position = Number(m[1]);
+export const GET: APIRoute = async ({ url, request, locals }) => {
+  // Parsed from the URL itself: the route may be reached through an internal rewrite (see docs/reader.md).
+  const m = /^\/media\/p\/(EPI-[A-Za-z0-9_-]{1,64})\/(\d{1,5})\.webp\/?$/.exec(url.pathname);
+  if (!m) return notFound();
+  const e4pid = m[1]!;
+  const position = Number(m[2]);
   const verdict = verifyPage(e4pid, position, url.searchParams.get('exp'), url.searchParams.get('sig'), locals.now);
   if (verdict !== 'ok') return forbidden();
 

@@ -1,0 +1,43 @@
+/**
+ * npm run seed [-- --force] [-- --large]
+ *
+ * Seeds the demo catalogue into DATABASE_URL (after running migrations) and
+ * generates its images under MEDIA_DIR. A catalogue that already has series
+ * is left alone unless --force is given, in which case its rows are deleted
+ * first. --large builds the benchmark catalogue (about 10,000 series).
+ */
+import { createDb } from '../src/server/db';
+import { config } from '../src/server/config';
+import { migrateToLatest } from '../db/migrate';
+import { clearCatalog, isCatalogEmpty, seedDemo } from '../db/seed/index';
+
+const args = new Set(process.argv.slice(2));
+const unknown = [...args].filter((a) => a !== '--force' && a !== '--large');
+if (unknown.length) {
+  console.error(`Unknown option ${unknown.join(' ')}. Usage: npm run seed -- [--force] [--large]`);
+  process.exit(2);
+}
+const force = args.has('--force');
+const large = args.has('--large');
+
+const started = Date.now();
+const { db, dialect } = await createDb();
+try {
+  await migrateToLatest(db);
+  let empty = await isCatalogEmpty(db);
+  if (!empty && force) {
+    console.log('Deleting the existing catalogue (--force)...');
+    await clearCatalog(db);
+    empty = true;
+  }
+  if (!empty) {
+    // Not an error: npm start seeds only an empty catalogue, and so does this script without --force.
+    console.log('The catalogue already has series; nothing seeded. Run `npm run seed -- --force` to replace it.');
+  } else {
+    const result = await seedDemo(db, { mediaDir: config.mediaDir, large, log: (m) => console.log(`  ${m}`) });
+    const secs = ((Date.now() - started) / 1000).toFixed(1);
+    console.log(`Seeded ${large ? 'large' : 'demo'} catalogue on ${dialect}: ${result.series} series, ${result.chapters} chapters in ${secs} s.`);
+  }
+} finally {
+  await db.destroy();
+}

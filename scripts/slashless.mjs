@@ -1,0 +1,28 @@
+/**
+ * Pages use trailing slashes, but API, media and sitemap URLs are named without one
+ * (`/sapi/comics?page=2`, `/media/series/x/cover-350.webp`, `/sitemaps/chapters-0.xml`).
+ * Under trailingSlash 'always' Astro would redirect the first kind and not match the others,
+ * so the HTTP layer routes them to the slash form internally: one round trip, and the address
+ * stays as the client gave it. Used by scripts/serve.mjs and by the dev server (astro.config.mjs).
+ */
+const SLASHLESS = /^\/(api|sapi|media|sitemaps)\/.*[^/]$/;
+
+/** The URL Astro should see for a request URL (path + query). */
+export function withTrailingSlash(url) {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  return SLASHLESS.test(path) ? `${path}/${q < 0 ? '' : url.slice(q)}` : url;
+}
+
+/** Vite plugin doing the same in `astro dev`. */
+export function slashlessDev() {
+  return {
+    name: 'inkpass-slashless',
+    configureServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        if (req.url) req.url = withTrailingSlash(req.url);
+        next();
+      });
+    },
+  };
+}

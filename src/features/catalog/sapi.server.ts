@@ -1,0 +1,153 @@
+/**
+ * The anonymous JSON comics API (/sapi/comics, /sapi/comics/{e4pid}); documented in docs/api.md.
+ * Field names follow the original API (uslug, link, ...), so they are snake_case on purpose.
+ */
+import type { DB } from '../../server/db';
+import type { Site } from '../../lib/site';
+import { PAGE_SIZE, MAX_PAGE, type Order } from './listing';
+import { querySeries, type ListingItem } from './listing.server';
+import { findSeriesByE4pid, seriesLanguages, seriesPeople, seriesTags } from './repository.server';
+import { mediaUrl, parseImages, type SeriesImages } from './media';
+import { seriesPath } from '../reader/urls';
+import type { Format } from './rules';
+
+export const SAPI_CACHE = 'public, max-age=60, s-maxage=300';
+export const SAPI_ORDERINGS = ['-last_updated', 'last_updated', '-name', 'name'] as const;
+export type SapiOrdering = (typeof SAPI_ORDERINGS)[number];
+export const DEFAULT_SAPI_ORDERING: SapiOrdering = '-last_updated';
+
+export interface SapiComic {
+  e4pid: string;
+  /** ISO 8601, UTC. */
+  last_updated: string;
+  name: string;
+  uslug: string;
+  /** Absolute URL of the series page on the requesting host. */
+  link: string;
+  format: Format;
+  color: string;
+  thumbnail: string | null;
+  cover: string | null;
+}
+
+export interface SapiPerson {
+  id: number;
+  name: string;
+  alt: string | null;
+}
+
+export interface SapiTag {
+  id: number;
+  slug: string;
+  name: string;
+  description: string;
+  color: string;
+  is_primary: boolean;
+  icon: string;
+}
+
+export interface SapiComicDetail extends SapiComic {
+  description: string;
+  excerpt: string;
+  authors: SapiPerson[];
+  artists: SapiPerson[];
+  tags: SapiTag[];
+  update_status: string;
+  chapter_count: number;
+  /** Content language codes the series has (e.g. ["en", "pt-br"]). */
+  languages: string[];
+}
+
+export interface SapiPage {
+  results: SapiComic[];
+  next: string | null;
+  count: number;
+}
+
+/** `ordering`: last_updated or name, `-` for descending; anything else is -last_updated. */
+export function parseOrdering(raw: string | null | undefined): SapiOrdering {
+  const v = (raw ?? '').trim();
+  return (SAPI_ORDERINGS as readonly string[]).includes(v) ? (v as SapiOrdering) : DEFAULT_SAPI_ORDERING;
+}
+
+function orderFor(ordering: SapiOrdering): Order {
+  return { key: ordering.endsWith('name') ? 'name' : 'updated', desc: ordering.startsWith('-') };
+}
+
+/**
+ * `proto://host` of the request, for absolute links. Astro.url is built from Host /
+ * X-Forwarded-Host only for hosts in security.allowedDomains, so a forged header cannot
+ * end up in cached links (docs/decisions.md, "Hosts").
+ */
+export function requestOrigin(url: URL): string {
+  return `${url.protocol}//${url.host}`;
+}
+
+function absolute(origin: string, path: string | null): string | null {
+  return path ? origin + path : null;
+}
+
+export function isoTime(unixSeconds: number): string {
+  const ms = Number(unixSeconds) * 1000;
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : new Date(0).toISOString();
+}
+
+function toComic(s: { e4pid: string; lastUpdated: number; name: string; slug: string; format: Format; color: string; images: SeriesImages }, origin: string): SapiComic {
+  return {
+    e4pid: s.e4pid,
+    last_updated: isoTime(s.lastUpdated),
+    name: s.name,
+    uslug: s.slug,
+    link: origin + seriesPath(s),
+    format: s.format,
+    color: s.color,
+    thumbnail: absolute(origin, mediaUrl(s.images.thumbnail)),
+    cover: absolute(origin, mediaUrl(s.images.cover)),
+  };
+}
+
+/** One page (24) of the current site's series. A page past the end has no results and no next. */
+export async function sapiComicList(db: DB, opts: { site: Site; ordering: SapiOrdering; page: number; origin: string }): Promise<SapiPage> {
+  const page = Math.min(MAX_PAGE, Math.max(1, Math.floor(opts.page) || 1));
+  const { items, total } = await querySeries(db, {
+    siteIds: [opts.site.id],
+    order: orderFor(opts.ordering),
+    offset: (page - 1) * PAGE_SIZE,
+    limit: PAGE_SIZE,
+  });
+  const hasNext = page * PAGE_SIZE < total && page < MAX_PAGE;
+  const next = hasNext ? `${opts.origin}/sapi/comics/?ordering=${encodeURIComponent(opts.ordering)}&page=${page + 1}` : null;
+  return { results: items.map((i: ListingItem) => toComic(i, opts.origin)), next, count: total };
+}
+
+/** One comic by e4pid, or null when there is none (or it is blocked everywhere). */
+export async function sapiComicDetail(db: DB, e4pid: string, opts: { site: Site; origin: string }): Promise<SapiComicDetail | null> {
+  if (!/^SER-[A-Za-z0-9_-]{1,40}$/.test(e4pid)) return null;
+  const row = await findSeriesByE4pid(db, e4pid);
+  if (!row || row.state === 'BLOCKED') return null;
+  const id = Number(row.id);
+  const [people, tags, languages] = await Promise.all([seriesPeople(db, id), seriesTags(db, id), seriesLanguages(db, id)]);
+  const person = (p: (typeof people)[number]): SapiPerson => ({ id: Number(p.id), name: p.name, alt: p.alt });
+  return {
+    ...toComic(
+      { e4pid: row.e4pid, lastUpdated: Number(row.last_updated), name: row.name, slug: row.slug, format: row.format, color: row.color, images: parseImages(row.images) },
+      opts.origin,
+    ),
+    description: row.description,
+    excerpt: row.excerpt,
+    authors: people.filter((p) => p.role === 'author').map(person),
+    artists: people.filter((p) => p.role === 'artist').map(person),
+    tags: tags.map((t) => ({
+      id: Number(t.id),
+      slug: t.slug,
+      name: opts.site.locale === 'pt-BR' ? t.name_pt || t.name : t.name,
+      description: t.description,
+      color: t.color,
+      is_primary: Number(t.is_primary) === 1,
+      icon: t.icon,
+    })),
+    update_status: row.update_status,
+    chapter_count: Number(row.chapter_count),
+    languages: languages.map((l) => l.language),
+  };
+}
