@@ -512,7 +512,6 @@ function comicPageSvg(format: 'MANGA' | 'COMIC', index: number, W: number, H: nu
     body += `<g clip-path="${clip}">${sc.svg}${addBubbles(doc, b, sc.heads, size, bubbles)}${cap}</g>`;
     body += `<path d="${polyPath(poly)}" fill="none" stroke="#111" stroke-width="5" stroke-linejoin="miter"/>`;
   });
-  body += `<text x="${W - margin}" y="${H - 14}" font-family="sans-serif" font-size="18" text-anchor="end" fill="#555">${index + 1}</text>`;
   return doc.render(W, H, body, paper);
 }
 
@@ -548,7 +547,6 @@ function webtoonSvg(index: number): string {
     }
     y += b.h + gap;
   }
-  body += `<text x="${W - 16}" y="${H - 10}" font-family="sans-serif" font-size="16" text-anchor="end" fill="${dark ? '#888' : '#999'}">${index + 1}</text>`;
   return doc.render(W, H, body, dark ? '#16141c' : '#ffffff');
 }
 
