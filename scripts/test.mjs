@@ -5,7 +5,7 @@
 // any step failed or if no test ran at all. See docs/testing.md.
 //
 //   SKIP_BUILD=1      use the existing dist/ (fails fast if there is none)
-//   ONLY=unit,e2e     run only some steps (unit, integration, e2e)
+//   ONLY=unit,e2e     run only some steps (typecheck, unit, integration, e2e)
 //   INKPASS_IT_DIALECTS=sqlite   integration tests on one dialect only
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,7 +17,7 @@ const REPORTS = path.join(ROOT, 'data/test-reports');
 const started = Date.now();
 
 /** Upper bounds per step, so a hung server can never eat the CI budget (whole suite < 15 min). */
-const LIMITS = { build: 6 * 60_000, unit: 4 * 60_000, integration: 10 * 60_000, e2e: 8 * 60_000 };
+const LIMITS = { typecheck: 4 * 60_000, build: 6 * 60_000, unit: 4 * 60_000, integration: 10 * 60_000, e2e: 8 * 60_000 };
 
 const only = (process.env.ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 const wanted = (step) => !only.length || only.includes(step);
@@ -124,7 +124,13 @@ if (process.env.SKIP_BUILD === '1') {
   if (!built) results.push({ name: 'build', ok: false, passed: 0, failed: 1, skipped: 0, note: b.timedOut ? 'timed out' : `exited with ${b.code}` });
 }
 
-// 2. Unit ----------------------------------------------------------------------------------
+// 2. Types: strict TypeScript over .ts and .astro files (one failure if any error) -----
+if (wanted('typecheck')) {
+  const r = await run('typecheck', 'npx', ['astro', 'check'], { timeoutMs: LIMITS.typecheck });
+  record('typecheck', r, r.code === 0 && !r.timedOut ? { passed: 1, failed: 0, skipped: 0, note: 'astro check: no errors' } : null);
+}
+
+// 2b. Unit ----------------------------------------------------------------------------------
 if (wanted('unit')) {
   const out = path.join(REPORTS, 'vitest-unit.json');
   fs.rmSync(out, { force: true });

@@ -1,11 +1,11 @@
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type CreateTableBuilder, type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Frozen once landed. Written once for SQLite and PostgreSQL: integer times, 0/1 booleans, JSON as text.
 export async function up(db: Kysely<any>): Promise<void> {
-  const id = (t: any) => t.addColumn('id', 'integer', (c: any) => c.primaryKey().generatedByDefaultAsIdentity());
-  // SQLite has no identity columns; "integer primary key" is its rowid alias and autoincrements.
+  // SQLite has no identity columns; "integer primary key autoincrement" is its rowid alias.
   const isPg = db.getExecutor().adapter instanceof PostgresAdapter;
-  const pk = (t: any) => (isPg ? id(t) : t.addColumn('id', 'integer', (c: any) => c.primaryKey().autoIncrement()));
+  const pk = <T extends string>(t: CreateTableBuilder<T, never>) =>
+    t.addColumn('id', 'integer', (c) => (isPg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement()));
 
   await pk(db.schema.createTable('publishers'))
     .addColumn('name', 'text', (c) => c.notNull())

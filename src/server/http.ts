@@ -29,7 +29,7 @@ export async function compress(response: Response, acceptEncoding: string): Prom
   if (raw.length < 1024) return new Response(raw, { status: response.status, statusText: response.statusText, headers });
   const body =
     encoding === 'br'
-      ? zlib.brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+      ? zlib.brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
       : zlib.gzipSync(raw, { level: 6 });
   headers.set('Content-Encoding', encoding);
   headers.set('Content-Length', String(body.length));

@@ -100,6 +100,28 @@ function conditions(eb: SeriesEb, q: Omit<ListingQuery, 'order' | 'offset' | 'li
   return where;
 }
 
+/**
+ * Totals depend only on the filters, not on the page or order, and counting thousands of
+ * series costs more than fetching a page. They are remembered for a minute per filter set
+ * (the same freshness the pages promise shared caches with s-maxage=60); a cache, never the
+ * source of truth, so several processes stay correct.
+ */
+const COUNT_TTL_MS = 60_000;
+const COUNT_CACHE_MAX = 1000;
+const counts = new Map<string, { at: number; total: Promise<number> }>();
+
+async function cachedCount(q: ListingQuery, run: () => Promise<{ count: number } | undefined>): Promise<number> {
+  const key = JSON.stringify([[...new Set(q.siteIds)].sort(), q.patterns ?? [], q.formats ?? [], q.tagId ?? null, !!q.complete, !!q.exclusive]);
+  const now = Date.now();
+  const hit = counts.get(key);
+  if (hit && now - hit.at < COUNT_TTL_MS) return hit.total;
+  const total = run().then((r) => Number(r?.count ?? 0));
+  if (counts.size >= COUNT_CACHE_MAX) counts.delete(counts.keys().next().value!);
+  counts.set(key, { at: now, total });
+  total.catch(() => counts.delete(key));
+  return total;
+}
+
 /** The page query and the count query for a listing (exported for EXPLAIN checks). */
 export function listingQueries(db: DB, q: ListingQuery) {
   const column = ORDER_COLUMN[q.order.key];
@@ -126,9 +148,9 @@ export function listingQueries(db: DB, q: ListingQuery) {
 /** One page of series and the total matching count (a page past the end has no items). */
 export async function querySeries(db: DB, q: ListingQuery): Promise<ListingResult> {
   const queries = listingQueries(db, q);
-  const [rows, count] = await Promise.all([queries.rows.execute(), queries.count.executeTakeFirst()]);
+  const [rows, total] = await Promise.all([queries.rows.execute(), cachedCount(q, () => queries.count.executeTakeFirst())]);
   return {
-    total: Number(count?.count ?? 0),
+    total,
     items: rows.map((r) => ({
       id: Number(r.id),
       e4pid: r.e4pid,

@@ -10,9 +10,23 @@ export type Format = 'COMIC' | 'MANGA' | 'WEBTOON';
 export function formatChapterNumber(n: number, locale?: Locale): string {
   if (!Number.isFinite(n)) return '';
   const rounded = round2(n);
-  if (locale) return new Intl.NumberFormat(locale, { maximumFractionDigits: 2, useGrouping: false }).format(rounded);
+  if (locale) return numberFormat(locale).format(rounded);
   return rounded.toFixed(2).replace(/\.?0+$/, '');
 }
+
+// Intl constructors are costly (tens of microseconds each); a page formats hundreds of values.
+const intlCache = new Map<string, Intl.NumberFormat | Intl.RelativeTimeFormat | Intl.DateTimeFormat>();
+function cached<F extends Intl.NumberFormat | Intl.RelativeTimeFormat | Intl.DateTimeFormat>(key: string, make: () => F): F {
+  let f = intlCache.get(key) as F | undefined;
+  if (!f) {
+    f = make();
+    intlCache.set(key, f);
+  }
+  return f;
+}
+const numberFormat = (locale: Locale) => cached(`n:${locale}`, () => new Intl.NumberFormat(locale, { maximumFractionDigits: 2, useGrouping: false }));
+const relativeFormat = (locale: Locale) => cached(`r:${locale}`, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
+const dateFormat = (locale: Locale, timeZone: string) => cached(`d:${locale}:${timeZone}`, () => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone }));
 
 /** Rounds to two decimals in decimal, not binary: 1.005 -> 1.01. */
 export function round2(n: number): number {
@@ -44,9 +58,9 @@ export function unitFor(format: Format): 'chapter' | 'episode' {
 export function chapterName(number: number, locale: Locale, seriesFormat: string | null, defaultFormat: string): string {
   const usable = seriesFormat != null && (seriesFormat.includes('{num}') || seriesFormat.includes('{ord}'));
   const template = usable ? seriesFormat : defaultFormat;
-  return template
-    .replaceAll('{num}', formatChapterNumber(number, locale))
-    .replaceAll('{ord}', formatOrdinal(number, locale));
+  let name = template.replaceAll('{num}', formatChapterNumber(number, locale));
+  if (name.includes('{ord}')) name = name.replaceAll('{ord}', formatOrdinal(number, locale));
+  return name;
 }
 
 export interface Campaign {
@@ -166,7 +180,7 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 export function relativeTime(at: number, now: number, locale: Locale): string {
   const diff = at - now;
   const abs = Math.abs(diff);
-  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const rtf = relativeFormat(locale);
   for (const [unit, seconds] of UNITS) {
     if (abs >= seconds || unit === 'second') return rtf.format(Math.round(diff / seconds), unit);
   }
@@ -174,7 +188,7 @@ export function relativeTime(at: number, now: number, locale: Locale): string {
 }
 
 export function absoluteDate(at: number, locale: Locale, timeZone: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone }).format(new Date(at * 1000));
+  return dateFormat(locale, timeZone).format(new Date(at * 1000));
 }
 
 /** A chapter date as the list shows it: relative within 3 days, a formatted date otherwise. */
