@@ -1,0 +1,64 @@
+import { describe, it, expect } from 'vitest';
+import { renderChapterRows, escapeHtml, type RowLabels } from './chapter-list';
+import type { ChapterView } from './series.server';
+import { withGaps } from './rules';
+
+const labels: RowLabels = {
+  free: 'FREE',
+  keys: (n) => `${n} KEY`,
+  was: (p) => `Was ${p}`,
+  loginToRead: 'Log in to read',
+  scheduled: 'Coming',
+  comingSoon: 'More chapters coming soon',
+};
+
+function chapter(over: Partial<ChapterView>): ChapterView {
+  return {
+    e4pid: 'EPI-abc', number: 1, name: 'Chapter 1', title: null, subtitle: null, releasedAt: 100, dateText: 'Jan 1, 2026',
+    iso: '1970-01-01T00:01:40.000Z', state: 'free', finalPrice: 0, originalPrice: 0, onSale: false,
+    href: '/read/s/abc/chapter-1/', thumbnail: 'pool/thumbs/thumb-01.webp', ...over,
+  };
+}
+const render = (cs: ChapterView[], path = '/comics/s/') => renderChapterRows(withGaps(cs), labels, path);
+
+describe('chapter rows', () => {
+  it('a free chapter links to the reader and says FREE', () => {
+    const html = render([chapter({})]);
+    expect(html).toContain('<a class="chapter-main" href="/read/s/abc/chapter-1/">');
+    expect(html).toContain('>FREE<');
+    expect(html).not.toContain('Log in to read');
+  });
+  it('a paid chapter shows its price and a login link back to the page', () => {
+    const html = render([chapter({ state: 'paid', finalPrice: 3, originalPrice: 3 })], '/comics/s/?order=asc');
+    expect(html).toContain('3 KEY');
+    expect(html).toContain('href="/auth/login/?next=%2Fcomics%2Fs%2F%3Forder%3Dasc">Log in to read');
+    expect(html).not.toContain('<s ');
+  });
+  it('a campaign price strikes the original through and names it for screen readers', () => {
+    const html = render([chapter({ state: 'paid', finalPrice: 1, originalPrice: 2, onSale: true })]);
+    expect(html).toMatch(/<s class="price-was"><span aria-hidden="true">2 KEY<\/span><span class="visually-hidden">Was 2 KEY<\/span><\/s>/);
+    expect(html).toContain('class="price-now sale">1 KEY');
+  });
+  it('a scheduled chapter is not a link and shows the time until release', () => {
+    const html = render([chapter({ state: 'scheduled', dateText: 'in 3 days', releasedAt: 999 })]);
+    expect(html).not.toContain('<a ');
+    expect(html).toContain('aria-disabled="true"');
+    expect(html).toContain('data-countdown="999">in 3 days</time>');
+  });
+  it('puts the coming-soon row between distant chapters', () => {
+    const html = render([chapter({ number: 20 }), chapter({ number: 23 })]);
+    expect(html.indexOf('More chapters coming soon')).toBeGreaterThan(html.indexOf('data-number="20"'));
+    expect(html.indexOf('More chapters coming soon')).toBeLessThan(html.indexOf('data-number="23"'));
+  });
+  it('escapes titles, names and links', () => {
+    const html = render([chapter({ title: '<script>alert(1)</script>', subtitle: '"quoted" & more', name: 'Ch <1>', href: '/read/x/"y/' })]);
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('&quot;quoted&quot; &amp; more');
+    expect(html).toContain('Ch &lt;1&gt;');
+    expect(html).toContain('href="/read/x/&quot;y/"');
+  });
+  it('escapes the five HTML specials', () => {
+    expect(escapeHtml(`<a href='x'>&"`)).toBe('&lt;a href=&#39;x&#39;&gt;&amp;&quot;');
+  });
+});
