@@ -26,7 +26,35 @@ export async function createDb(url: string = config.databaseUrl): Promise<{ db: 
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), dialect: 'sqlite' };
+  database.pragma('cache_size = -65536'); // 64 MiB page cache per connection
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }), dialect: 'sqlite' };
+}
+
+/**
+ * Kysely's SQLite driver prepares every statement anew; the same few dozen SQL strings run on
+ * every page, so prepared statements are kept by SQL text (bounded). Safe because Kysely runs
+ * each statement to completion (`all`/`run`) before preparing the next on this connection.
+ */
+function withStatementCache<D extends { prepare: (sql: string) => unknown }>(database: D, max = 500): D {
+  const cache = new Map<string, unknown>();
+  const prepare = database.prepare.bind(database);
+  return new Proxy(database, {
+    get(target, prop, receiver) {
+      if (prop !== 'prepare') {
+        const v = Reflect.get(target, prop, receiver);
+        return typeof v === 'function' ? v.bind(target) : v;
+      }
+      return (sql: string) => {
+        let stmt = cache.get(sql);
+        if (!stmt) {
+          stmt = prepare(sql);
+          if (cache.size >= max) cache.delete(cache.keys().next().value!);
+          cache.set(sql, stmt);
+        }
+        return stmt;
+      };
+    },
+  });
 }
 
 let shared: Promise<{ db: DB; dialect: Dialect }> | undefined;
