@@ -187,8 +187,22 @@ export function relativeTime(at: number, now: number, locale: Locale): string {
   return rtf.format(0, 'second');
 }
 
+const DATE_MEMO_MAX = 20_000;
+const dateMemo = new Map<string, string>();
+
+/**
+ * A date in the site's zone. Every zone's offset is a multiple of 15 minutes, so all instants in
+ * one 15-minute slot share a calendar date: formatted strings are memoised by slot (bounded).
+ */
 export function absoluteDate(at: number, locale: Locale, timeZone: string): string {
-  return dateFormat(locale, timeZone).format(new Date(at * 1000));
+  const key = `${locale}|${timeZone}|${Math.floor(at / 900)}`;
+  let text = dateMemo.get(key);
+  if (text === undefined) {
+    text = dateFormat(locale, timeZone).format(new Date(at * 1000));
+    if (dateMemo.size >= DATE_MEMO_MAX) dateMemo.clear();
+    dateMemo.set(key, text);
+  }
+  return text;
 }
 
 /** A chapter date as the list shows it: relative within 3 days, a formatted date otherwise. */
