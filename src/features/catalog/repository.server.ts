@@ -74,6 +74,20 @@ export function chaptersOf(db: DB, seriesId: number, language: string) {
     .execute();
 }
 
+/** The columns a chapter list shows, for several languages in one query (served by the unique index). */
+export function chapterListOf(db: DB, seriesId: number, languages: readonly string[]) {
+  if (languages.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('chapters')
+    .select(['e4pid', 'language', 'number', 'title', 'subtitle', 'released_at', 'original_price', 'thumbnail'])
+    .where('series_id', '=', seriesId)
+    .where('language', 'in', [...languages])
+    .orderBy('language')
+    .orderBy('number', 'asc')
+    .execute();
+}
+export type ChapterListRow = Awaited<ReturnType<typeof chapterListOf>>[number];
+
 export function findChapterByE4pid(db: DB, e4pid: string) {
   return db.selectFrom('chapters').selectAll().where('e4pid', '=', e4pid).executeTakeFirst();
 }

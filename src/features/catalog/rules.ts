@@ -9,6 +9,8 @@ export type Format = 'COMIC' | 'MANGA' | 'WEBTOON';
 /** Up to two decimals, trailing zeros trimmed: 12 -> "12", 12.50 -> "12.5", 40.257 -> "40.26". */
 export function formatChapterNumber(n: number, locale?: Locale): string {
   if (!Number.isFinite(n)) return '';
+  // Integers look the same in every supported locale (no grouping): skip Intl on the common case.
+  if (Number.isInteger(n)) return String(n);
   const rounded = round2(n);
   if (locale) return numberFormat(locale).format(rounded);
   return rounded.toFixed(2).replace(/\.?0+$/, '');

@@ -1,15 +1,16 @@
 import type { DB } from '../../server/db';
 import type { Site } from '../../lib/site';
 import type { T } from '../../lib/i18n';
-import type { ChapterRow, SeriesRow } from '../../../db/schema';
+import type { SeriesRow } from '../../../db/schema';
+import type { ChapterListRow } from './repository.server';
 import * as repo from './repository.server';
 import {
-  accessState, chapterDate, finalPrice, isOnSale, limitUpcoming, relativeTime, withGaps,
+  accessState, chapterDate, chapterName, finalPrice, isOnSale, limitUpcoming, relativeTime, withGaps,
   type AccessState, type Format, type ListItem,
 } from './rules';
 import { parseImages, parseJsonArray, type SeriesImages } from './media';
 import { readerPath, seriesPath } from '../reader/urls';
-import { displayChapterName } from './naming';
+import { defaultNameFormat } from './naming';
 
 export const CHAPTERS_PER_PAGE = 100;
 
@@ -50,7 +51,6 @@ export interface SeriesPage {
   authors: { name: string; slug: string }[];
   artists: { name: string; slug: string }[];
   tags: { slug: string; name: string; color: string }[];
-  keywords: string[];
   publisher: { name: string; homepage: string | null } | null;
   hints: { text: string; icon: string }[];
   /** Blocking message kind (no chapters listed when set, except 'removed' which explains). */
@@ -80,10 +80,9 @@ export interface SeriesPageOptions {
 export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptions): Promise<SeriesPage | null> {
   const series = await repo.findSeriesBySlug(db, slug);
   if (!series) return null;
-  const [people, tags, keywords, languages, campaigns, publisher] = await Promise.all([
+  const [people, tags, languages, campaigns, publisher] = await Promise.all([
     repo.seriesPeople(db, series.id),
     repo.seriesTags(db, series.id),
-    repo.seriesKeywords(db, series.id),
     repo.seriesLanguages(db, series.id),
     repo.seriesCampaigns(db, series.id),
     repo.findPublisher(db, series.publisher_id),
@@ -103,10 +102,11 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
   const active = opts.language && codes.includes(opts.language) ? opts.language : (codes[0] ?? null);
   const tabs: LanguageTab[] = [];
   if (block === null) {
-    const perLanguage = await Promise.all(codes.map((code) => repo.chaptersOf(db, series.id, code)));
-    codes.forEach((code, i) => {
-      const rows = perLanguage[i] ?? [];
-      const views = limitUpcoming(rows.map((r) => chapterView(series, r, campaigns, opts)), site.id, now);
+    const all = await repo.chapterListOf(db, series.id, codes);
+    const nameFormat = series.chapter_name_format?.match(/\{(num|ord)\}/) ? series.chapter_name_format : defaultNameFormat(t, series.format);
+    codes.forEach((code) => {
+      const rows = all.filter((r) => r.language === code);
+      const views = limitUpcoming(rows.map((r) => chapterView(series, r, campaigns, nameFormat, opts)), site.id, now);
       const first = views.find((v) => v.state === 'free') ?? null;
       if (opts.order === 'desc') views.reverse();
       const pages = Math.max(1, Math.ceil(views.length / CHAPTERS_PER_PAGE));
@@ -123,7 +123,6 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
     authors: people.filter((p) => p.role === 'author').map(({ name, slug }) => ({ name, slug })),
     artists: people.filter((p) => p.role === 'artist').map(({ name, slug }) => ({ name, slug })),
     tags: tags.map((tag) => ({ slug: tag.slug, name: site.id === 3 ? tag.name_pt : tag.name, color: tag.color })),
-    keywords: keywords.map((k) => k.word),
     publisher: publisher ? { name: publisher.name, homepage: publisher.homepage } : null,
     hints: parseJsonArray<{ text: string; icon: string }>(series.hints).filter((h) => h && typeof h.text === 'string'),
     block,
@@ -142,14 +141,14 @@ function languageLabel(t: T, code: string): string {
   return label === key ? code : label;
 }
 
-function chapterView(series: SeriesRow, row: ChapterRow, campaigns: Parameters<typeof finalPrice>[1], opts: SeriesPageOptions): ChapterView {
-  const { site, t, now } = opts;
+function chapterView(series: SeriesRow, row: ChapterListRow, campaigns: Parameters<typeof finalPrice>[1], nameFormat: string, opts: SeriesPageOptions): ChapterView {
+  const { site, now } = opts;
   const price = series.all_free ? 0 : finalPrice(row, campaigns, now);
   const state = accessState({ releasedAt: row.released_at, finalPrice: price }, now);
   return {
     e4pid: row.e4pid,
     number: row.number,
-    name: displayChapterName(t, site.locale, series, row.number),
+    name: chapterName(row.number, site.locale, nameFormat, nameFormat),
     title: row.title,
     subtitle: row.subtitle,
     releasedAt: row.released_at,

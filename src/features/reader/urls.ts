@@ -11,6 +11,7 @@ export const LOCALIZED_PREFIX: Record<string, string> = {
 
 /** "12.5" -> "12-5"; numbers keep at most two decimals, trailing zeros trimmed. */
 export function numberSegment(n: number): string {
+  if (Number.isInteger(n)) return String(n);
   return round2(n).toFixed(2).replace(/\.?0+$/, '').replace('.', '-');
 }
 
