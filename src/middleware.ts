@@ -43,7 +43,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
   }
   // API clients get JSON errors, never the HTML error page.
   if (/^\/(s?api)\//.test(context.url.pathname) && rendered.status >= 400 && !(rendered.headers.get('Content-Type') ?? '').startsWith('application/json')) {
-    const detail = rendered.status === 404 ? locals.t('error.api.notFound') : rendered.status === 405 ? locals.t('error.api.methodNotAllowed') : locals.t('error.api.badRequest');
+    const status = rendered.status;
+    const detail = status === 404 ? locals.t('error.api.notFound') : status === 405 ? locals.t('error.api.methodNotAllowed') : status >= 500 ? locals.t('error.server.title') : locals.t('error.api.badRequest');
     rendered = new Response(JSON.stringify({ detail }), { status: rendered.status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' } });
   }
   // Copy: some responses (redirects) have immutable headers.

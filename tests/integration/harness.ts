@@ -273,7 +273,7 @@ async function killChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();
@@ -286,7 +286,7 @@ function freePort(): Promise<number> {
 }
 
 /** Any HTTP answer counts (even a 500): the tests then say what is wrong with it. */
-async function waitUntilAnswering(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
+export async function waitUntilAnswering(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {

@@ -1,0 +1,42 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { ROOT, MEDIA_DIR, freePort, waitUntilAnswering, httpRequest, message, leakIn } from './harness';
+
+/**
+ * A server whose database is gone: every page that needs data fails. Readers must get the
+ * localized 500 page (JSON for APIs), never a stack trace, and the process must keep serving.
+ */
+describe('when the database is unreachable', () => {
+  let child: ChildProcess;
+  let port: number;
+  beforeAll(async () => {
+    port = await freePort();
+    child = spawn(process.execPath, ['scripts/serve.mjs'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', MEDIA_DIR, NODE_ENV: 'production', DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/inkpass_this_database_does_not_exist' },
+      stdio: 'ignore',
+    });
+    await waitUntilAnswering(port, child, 30_000);
+  }, 60_000);
+  afterAll(() => { child?.kill('SIGTERM'); });
+
+  it('shows the localized 500 page on each site without internals', async () => {
+    for (const [site, locale] of [['en', 'en'], ['br', 'pt-BR']] as const) {
+      const res = await httpRequest(port, '/comics/some-series/', { site });
+      expect(res.status).toBe(500);
+      expect(res.text).toContain(await message(locale, 'error.server.title'));
+      expect(leakIn(res.text)).toBeNull();
+      expect(res.text).not.toMatch(/inkpass_this_database_does_not_exist|ECONNREFUSED|does not exist/);
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+  });
+
+  it('answers API clients with a JSON error and keeps serving pages that need no data', async () => {
+    const api = await httpRequest(port, '/api/comic.public/1/');
+    expect(api.status).toBe(500);
+    expect(JSON.parse(api.text)).toHaveProperty('detail');
+    expect(leakIn(api.text)).toBeNull();
+    const about = await httpRequest(port, '/about/');
+    expect(about.status).toBe(200);
+  });
+});
