@@ -19,9 +19,13 @@ export function slashlessDev() {
   return {
     name: 'inkpass-slashless',
     configureServer(server) {
-      server.middlewares.use((req, _res, next) => {
-        if (req.url) req.url = withTrailingSlash(req.url);
-        next();
+      // First in the stack: Astro's own dev middleware answers slashless paths with a 404 before later ones run.
+      server.middlewares.stack.unshift({
+        route: '',
+        handle: (req, _res, next) => {
+          if (req.url) req.url = withTrailingSlash(req.url);
+          next();
+        },
       });
     },
   };
