@@ -29,6 +29,6 @@ export default defineConfig({
   vite: {
     plugins: [slashlessDev()],
     resolve: { alias: { '~': new URL('./src', import.meta.url).pathname, '@db': new URL('./db', import.meta.url).pathname } },
-    ssr: { external: ['better-sqlite3', 'pg', 'sharp'] },
+    ssr: { external: ['better-sqlite3', 'pg', 'sharp', '@node-rs/argon2'] },
   },
 });

@@ -161,6 +161,41 @@ export interface ChapterPageTable {
   height: number;
 }
 
+export interface UserTable {
+  id: Generated<number>;
+  /** Lower-cased and trimmed. */
+  email: string;
+  display_name: string;
+  /** argon2id PHC string. */
+  password_hash: string;
+  is_staff: Bool;
+  /** Paid key balance (never negative). */
+  keys: Generated<number>;
+  /** Xtra (free) key balance (never negative). */
+  free_keys: Generated<number>;
+  created_at: number;
+  password_changed_at: number;
+}
+
+export interface SessionTable {
+  /** Public token id (the part before the dot in the cookie). */
+  id: string;
+  /** SHA-256 hex of the token secret; the secret itself is never stored. */
+  secret_hash: string;
+  user_id: number;
+  created_at: number;
+  /** Last request seen, refreshed at most once a day (sliding idle expiry). */
+  last_seen_at: number;
+  /** Absolute end of the session. */
+  expires_at: number;
+}
+
+export interface RateLimitTable {
+  bucket: string;
+  window_start: number;
+  count: number;
+}
+
 export interface Database {
   publishers: PublisherTable;
   people: PersonTable;
@@ -174,6 +209,9 @@ export interface Database {
   campaigns: CampaignTable;
   chapters: ChapterTable;
   chapter_pages: ChapterPageTable;
+  users: UserTable;
+  sessions: SessionTable;
+  rate_limits: RateLimitTable;
 }
 
 export type SeriesRow = Selectable<SeriesTable>;
@@ -186,4 +224,6 @@ export type PublisherRow = Selectable<PublisherTable>;
 export type TagRow = Selectable<TagTable>;
 export type PersonRow = Selectable<PersonTable>;
 export type ChapterPageRow = Selectable<ChapterPageTable>;
+export type UserRow = Selectable<UserTable>;
+export type SessionRow = Selectable<SessionTable>;
 export type { ColumnType };

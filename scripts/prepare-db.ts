@@ -4,6 +4,7 @@ import { createDb } from '../src/server/db';
 import { config } from '../src/server/config';
 import { migrateToLatest } from '../db/migrate';
 import { isCatalogEmpty, seedDemo } from '../db/seed/index';
+import { seedDemoUsers } from '../db/seed/users';
 
 const { db } = await createDb();
 try {
@@ -14,6 +15,8 @@ try {
     const result = await seedDemo(db, { mediaDir: config.mediaDir, log: (m) => console.log(m) });
     console.log(`Seeded ${result.series} series and ${result.chapters} chapters in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
+  const users = await seedDemoUsers(db);
+  if (users.length) console.log(`Created demo accounts: ${users.join(', ')}`);
 } finally {
   await db.destroy();
 }

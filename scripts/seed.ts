@@ -10,6 +10,7 @@ import { createDb } from '../src/server/db';
 import { config } from '../src/server/config';
 import { migrateToLatest } from '../db/migrate';
 import { clearCatalog, isCatalogEmpty, seedDemo } from '../db/seed/index';
+import { seedDemoUsers } from '../db/seed/users';
 
 const args = new Set(process.argv.slice(2));
 const unknown = [...args].filter((a) => a !== '--force' && a !== '--large');
@@ -38,6 +39,8 @@ try {
     const secs = ((Date.now() - started) / 1000).toFixed(1);
     console.log(`Seeded ${large ? 'large' : 'demo'} catalogue on ${dialect}: ${result.series} series, ${result.chapters} chapters in ${secs} s.`);
   }
+  const users = await seedDemoUsers(db);
+  if (users.length) console.log(`Created demo accounts: ${users.join(', ')}`);
 } finally {
   await db.destroy();
 }

@@ -61,12 +61,19 @@ function serveStatic(req, res, entry) {
   fs.createReadStream(file).pipe(res);
 }
 
+const TRUST_PROXY = process.env.TRUST_PROXY === '1';
+
 const server = http.createServer((req, res) => {
   if (req.method === 'GET' || req.method === 'HEAD') {
     const urlPath = (req.url ?? '/').split('?')[0];
     const entry = urlPath.length < 512 ? lookup(urlPath) : null;
     if (entry) return serveStatic(req, res, entry);
   }
+  // Astro's clientAddress believes the first X-Forwarded-For value, which any client can send.
+  // Without a trusted proxy use the socket; behind one, keep only the hop it appended.
+  const xff = req.headers['x-forwarded-for'];
+  if (!TRUST_PROXY) delete req.headers['x-forwarded-for'];
+  else if (xff) req.headers['x-forwarded-for'] = String(xff).split(',').pop().trim();
   req.url = withTrailingSlash(req.url ?? '/');
   handler(req, res);
 });

@@ -13,5 +13,9 @@ declare namespace App {
     country: string | null;
     /** True when the response depends on the visitor (cookies), so it must not be shared-cached. */
     personalized: boolean;
+    /** The signed-in reader (from the inkpass_session cookie), or null. */
+    user: import('./features/accounts/users.server').User | null;
+    /** Id of the current session (public half of the token), or null. */
+    sessionId: string | null;
   }
 }

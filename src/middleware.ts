@@ -2,6 +2,7 @@ import { defineMiddleware } from 'astro:middleware';
 import { siteFromHost, otherHost } from './lib/site';
 import { createT } from './lib/i18n';
 import { compress, appendVary, PUBLIC_CACHE, PRIVATE_CACHE } from './server/http';
+import { resolveSession } from './features/accounts/middleware.server';
 
 export const THEME_COOKIE_DARK = 'dark';
 export const THEME_COOKIE_LITE = 'lite';
@@ -31,6 +32,10 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const country = (request.headers.get('cf-ipcountry') ?? request.headers.get('x-country-code') ?? '').toUpperCase();
   locals.country = /^[A-Z]{2}$/.test(country) ? country : null;
   locals.personalized = PERSONAL_COOKIES.test(request.headers.get('cookie') ?? '');
+  // Only requests carrying a session cookie touch the sessions table; anonymous pages stay identical.
+  const session = await resolveSession(cookies, context.url, locals.now);
+  locals.user = session.user;
+  locals.sessionId = session.sessionId;
 
   let rendered: Response;
   if (!READ_METHODS.has(request.method) && !MUTATION_PATHS.test(context.url.pathname)) {

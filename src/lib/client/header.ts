@@ -1,4 +1,4 @@
-/** Small page-wide behaviours: theme toggle, language switch check, back-to-top. No framework. */
+/** Small page-wide behaviours: theme toggle, language switch check, back-to-top, logout dialog. No framework. */
 
 export const THEME_MAX_AGE = 1080 * 24 * 3600;
 export const LANGUAGE_CHECK_TIMEOUT_MS = 3000;
@@ -77,8 +77,48 @@ function initBackToTop() {
   });
 }
 
+/**
+ * Header logout (spec section 2 and 8): the confirm dialog's HTML comes from GET /auth/logout/;
+ * its form POSTs there. Without JavaScript the button is a link to the same form as a page.
+ */
+function initLogout() {
+  const button = document.getElementById('logout-button') as HTMLAnchorElement | null;
+  const dialog = document.getElementById('logout-dialog') as HTMLDialogElement | null;
+  if (!button || !dialog || typeof dialog.showModal !== 'function') return;
+  button.setAttribute('role', 'button');
+  button.setAttribute('aria-haspopup', 'dialog');
+  dialog.addEventListener('close', () => button.focus());
+  // A click on the backdrop (outside the content box) closes the dialog too.
+  dialog.addEventListener('click', (event) => {
+    if (event.target === dialog) dialog.close();
+  });
+  const open = async () => {
+    try {
+      const res = await fetch(button.dataset.promptUrl ?? '/auth/logout/', { credentials: 'same-origin', headers: { Accept: 'text/html' } });
+      if (!res.ok) throw new Error(`status ${res.status}`);
+      dialog.innerHTML = await res.text();
+      dialog.showModal();
+      (dialog.querySelector<HTMLElement>('[autofocus]') ?? dialog.querySelector<HTMLElement>('button, a'))?.focus();
+    } catch {
+      alert(button.dataset.error ?? "Couldn't load logout prompt!");
+    }
+  };
+  button.addEventListener('click', (event) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    void open();
+  });
+  button.addEventListener('keydown', (event) => {
+    if (event.key === ' ') {
+      event.preventDefault();
+      void open();
+    }
+  });
+}
+
 export function initHeader() {
   initTheme();
+  initLogout();
   initLanguageSwitch();
   initBackToTop();
 }

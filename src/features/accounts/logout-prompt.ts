@@ -1,0 +1,25 @@
+/** The logout confirmation, as the HTML fragment GET /auth/logout/ returns (spec section 2: loaded into the header dialog). */
+export interface LogoutTexts {
+  title: string;
+  question: string;
+  confirm: string;
+  cancel: string;
+}
+
+const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESC[c]!);
+
+/**
+ * In the dialog, Cancel is a `formmethod="dialog"` button (closes it, nothing sent); on the
+ * full page (no JavaScript) it is a link home.
+ */
+export function logoutPromptHtml(x: LogoutTexts, full: boolean): string {
+  const cancel = full
+    ? `<a class="btn" href="/">${escapeHtml(x.cancel)}</a>`
+    : `<button class="btn" type="submit" formmethod="dialog" formnovalidate value="cancel" autofocus>${escapeHtml(x.cancel)}</button>`;
+  return `<form class="logout-prompt" method="post" action="/auth/logout/">` +
+    `<h2 id="logout-title">${escapeHtml(x.title)}</h2>` +
+    `<p>${escapeHtml(x.question)}</p>` +
+    `<div class="logout-actions">${cancel}<button class="btn btn-primary" type="submit" value="confirm">${escapeHtml(x.confirm)}</button></div>` +
+    `</form>`;
+}

@@ -1,0 +1,39 @@
+import type { AstroCookies } from 'astro';
+import { getDb } from '../../server/db';
+import { SESSION_COOKIE, sessionCookieOptions } from './cookie';
+import { validateSessionToken } from './sessions.server';
+import type { User } from './users.server';
+
+/** Resolves the session cookie (if any) to the signed-in user; clears a cookie that no longer works. */
+export async function resolveSession(cookies: AstroCookies, url: URL, now: number): Promise<{ user: User | null; sessionId: string | null }> {
+  const token = cookies.get(SESSION_COOKIE)?.value;
+  if (!token) return { user: null, sessionId: null };
+  const valid = await validateSessionToken(await getDb(), token, now);
+  const secure = url.protocol === 'https:';
+  if (!valid) {
+    clearSessionCookie(cookies, secure);
+    return { user: null, sessionId: null };
+  }
+  if (valid.refreshedMaxAge !== null) cookies.set(SESSION_COOKIE, token, sessionCookieOptions(secure, valid.refreshedMaxAge));
+  return { user: valid.user, sessionId: valid.sessionId };
+}
+
+export function setSessionCookie(cookies: AstroCookies, url: URL, token: string, maxAge: number): void {
+  cookies.set(SESSION_COOKIE, token, sessionCookieOptions(url.protocol === 'https:', maxAge));
+}
+
+export function clearSessionCookie(cookies: AstroCookies, secure: boolean): void {
+  cookies.set(SESSION_COOKIE, '', sessionCookieOptions(secure, 0));
+}
+
+/**
+ * The client's address: the socket's (scripts/serve.mjs drops X-Forwarded-For unless
+ * TRUST_PROXY=1, and then keeps only the hop our proxy appended).
+ */
+export function clientIp(clientAddress: () => string): string {
+  try {
+    return clientAddress() || 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}

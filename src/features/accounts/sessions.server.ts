@@ -1,0 +1,69 @@
+import type { DB } from '../../server/db';
+import { ABSOLUTE_LIFETIME, IDLE_TIMEOUT, needsRefresh, sessionAlive, sessionRemaining } from './cookie';
+import { generateSessionToken, parseSessionToken, secretMatches } from './token.server';
+import { type User, toUser } from './users.server';
+
+export interface NewSession {
+  id: string;
+  /** Cookie value; never stored. */
+  token: string;
+  /** Seconds the cookie should live. */
+  maxAge: number;
+}
+
+/** Starts a new session for a user (every login gets a fresh one: no fixation). */
+export async function createSession(db: DB, userId: number, now = Math.floor(Date.now() / 1000)): Promise<NewSession> {
+  const t = generateSessionToken();
+  await db
+    .insertInto('sessions')
+    .values({ id: t.id, secret_hash: t.secretHash, user_id: userId, created_at: now, last_seen_at: now, expires_at: now + ABSOLUTE_LIFETIME })
+    .execute();
+  return { id: t.id, token: t.token, maxAge: Math.min(IDLE_TIMEOUT, ABSOLUTE_LIFETIME) };
+}
+
+export interface ValidSession {
+  sessionId: string;
+  user: User;
+  /** Set when last_seen_at moved: re-send the cookie with this Max-Age. */
+  refreshedMaxAge: number | null;
+}
+
+/**
+ * Resolves a cookie value to its session and user. Unknown, malformed, mismatched or expired
+ * tokens give null; an expired session is deleted on the way.
+ */
+export async function validateSessionToken(db: DB, token: string | undefined, now = Math.floor(Date.now() / 1000)): Promise<ValidSession | null> {
+  const parsed = parseSessionToken(token);
+  if (!parsed) return null;
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select([
+      'sessions.id as session_id', 'sessions.secret_hash', 'sessions.last_seen_at', 'sessions.expires_at',
+      'users.id', 'users.email', 'users.display_name', 'users.is_staff', 'users.keys', 'users.free_keys',
+    ])
+    .where('sessions.id', '=', parsed.id)
+    .executeTakeFirst();
+  if (!row || !secretMatches(parsed.secret, row.secret_hash)) return null;
+  const times = { last_seen_at: Number(row.last_seen_at), expires_at: Number(row.expires_at) };
+  if (!sessionAlive(times, now)) {
+    await db.deleteFrom('sessions').where('id', '=', parsed.id).execute();
+    return null;
+  }
+  let refreshedMaxAge: number | null = null;
+  if (needsRefresh(times, now)) {
+    await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', parsed.id).execute();
+    refreshedMaxAge = sessionRemaining({ ...times, last_seen_at: now }, now);
+  }
+  return { sessionId: row.session_id, user: toUser(row), refreshedMaxAge };
+}
+
+/** Ends one session (logout). */
+export async function invalidateSession(db: DB, sessionId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+}
+
+/** Ends every session of an account. */
+export async function invalidateUserSessions(db: DB, userId: number): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+}

@@ -1,0 +1,86 @@
+import type { DB } from '../../server/db';
+import type { UserRow } from '../../../db/schema';
+import { hashPassword } from './password.server';
+import { emailError, nameError, normalizeEmail, normalizeName, passwordError } from './validation';
+
+/** What pages and islands know about the signed-in reader. */
+export interface User {
+  id: number;
+  email: string;
+  displayName: string;
+  isStaff: boolean;
+  keys: number;
+  freeKeys: number;
+}
+
+export function toUser(r: Pick<UserRow, 'id' | 'email' | 'display_name' | 'is_staff' | 'keys' | 'free_keys'>): User {
+  return {
+    id: Number(r.id),
+    email: r.email,
+    displayName: r.display_name,
+    isStaff: Number(r.is_staff) === 1,
+    keys: Number(r.keys),
+    freeKeys: Number(r.free_keys),
+  };
+}
+
+export class AccountInputError extends Error {
+  constructor(public readonly key: string) {
+    super(key);
+  }
+}
+
+export async function findUserByEmail(db: DB, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
+}
+
+/**
+ * Creates an account. Throws AccountInputError (a message key) for invalid input;
+ * returns null when the email is already registered.
+ */
+export async function createUser(
+  db: DB,
+  input: { email: string; displayName: string; password: string; isStaff?: boolean },
+  now = Math.floor(Date.now() / 1000),
+): Promise<User | null> {
+  const invalid = emailError(input.email) ?? nameError(input.displayName) ?? passwordError(input.password);
+  if (invalid) throw new AccountInputError(invalid);
+  const email = normalizeEmail(input.email);
+  if (await findUserByEmail(db, email)) return null;
+  const password_hash = await hashPassword(input.password);
+  try {
+    const row = await db
+      .insertInto('users')
+      .values({
+        email,
+        display_name: normalizeName(input.displayName),
+        password_hash,
+        is_staff: input.isStaff ? 1 : 0,
+        created_at: now,
+        password_changed_at: now,
+      })
+      .returning(['id', 'email', 'display_name', 'is_staff', 'keys', 'free_keys'])
+      .executeTakeFirstOrThrow();
+    return toUser(row);
+  } catch (e) {
+    // Lost a race with another sign-up for the same email: the unique constraint decides.
+    if (await findUserByEmail(db, email)) return null;
+    throw e;
+  }
+}
+
+/**
+ * Sets a new password and ends every other session of the account (the one in `keepSessionId`
+ * stays, so the reader who changed it remains signed in).
+ */
+export async function changePassword(db: DB, userId: number, newPassword: string, keepSessionId: string | null, now = Math.floor(Date.now() / 1000)): Promise<void> {
+  const invalid = passwordError(newPassword);
+  if (invalid) throw new AccountInputError(invalid);
+  const password_hash = await hashPassword(newPassword);
+  await db.transaction().execute(async (tx) => {
+    await tx.updateTable('users').set({ password_hash, password_changed_at: now }).where('id', '=', userId).execute();
+    let del = tx.deleteFrom('sessions').where('user_id', '=', userId);
+    if (keepSessionId) del = del.where('id', '!=', keepSessionId);
+    await del.execute();
+  });
+}

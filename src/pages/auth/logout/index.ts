@@ -1,0 +1,32 @@
+import type { APIRoute } from 'astro';
+import { getDb } from '../../../server/db';
+import { isCrossSite, readForm } from '../../../features/accounts/request.server';
+import { clearSessionCookie } from '../../../features/accounts/middleware.server';
+import { invalidateSession } from '../../../features/accounts/sessions.server';
+import { logoutPromptHtml } from '../../../features/accounts/logout-prompt';
+
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
+/** The confirm dialog's HTML (the header script loads it); `?full=1` is the no-JavaScript page. */
+export const GET: APIRoute = async ({ url, locals, rewrite }) => {
+  if (url.searchParams.get('full') === '1') return rewrite('/auth/logout/confirm/');
+  const { t } = locals;
+  const html = logoutPromptHtml(
+    { title: t('auth.logout.title'), question: t('auth.logout.question'), confirm: t('auth.logout.confirm'), cancel: t('auth.logout.cancel') },
+    false,
+  );
+  return new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8', ...NO_STORE } });
+};
+
+/** Ends the session on the server, clears the cookie, goes home. */
+export const POST: APIRoute = async ({ request, url, locals, cookies, redirect }) => {
+  const { t } = locals;
+  const text = (status: number, body: string) =>
+    new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...NO_STORE } });
+  if (isCrossSite(request, url)) return text(403, t('auth.error.crossSite'));
+  const body = await readForm(request);
+  if (!body.ok) return text(400, t(body.error));
+  if (locals.sessionId) await invalidateSession(await getDb(), locals.sessionId);
+  clearSessionCookie(cookies, url.protocol === 'https:');
+  return redirect('/', 303);
+};
