@@ -196,6 +196,26 @@ export interface RateLimitTable {
   count: number;
 }
 
+export interface FavoriteTable {
+  user_id: number;
+  series_id: number;
+  created_at: number;
+}
+
+export interface ReadingProgressTable {
+  user_id: number;
+  chapter_id: number;
+  series_id: number;
+  /** 0..100 */
+  completion: number;
+  completed: Bool;
+  first_read: number;
+  last_read: number;
+  /** (token_issued_at, seq) of the newest accepted update; older ones are ignored. */
+  token_issued_at: number;
+  seq: number;
+}
+
 export interface Database {
   publishers: PublisherTable;
   people: PersonTable;
@@ -212,6 +232,8 @@ export interface Database {
   users: UserTable;
   sessions: SessionTable;
   rate_limits: RateLimitTable;
+  favorites: FavoriteTable;
+  reading_progress: ReadingProgressTable;
 }
 
 export type SeriesRow = Selectable<SeriesTable>;

@@ -11,7 +11,7 @@ export const THEME_COOKIE_LITE = 'lite';
  * method; everything else answers 405 before any page code runs. Add a prefix here with the
  * route that needs it.
  */
-const MUTATION_PATHS = /^\/(prefs|auth|my|_actions|api\/subscription|sapi\/subscription|_)\//;
+const MUTATION_PATHS = /^\/(prefs|auth|my|_actions|api\/favorites|api\/subscription|api\/progress|sapi\/subscription|_)\//;
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Cookies whose presence makes a page personal (must not be shared-cached). */

@@ -173,23 +173,40 @@ export function episodeJson(series: SeriesRow, c: ChapterRow, campaigns: Campaig
   };
 }
 
-/** Episodes response for anonymous readers; the signed-in variant adds ownership and progress. */
-export async function episodesResponse(db: DB, series: SeriesRow, language: string, abs: Abs, site: Site, t: T, now: number) {
+/**
+ * Episodes response. Anonymous: `readingProgress` null and the start-reading button. Signed in
+ * (`progress` given, newest first): every episode carries `readingProgress` and the button
+ * continues the newest chapter in progress.
+ */
+export async function episodesResponse(
+  db: DB, series: SeriesRow, language: string, abs: Abs, site: Site, t: T, now: number,
+  progress?: readonly { e4pid: string; completion: number; completed: boolean }[],
+) {
   const [languages, campaigns] = await Promise.all([repo.seriesLanguages(db, series.id), repo.seriesCampaigns(db, series.id)]);
   const codes = languages.map((l) => l.language);
   const lang = codes.includes(language) ? language : codes.includes(site.language) ? site.language : (codes[0] ?? site.language);
   const rows = series.state === 'BLOCKED' ? [] : await repo.chaptersOf(db, series.id, lang);
   const unit = unitFor(series.format);
-  const episodes = rows.map((c) => episodeJson(series, c, campaigns, abs, now, displayChapterName(t, site.locale, series, c.number)));
+  const byE4pid = new Map((progress ?? []).map((p) => [p.e4pid, p]));
+  const episodes = rows.map((c) => {
+    const e = episodeJson(series, c, campaigns, abs, now, displayChapterName(t, site.locale, series, c.number));
+    if (!progress) return e;
+    const p = byE4pid.get(c.e4pid);
+    return { ...e, readingProgress: { completed: p ? p.completed || p.completion >= 100 : false, completion: p?.completion ?? 0 } };
+  });
   const first = episodes.find((e) => e.finalPrice === 0 && Date.parse(e.releasedAt) <= now * 1000) ?? null;
+  // progress is newest first: the first in-progress row of this language is the one to continue.
+  const resume = (progress ?? []).map((p) => episodes.find((e) => e.id === p.e4pid)).find((e) => e && e.readingProgress && !e.readingProgress.completed && e.readingProgress.completion > 0) ?? null;
+  const buttonText = resume ? t('series.continueReading', { chapter: resume.name }) : first ? t('series.startReading') : null;
+  const target = resume ?? first;
   return {
     episodes,
     language: lang,
     languages: codes,
     free_availability: parseObject(series.free_availability),
-    continue_text: first ? t('series.startReading') : null,
-    reading_button: first ? { e4pid: first.id, text: t('series.startReading') } : null,
-    highlighted_e4pid: first?.id ?? null,
+    continue_text: buttonText,
+    reading_button: target && buttonText ? { e4pid: target.id, text: buttonText } : null,
+    highlighted_e4pid: target?.id ?? null,
     sortbar_text: unit === 'episode' ? t('series.episodes') : t('series.chapters'),
     rent_availability: {
       no_access_plan_available: true,

@@ -22,6 +22,15 @@ function chapter(over: Partial<ChapterView>): ChapterView {
 const render = (cs: ChapterView[], path = '/comics/s/') => renderChapterRows(withGaps(cs), labels, path);
 
 describe('chapter rows', () => {
+  it('shows Read Again on a completed row and Continue on one in progress, for the signed-in reader', () => {
+    const l = { ...labels, readAgain: 'Read Again', continue: 'Continue' };
+    const html = renderChapterRows(withGaps([chapter({ read: 'read' }), chapter({ e4pid: 'EPI-b', number: 2, read: 'reading', highlighted: true }), chapter({ e4pid: 'EPI-c', number: 3 })]), l, '/comics/s/');
+    expect(html).toContain('is-read" data-number="1"');
+    expect(html).toContain('<span class="read-state read-state-read">Read Again</span>');
+    expect(html).toContain('is-reading is-highlighted" data-number="2" data-highlighted');
+    expect(html).toContain('<span class="read-state read-state-reading">Continue</span>');
+    expect(html.match(/class="read-state /g)?.length).toBe(2);
+  });
   it('a free chapter links to the reader and says FREE', () => {
     const html = render([chapter({})]);
     expect(html).toContain('<a class="chapter-main" href="/read/s/abc/chapter-1/">');

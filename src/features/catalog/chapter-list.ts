@@ -16,6 +16,9 @@ export interface RowLabels {
   loginToRead: string;
   scheduled: string;
   comingSoon: string;
+  /** 'Read Again' / 'Reler' and 'Continue' / 'Continuar' for the signed-in reader's rows. */
+  readAgain?: string;
+  continue?: string;
 }
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -47,7 +50,10 @@ function row(c: ChapterView, labels: RowLabels, login: string): string {
       : '';
     side = `<span class="price">${was}<span class="price-now${c.onSale ? ' sale' : ''}">${escapeHtml(price(labels, c.finalPrice))}</span></span><a class="login-to-read" href="${login}">${escapeHtml(labels.loginToRead)}</a>`;
   }
-  return `<li class="chapter-row is-${c.state}${c.onSale ? ' is-sale' : ''}" data-number="${c.number}">${main}<span class="chapter-side">${side}</span></li>`;
+  const readLabel = c.read === 'read' ? labels.readAgain : c.read === 'reading' ? labels.continue : undefined;
+  if (readLabel) side = `<span class="read-state read-state-${c.read}">${escapeHtml(readLabel)}</span>${side}`;
+  const classes = `chapter-row is-${c.state}${c.onSale ? ' is-sale' : ''}${c.read ? ` is-${c.read}` : ''}${c.highlighted ? ' is-highlighted' : ''}`;
+  return `<li class="${classes}" data-number="${c.number}"${c.highlighted ? ' data-highlighted' : ''}>${main}<span class="chapter-side">${side}</span></li>`;
 }
 
 /** Rows and coming-soon gaps of one language tab, ready to place inside its `<ol>`. */

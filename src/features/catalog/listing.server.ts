@@ -27,6 +27,8 @@ export interface ListingQuery {
   tagId?: number | null;
   complete?: boolean;
   exclusive?: boolean;
+  /** Only series this user favorited (the `favorited` filter of a logged-in reader). */
+  favoritedBy?: number | null;
   order: Order;
   offset: number;
   limit: number;
@@ -83,6 +85,18 @@ function conditions(eb: SeriesEb, q: Omit<ListingQuery, 'order' | 'offset' | 'li
   if (q.formats?.length) where.push(eb('series.format', 'in', [...q.formats]));
   if (q.complete) where.push(eb('series.update_status', '=', 'COMPLETED'));
   if (q.exclusive) where.push(eb('series.in_exclusive', '=', 1));
+  if (q.favoritedBy != null) {
+    // The reader's own favorites only: user id and series id in the same WHERE clause.
+    where.push(
+      eb.exists(
+        eb
+          .selectFrom('favorites')
+          .select(sql.lit(1).as('one'))
+          .where('favorites.user_id', '=', q.favoritedBy)
+          .whereRef('favorites.series_id', '=', 'series.id'),
+      ),
+    );
+  }
   if (q.tagId != null) {
     where.push(
       eb.exists(
@@ -111,6 +125,8 @@ const COUNT_CACHE_MAX = 1000;
 const counts = new Map<string, { at: number; total: Promise<number> }>();
 
 async function cachedCount(q: ListingQuery, run: () => Promise<{ count: number } | undefined>): Promise<number> {
+  // A reader's favorites change with every toggle and are theirs alone: never cached.
+  if (q.favoritedBy != null) return run().then((r) => Number(r?.count ?? 0));
   const key = JSON.stringify([[...new Set(q.siteIds)].sort(), q.patterns ?? [], q.formats ?? [], q.tagId ?? null, !!q.complete, !!q.exclusive]);
   const now = Date.now();
   const hit = counts.get(key);
@@ -168,10 +184,13 @@ export async function querySeries(db: DB, q: ListingQuery): Promise<ListingResul
   };
 }
 
-/** Resolves parsed params into a ListingQuery; an unknown category is dropped from the params. */
-export async function resolveListing(db: DB, params: ListingParams, categories?: readonly Category[]): Promise<{ query: ListingQuery; params: ListingParams }> {
+/**
+ * Resolves parsed params into a ListingQuery; an unknown category is dropped from the params,
+ * and so is the favorited filter without a logged-in `userId`.
+ */
+export async function resolveListing(db: DB, params: ListingParams, categories?: readonly Category[], userId?: number | null): Promise<{ query: ListingQuery; params: ListingParams }> {
   let tagId: number | null = null;
-  let effective = params;
+  let effective = params.favorited && userId == null ? { ...params, favorited: false } : params;
   if (params.category) {
     const known = categories
       ? categories.find((c) => c.slug === params.category)
@@ -186,6 +205,7 @@ export async function resolveListing(db: DB, params: ListingParams, categories?:
     tagId,
     complete: effective.complete,
     exclusive: effective.exclusive,
+    favoritedBy: effective.favorited && userId != null ? userId : null,
     order: effective.order,
     offset: (effective.page - 1) * PAGE_SIZE,
     limit: PAGE_SIZE,
@@ -206,7 +226,7 @@ export async function primaryCategories(db: DB, locale: 'en' | 'pt-BR'): Promise
 }
 
 /** The listing's page of results for parsed params. An unknown category is ignored (params.category becomes null). */
-export async function listSeries(db: DB, params: ListingParams, categories?: readonly Category[]): Promise<ListingResult & { params: ListingParams }> {
-  const resolved = await resolveListing(db, params, categories);
+export async function listSeries(db: DB, params: ListingParams, categories?: readonly Category[], userId?: number | null): Promise<ListingResult & { params: ListingParams }> {
+  const resolved = await resolveListing(db, params, categories, userId);
   return { ...(await querySeries(db, resolved.query)), params: resolved.params };
 }

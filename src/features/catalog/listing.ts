@@ -28,7 +28,7 @@ export const NATURAL_DESC: Readonly<Record<OrderKey, boolean>> = { updated: true
 export const FORMAT_FILTERS = ['comic', 'manga', 'webtoon'] as const;
 export type FormatFilter = (typeof FORMAT_FILTERS)[number];
 /** Filter words that are not category slugs. */
-export const RESERVED_FILTERS: readonly string[] = [...FORMAT_FILTERS, 'complete', 'exclusive'];
+export const RESERVED_FILTERS: readonly string[] = [...FORMAT_FILTERS, 'complete', 'exclusive', 'favorited'];
 
 export type View = 'list' | 'grid';
 export type ListingSite = 1 | 3;
@@ -49,6 +49,8 @@ export interface ListingParams {
   category: string | null;
   complete: boolean;
   exclusive: boolean;
+  /** Only the logged-in reader's favorites (`filter=favorited`); ignored for anonymous readers by the server. */
+  favorited: boolean;
   order: Order;
   view: View;
   page: number;
@@ -78,6 +80,7 @@ export function defaultParams(site: ListingSite): ListingParams {
     category: null,
     complete: false,
     exclusive: false,
+    favorited: false,
     order: { ...DEFAULT_ORDER },
     view: 'list',
     page: 1,
@@ -154,20 +157,22 @@ export function isCategorySlug(value: string): boolean {
   return CATEGORY_RE.test(value) && !RESERVED_FILTERS.includes(value);
 }
 
-/** Repeated `filter` values: formats (several), complete, exclusive, and the first category slug. */
-export function parseFilters(values: readonly string[]): Pick<ListingParams, 'formats' | 'category' | 'complete' | 'exclusive'> {
+/** Repeated `filter` values: formats (several), complete, exclusive, favorited, and the first category slug. */
+export function parseFilters(values: readonly string[]): Pick<ListingParams, 'formats' | 'category' | 'complete' | 'exclusive' | 'favorited'> {
   const formats = new Set<FormatFilter>();
   let category: string | null = null;
   let complete = false;
   let exclusive = false;
+  let favorited = false;
   for (const raw of values) {
     const v = raw.trim().toLowerCase();
     if ((FORMAT_FILTERS as readonly string[]).includes(v)) formats.add(v as FormatFilter);
     else if (v === 'complete') complete = true;
     else if (v === 'exclusive') exclusive = true;
+    else if (v === 'favorited') favorited = true;
     else if (category === null && isCategorySlug(v)) category = v;
   }
-  return { formats: FORMAT_FILTERS.filter((f) => formats.has(f)), category, complete, exclusive };
+  return { formats: FORMAT_FILTERS.filter((f) => formats.has(f)), category, complete, exclusive, favorited };
 }
 
 /**
@@ -277,7 +282,7 @@ export interface SerializeOptions {
 
 /**
  * The canonical query string (without `?`), params always in the same order:
- * q, filter (formats, complete, exclusive, category), order, view, page, site_id, show_all_sites.
+ * q, filter (formats, complete, exclusive, favorited, category), order, view, page, site_id, show_all_sites.
  * Defaults are left out: the `-updated` order, the list view, page 1 and the site's own language.
  */
 export function serializeListing(p: ListingParams, site: ListingSite, options: SerializeOptions = {}): string {
@@ -287,6 +292,7 @@ export function serializeListing(p: ListingParams, site: ListingSite, options: S
   for (const f of FORMAT_FILTERS) if (p.formats.includes(f)) sp.append('filter', f);
   if (p.complete) sp.append('filter', 'complete');
   if (p.exclusive) sp.append('filter', 'exclusive');
+  if (p.favorited) sp.append('filter', 'favorited');
   if (p.category && isCategorySlug(p.category)) sp.append('filter', p.category);
   if (!isDefaultOrder(p.order)) sp.append('order', serializeOrder(p.order));
   if (p.view === 'grid' || options.explicitView) sp.append('view', p.view);

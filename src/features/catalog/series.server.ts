@@ -5,9 +5,10 @@ import type { SeriesRow } from '../../../db/schema';
 import type { ChapterListRow } from './repository.server';
 import * as repo from './repository.server';
 import {
-  accessState, chapterDate, chapterName, finalPrice, isOnSale, limitUpcoming, relativeTime, withGaps,
-  type AccessState, type Format, type ListItem,
+  accessState, chapterDate, chapterName, finalPrice, isOnSale, limitUpcoming, readState, relativeTime, withGaps,
+  type AccessState, type Format, type ListItem, type ReadState,
 } from './rules';
+import { progressForSeries } from '../library/progress.server';
 import { parseImages, parseJsonArray, type SeriesImages } from './media';
 import { readerPath, seriesPath } from '../reader/urls';
 import { defaultNameFormat } from './naming';
@@ -31,6 +32,10 @@ export interface ChapterView {
   onSale: boolean;
   href: string;
   thumbnail: string | null;
+  /** The signed-in reader's state: 'read' (Read Again), 'reading' (Continue) or null. */
+  read?: ReadState;
+  /** The row the reading button points at. */
+  highlighted?: boolean;
 }
 
 export interface LanguageTab {
@@ -63,6 +68,8 @@ export interface SeriesPage {
   activeLanguage: string | null;
   order: 'asc' | 'desc';
   path: string;
+  /** Signed-in reader: the chapter to continue (newest in progress, else the one after the newest completed). */
+  resume: ChapterView | null;
 }
 
 export interface SeriesPageOptions {
@@ -74,6 +81,8 @@ export interface SeriesPageOptions {
   /** Language whose tab is paginated to `page`. */
   language: string | null;
   page: number;
+  /** The signed-in reader, for read/reading rows and the continue button; null when anonymous. */
+  userId?: number | null;
 }
 
 /** Everything the anonymous series page shows, or null when the slug is unknown. */
@@ -101,12 +110,23 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
   const codes = languages.map((l) => l.language).sort((a, b) => (a === site.language ? -1 : b === site.language ? 1 : a.localeCompare(b)));
   const active = opts.language && codes.includes(opts.language) ? opts.language : (codes[0] ?? null);
   const tabs: LanguageTab[] = [];
+  let resume: ChapterView | null = null;
   if (block === null) {
-    const all = await repo.chapterListOf(db, series.id, codes);
+    const [all, progress] = await Promise.all([
+      repo.chapterListOf(db, series.id, codes),
+      opts.userId != null ? progressForSeries(db, opts.userId, series.id) : Promise.resolve([]),
+    ]);
+    const progressOf = new Map(progress.map((p) => [p.e4pid, p]));
+    const allViews = new Map<string, ChapterView[]>();
     const nameFormat = series.chapter_name_format?.match(/\{(num|ord)\}/) ? series.chapter_name_format : defaultNameFormat(t, series.format);
     codes.forEach((code) => {
       const rows = all.filter((r) => r.language === code);
       const views = limitUpcoming(rows.map((r) => chapterView(series, r, campaigns, nameFormat, opts)), site.id, now);
+      for (const v of views) {
+        const p = progressOf.get(v.e4pid);
+        if (p) v.read = readState(p);
+      }
+      allViews.set(code, views.slice());
       const first = views.find((v) => v.state === 'free') ?? null;
       if (opts.order === 'desc') views.reverse();
       const pages = Math.max(1, Math.ceil(views.length / CHAPTERS_PER_PAGE));
@@ -114,6 +134,8 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
       const slice = views.slice((page - 1) * CHAPTERS_PER_PAGE, page * CHAPTERS_PER_PAGE);
       tabs.push({ code, label: languageLabel(t, code), total: views.length, items: withGaps(slice), page, pages, first });
     });
+    resume = resumeTarget(progress, allViews);
+    if (resume) resume.highlighted = true;
   }
 
   return {
@@ -132,7 +154,30 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
     activeLanguage: active,
     order: opts.order,
     path: seriesPath(series),
+    resume,
   };
+}
+
+/**
+ * The continue target from the reader's progress (newest first): the newest chapter in progress;
+ * failing that, the released chapter after the newest completed one in its language.
+ */
+function resumeTarget(progress: readonly { e4pid: string; completion: number; completed: boolean }[], views: Map<string, ChapterView[]>): ChapterView | null {
+  const find = (e4pid: string) => {
+    for (const list of views.values()) {
+      const i = list.findIndex((v) => v.e4pid === e4pid);
+      if (i >= 0) return { list, i };
+    }
+    return null;
+  };
+  for (const p of progress) {
+    if (readState(p) !== 'reading') continue;
+    const hit = find(p.e4pid);
+    if (hit) return hit.list[hit.i]!;
+  }
+  const done = progress[0] && readState(progress[0]) === 'read' ? find(progress[0].e4pid) : null;
+  const next = done?.list.slice(done.i + 1).find((v) => v.state !== 'scheduled' && v.read !== 'read');
+  return next ?? null;
 }
 
 function languageLabel(t: T, code: string): string {
@@ -160,5 +205,7 @@ function chapterView(series: SeriesRow, row: ChapterListRow, campaigns: Paramete
     onSale: !series.all_free && isOnSale(row.original_price, price),
     href: readerPath(series, row),
     thumbnail: row.thumbnail,
+    read: null,
+    highlighted: false,
   };
 }

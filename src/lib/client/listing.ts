@@ -96,7 +96,7 @@ export function initListing(): void {
 
   // Filters start folded on narrow screens unless one is in use; on wide screens they are a fixed sidebar.
   const narrow = matchMedia('(max-width: 860px)');
-  const activeFilters = state.formats.length > 0 || state.category !== null || state.complete || state.exclusive;
+  const activeFilters = state.formats.length > 0 || state.category !== null || state.complete || state.exclusive || state.favorited;
   if (filters && narrow.matches && !activeFilters) filters.open = false;
   filters?.querySelector('summary')?.addEventListener('click', (event) => {
     if (!narrow.matches) event.preventDefault();
@@ -110,18 +110,19 @@ export function initListing(): void {
   }
 
   /** Search text, formats, flags, category and languages as the form controls show them. */
-  function readFilters(previous = state.languages): Pick<ListingParams, 'q' | 'formats' | 'category' | 'complete' | 'exclusive' | 'languages'> {
+  function readFilters(previous = state.languages): Pick<ListingParams, 'q' | 'formats' | 'category' | 'complete' | 'exclusive' | 'favorited' | 'languages'> {
     const sp = new URLSearchParams();
     for (const [k, v] of new FormData(form!)) if (typeof v === 'string' && (k === 'q' || k === 'filter' || k === 'lang')) sp.append(k, v);
     sp.append('langs_was', languageState(previous));
     const p = parseListing(sp, site, null).params;
-    return { q: p.q, formats: p.formats, category: p.category, complete: p.complete, exclusive: p.exclusive, languages: p.languages };
+    return { q: p.q, formats: p.formats, category: p.category, complete: p.complete, exclusive: p.exclusive, favorited: p.favorited, languages: p.languages };
   }
 
   function syncControls(p: ListingParams, typing = false): void {
     if (search && !typing) search.value = p.q;
     for (const box of form!.querySelectorAll<HTMLInputElement>('input[data-format]')) box.checked = p.formats.includes(box.dataset.format as never);
     for (const box of form!.querySelectorAll<HTMLInputElement>('input[data-flag]')) box.checked = box.dataset.flag === 'complete' ? p.complete : p.exclusive;
+    for (const box of form!.querySelectorAll<HTMLInputElement>('input[data-favorited]')) box.checked = p.favorited;
     for (const box of form!.querySelectorAll<HTMLInputElement>('input[data-lang]')) box.checked = p.languages[box.dataset.lang as LanguageCode];
     for (const radio of form!.querySelectorAll<HTMLInputElement>('input[data-category]')) radio.checked = (radio.dataset.category || null) === p.category;
     const order = form!.querySelector<HTMLInputElement>('input[data-state="order"]');

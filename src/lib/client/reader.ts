@@ -17,6 +17,7 @@ import {
   type Action,
   type Mode,
 } from '../../features/reader/modes';
+import { createProgressReporter } from './progress';
 
 /** Refresh the page URLs this long before they expire. */
 const REFRESH_MARGIN_S = 5 * 60;
@@ -56,7 +57,9 @@ export function initReader(root: HTMLElement | null = document.getElementById('r
   measure();
   addEventListener('resize', measure, { passive: true });
 
+  const progress = createProgressReporter(root, total);
   const showCounter = () => {
+    progress?.at(index);
     if (counter) counter.textContent = template.replace('{page}', String(pageNumber(index, total))).replace('{total}', String(total));
   };
 

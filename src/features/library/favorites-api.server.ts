@@ -1,0 +1,50 @@
+/** JSON shapes of the favorites API (spec section 3, "Favorited comic list", "Favorites entries"). */
+import type { DB } from '../../server/db';
+import type { Site } from '../../lib/site';
+import { mediaUrl } from '../catalog/media';
+import { readerPath, seriesPath } from '../reader/urls';
+import { favoriteLanguages, listFavorites, type FavoriteEntry } from './favorites.server';
+
+type Abs = (path: string | null) => string | null;
+
+/** One favorites entry: comic, modified, e4pid (plus last-read and continue-reading). */
+export function favoriteEntryJson(e: FavoriteEntry, abs: Abs) {
+  return {
+    comic: {
+      id: e.seriesId,
+      e4pid: e.e4pid,
+      slug: e.slug,
+      name: e.name,
+      format: e.format,
+      color: e.color,
+      url: abs(seriesPath(e)),
+      thumbnail: abs(mediaUrl(e.images.thumbnail ?? e.images.thumbnail_140 ?? e.images.cover)),
+      last_updated: e.lastUpdated ? new Date(e.lastUpdated * 1000).toISOString() : null,
+    },
+    modified: new Date(e.favoritedAt * 1000).toISOString(),
+    e4pid: e.e4pid,
+    last_read: e.lastRead ? new Date(e.lastRead * 1000).toISOString() : null,
+    continue_reading: e.continueChapter
+      ? { e4pid: e.continueChapter.e4pid, number: e.continueChapter.number, language: e.continueChapter.language, url: abs(readerPath(e, e.continueChapter)) }
+      : null,
+  };
+}
+
+export async function favoritesListResponse(
+  db: DB,
+  userId: number,
+  options: { page: number; language: string | null; now: number; site: Site; abs: Abs },
+) {
+  const [page, available] = await Promise.all([
+    listFavorites(db, userId, { page: options.page, now: options.now, language: options.language, preferLanguage: options.site.language }),
+    favoriteLanguages(db, userId),
+  ]);
+  return {
+    comics: page.entries.map((e) => favoriteEntryJson(e, options.abs)),
+    current_languages: options.language ? [options.language] : available,
+    available_languages: available,
+    // Release notifications are not built yet; nobody is subscribed to them.
+    notify: false,
+    pagination: { page: page.page, limit: page.limit, total: page.total, last_page: page.lastPage },
+  };
+}

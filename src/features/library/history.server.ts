@@ -1,0 +1,63 @@
+/**
+ * JSON shape of the user progress history (spec sections 3 and 7) and the bearer-or-session
+ * resolution shared by the token-authenticated APIs.
+ */
+import { json } from '../../server/http';
+import type { HistoryPage } from './progress.server';
+import { verifyAppToken } from './tokens.server';
+
+type Abs = (path: string | null) => string | null;
+
+function parseObject(text: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+/** `{ history: [...], pagination: { limit, skip, last_page } }` */
+export function historyJson(page: HistoryPage, abs: Abs) {
+  return {
+    history: page.entries.map((e) => ({
+      comic: {
+        id: e.series.id,
+        e4pid: e.series.e4pid,
+        name: e.series.name,
+        uslug: e.series.slug,
+        link: abs(e.series.href),
+        cover: abs(e.series.cover),
+        format: e.series.format,
+      },
+      progress: {
+        e4pid: e.chapter.e4pid,
+        progress: e.completion,
+        completed: e.completed,
+        completion: e.completion,
+        lastRead: new Date(e.lastRead * 1000).toISOString(),
+      },
+      free_availability: parseObject(e.series.freeAvailability),
+      content_url: abs(e.chapter.href),
+    })),
+    pagination: { limit: page.limit, skip: page.skip, last_page: page.lastPage },
+  };
+}
+
+export type Caller = { ok: true; userId: number } | { ok: false; response: Response };
+
+/**
+ * The reader behind an API request: a `token` query value (from /sapi/app/token) when present,
+ * else the session. A bad or expired token is a 401 with a distinct `code`, so the client knows
+ * to fetch a new token and retry.
+ */
+export function apiCaller(url: URL, sessionUserId: number | null, now: number, messages: { expired: string; invalid: string; login: string }): Caller {
+  const token = url.searchParams.get('token');
+  if (token !== null && token !== '') {
+    const v = verifyAppToken(token, now);
+    if (v.ok) return { ok: true, userId: v.userId };
+    return { ok: false, response: json({ detail: v.code === 'token_expired' ? messages.expired : messages.invalid, code: v.code }, { status: 401, cache: 'no-store' }) };
+  }
+  if (sessionUserId !== null) return { ok: true, userId: sessionUserId };
+  return { ok: false, response: json({ detail: messages.login, code: 'not_authenticated' }, { status: 401, cache: 'no-store' }) };
+}

@@ -1,0 +1,58 @@
+/**
+ * Favorite buttons (series page star, favorites page remove/undo) as a plain module. Each is a
+ * form posting to /my/favorites/toggle/ that works without JavaScript; here it calls the JSON
+ * endpoint instead (POST favorites, DELETE removes), disabled during the call.
+ */
+
+/** Asks the endpoint to set the state; resolves to the new state, rejects on any failure. */
+export async function requestFavorite(endpoint: string, on: boolean, fetchImpl: typeof fetch = fetch): Promise<boolean> {
+  const res = await fetchImpl(endpoint, {
+    method: on ? 'POST' : 'DELETE',
+    credentials: 'same-origin',
+    headers: { Accept: 'application/json' },
+  });
+  if (!res.ok) throw new Error(`favorite: HTTP ${res.status}`);
+  const body = (await res.json()) as { favorited?: unknown };
+  if (typeof body.favorited !== 'boolean') throw new Error('favorite: bad answer');
+  return body.favorited;
+}
+
+/** Shows a form's state: the hidden field asks for the opposite next time. */
+export function applyFavoriteState(form: HTMLFormElement, favorited: boolean): void {
+  const wanted = form.querySelector<HTMLInputElement>('input[name="favorite"]');
+  if (wanted) wanted.value = favorited ? '0' : '1';
+  const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
+  if (!button) return;
+  const entry = form.closest<HTMLElement>('[data-favorite-entry]');
+  if (entry) {
+    // Favorites page: the entry greys out and its button becomes "Undo".
+    entry.classList.toggle('is-removed', !favorited);
+    const label = favorited ? form.dataset.removeLabel : form.dataset.undoLabel;
+    const text = button.querySelector<HTMLElement>('[data-label]') ?? button;
+    if (label) text.textContent = label;
+  } else {
+    button.setAttribute('aria-pressed', String(favorited));
+  }
+}
+
+export function initFavoriteForms(root: ParentNode = document): void {
+  for (const form of root.querySelectorAll<HTMLFormElement>('form[data-favorite]')) {
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
+      if (button?.disabled) return;
+      const on = form.querySelector<HTMLInputElement>('input[name="favorite"]')?.value === '1';
+      if (button) button.disabled = true;
+      form.setAttribute('aria-busy', 'true');
+      try {
+        applyFavoriteState(form, await requestFavorite(form.dataset.endpoint ?? '', on));
+      } catch {
+        applyFavoriteState(form, !on);
+        alert(form.dataset.error ?? 'Failed toggling favorite status!');
+      } finally {
+        if (button) button.disabled = false;
+        form.removeAttribute('aria-busy');
+      }
+    });
+  }
+}

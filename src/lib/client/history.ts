@@ -1,0 +1,128 @@
+/**
+ * "Load more" on /my/history/ (spec sections 2, 8, 9), plain TypeScript. Gets a token from
+ * /sapi/app/token once and reuses it; on a `token_expired` answer it fetches a new one and
+ * retries once. Entries are built with the same markup as components/HistoryItem.astro.
+ */
+interface HistoryJson {
+  history: {
+    comic: { name: string; link: string; cover: string | null };
+    progress: { e4pid: string; completed: boolean; completion: number; lastRead: string };
+    content_url: string;
+  }[];
+}
+
+interface Labels {
+  continue: string;
+  readAgain: string;
+  progress: string;
+  lastRead: string;
+  loadError: string;
+  processError: string;
+}
+
+class HttpError extends Error {}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [['year', 31536000], ['month', 2592000], ['week', 604800], ['day', 86400], ['hour', 3600], ['minute', 60], ['second', 1]];
+
+function relative(iso: string, locale: string): string {
+  const diff = Math.round((Date.parse(iso) - Date.now()) / 1000);
+  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  for (const [unit, s] of UNITS) if (Math.abs(diff) >= s || unit === 'second') return rtf.format(Math.round(diff / s), unit);
+  return rtf.format(0, 'second');
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function path(url: string): string {
+  const u = new URL(url, location.href);
+  return u.origin === location.origin ? u.pathname + u.search : u.href;
+}
+
+export function entryElement(item: HistoryJson['history'][number], labels: Labels, locale: string): HTMLLIElement {
+  const read = item.progress.completed || item.progress.completion >= 100;
+  const percent = read ? 100 : Math.max(0, Math.min(100, Math.round(item.progress.completion)));
+  const href = path(item.content_url);
+  const li = el('li', { class: `history-item is-${read ? 'read' : 'reading'}`, 'data-e4pid': item.progress.e4pid });
+  const coverLink = el('a', { class: 'history-cover', href, tabindex: '-1', 'aria-hidden': 'true' });
+  coverLink.append(item.comic.cover ? el('img', { src: path(item.comic.cover), width: '70', height: '100', alt: '', loading: 'lazy', decoding: 'async' }) : el('span', { class: 'history-cover-empty' }));
+  const body = el('div', { class: 'history-body' });
+  const bar = el('div', { class: 'history-progress', role: 'progressbar', 'aria-valuemin': '0', 'aria-valuemax': '100', 'aria-valuenow': String(percent), 'aria-label': labels.progress.replace('{percent}', String(percent)) });
+  bar.append(el('span', { style: `width:${percent}%` }));
+  const meta = el('p', { class: 'history-meta' });
+  meta.append(el('time', { datetime: item.progress.lastRead }, labels.lastRead.replace('{when}', relative(item.progress.lastRead, locale))));
+  body.append(el('a', { class: 'history-name', href: path(item.comic.link) }, item.comic.name), bar, meta);
+  li.append(coverLink, body, el('a', { class: 'btn history-action', href }, read ? labels.readAgain : labels.continue));
+  return li;
+}
+
+export function initHistory(): void {
+  const list = document.getElementById('history-list');
+  const more = document.getElementById('history-more');
+  const warning = document.getElementById('history-error');
+  if (!list || !more || !warning) return;
+  const labels = JSON.parse(list.dataset.labels ?? '{}') as Labels;
+  const locale = list.dataset.locale ?? document.documentElement.lang;
+  const pageSize = Number(list.dataset.pageSize) || 25;
+  let skip = Number(list.dataset.skip) || 0;
+  let token: string | null = null;
+  let busy = false;
+
+  const fetchToken = async (): Promise<string> => {
+    const r = await fetch('/sapi/app/token?ttl=3600', { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+    if (!r.ok) throw new HttpError(String(r.status));
+    const body = (await r.json()) as { token?: string };
+    if (!body.token) throw new Error('no token');
+    return body.token;
+  };
+
+  const fetchPage = async (retry: boolean): Promise<HistoryJson> => {
+    token ??= await fetchToken();
+    const q = new URLSearchParams({ limit: String(pageSize), skip: String(skip), token });
+    const r = await fetch(`/api/house/history/me?${q}`, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+    if (r.status === 401 && retry) {
+      const body = (await r.json().catch(() => null)) as { code?: string } | null;
+      if (body?.code === 'token_expired') {
+        token = null;
+        return fetchPage(false);
+      }
+    }
+    if (!r.ok) throw new HttpError(String(r.status));
+    return (await r.json()) as HistoryJson;
+  };
+
+  more.addEventListener('click', async (e) => {
+    e.preventDefault();
+    if (busy) return;
+    busy = true;
+    more.setAttribute('aria-busy', 'true');
+    let data: HistoryJson;
+    try {
+      data = await fetchPage(true);
+    } catch (err) {
+      warning.textContent = err instanceof HttpError ? labels.loadError : labels.processError;
+      warning.hidden = false;
+      if (err instanceof HttpError) more.hidden = true;
+      busy = false;
+      more.removeAttribute('aria-busy');
+      return;
+    }
+    try {
+      const items = data.history.map((item) => entryElement(item, labels, locale));
+      list.append(...items);
+      skip += items.length;
+      (more as HTMLAnchorElement).href = `/my/history/?skip=${skip}`;
+      more.hidden = items.length < pageSize;
+      warning.hidden = true;
+    } catch {
+      warning.textContent = labels.processError;
+      warning.hidden = false;
+    }
+    busy = false;
+    more.removeAttribute('aria-busy');
+  });
+}

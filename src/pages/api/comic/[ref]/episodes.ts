@@ -1,0 +1,21 @@
+import type { APIRoute } from 'astro';
+import { getDb } from '../../../../server/db';
+import { findSeriesByIdOrE4pid } from '../../../../features/catalog/repository.server';
+import { episodesResponse } from '../../../../features/catalog/api.server';
+import { json, jsonError } from '../../../../server/http';
+import { apiCaller } from '../../../../features/library/history.server';
+import { progressForSeries } from '../../../../features/library/progress.server';
+
+/** GET {api}/comic/{id}/episodes?language={lang}&token={token}: the episodes response with the reader's progress. */
+export const GET: APIRoute = async ({ params, url, locals }) => {
+  const { t, now, user } = locals;
+  const caller = apiCaller(url, user?.id ?? null, now, { expired: t('error.token.expired'), invalid: t('error.token.invalid'), login: t('error.api.loginRequired') });
+  if (!caller.ok) return caller.response;
+  const db = await getDb();
+  const series = await findSeriesByIdOrE4pid(db, params.ref ?? '');
+  if (!series) return jsonError(404, t('error.api.notFound'));
+  const language = (url.searchParams.get('language') ?? '').toLowerCase().slice(0, 8);
+  const abs = (p: string | null) => (p ? `${url.protocol}//${url.host}${p}` : null);
+  const progress = await progressForSeries(db, caller.userId, series.id);
+  return json(await episodesResponse(db, series, language, abs, locals.site, t, now, progress), { cache: 'private, no-store' });
+};

@@ -1,0 +1,11 @@
+import type { APIRoute } from 'astro';
+import { json, jsonError } from '../../../server/http';
+import { clampTtl, signAppToken } from '../../../features/library/tokens.server';
+
+/** GET /sapi/app/token?ttl=3600 — a short-lived bearer token for the signed-in reader (ttl 60..3600 s). */
+export const GET: APIRoute = ({ url, locals }) => {
+  const { user, now, t } = locals;
+  if (!user) return jsonError(401, t('error.api.loginRequired'));
+  const ttl = clampTtl(url.searchParams.get('ttl'));
+  return json({ token: signAppToken(user.id, now + ttl) }, { cache: 'no-store' });
+};

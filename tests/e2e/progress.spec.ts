@@ -1,0 +1,39 @@
+/**
+ * Reading progress as a reader sees it: the demo reader reads a free chapter to its last page,
+ * then finds the series under "Read Again" in the reading history and on the series page row.
+ */
+import { DEMO } from '../../db/seed/index';
+import { expect, message, test } from './fixtures';
+
+test.describe('reading progress', () => {
+  test('a chapter read to its last page shows Read Again in the history and on the series page', async ({ page }) => {
+    await page.goto('/auth/login/');
+    await page.getByLabel(message('en', 'auth.field.email')).fill('reader@inkpass.test');
+    await page.getByLabel(message('en', 'auth.field.password')).fill('reader-demo-1');
+    await page.getByRole('button', { name: message('en', 'auth.login.submit') }).click();
+    await expect(page.getByRole('button', { name: message('en', 'header.logout') })).toBeVisible();
+
+    await page.goto(`/comics/${DEMO.readerManga}/?order=asc`);
+    const first = page.locator('ol.chapter-list a[href^="/read/"]').first();
+    const href = (await first.getAttribute('href'))!;
+    const seriesName = (await page.getByRole('heading', { level: 1 }).textContent())!.trim();
+    await page.goto(href);
+    await expect(page.locator('#reader.is-js')).toBeVisible();
+    await expect(page.locator('#reader')).toHaveAttribute('data-progress-token', /^p1\./);
+    const total = await page.locator('.reader-page img').count();
+    const completed = page.waitForResponse((r) => r.url().endsWith('/api/progress/') && (r.request().postData() ?? '').includes('"completed":true'));
+    const next = message('en', 'reader.nextPage');
+    for (let i = 1; i < total; i++) await page.getByRole('button', { name: next }).click();
+    expect((await completed).status()).toBe(200);
+
+    await page.goto('/my/history/');
+    await expect(page.getByRole('heading', { level: 1, name: message('en', 'history.title') })).toBeVisible();
+    const entry = page.locator('.history-item', { has: page.getByRole('link', { name: seriesName, exact: true }) });
+    await expect(entry.getByRole('link', { name: message('en', 'chapter.readAgain') })).toBeVisible();
+    await expect(entry.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+
+    await page.goto(`/comics/${DEMO.readerManga}/`);
+    const row = page.locator('li.chapter-row', { has: page.locator(`a[href="${href}"]`) });
+    await expect(row).toContainText(message('en', 'chapter.readAgain'));
+  });
+});
