@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { htmlText, message, selectedDialects, useServer, type ServerClient, type SiteName, type TestResponse } from './harness';
+import { htmlText, message, selectedDialects, useServer, withDb, type SiteName, type TestResponse } from './harness';
 
 const DAY = 86400;
 const FORM = 'application/x-www-form-urlencoded';
@@ -30,15 +30,6 @@ function pageUser(html: string): unknown {
   return JSON.parse(m[1]!);
 }
 
-async function withDb<T>(server: ServerClient, fn: (db: import('../../src/server/db').DB) => Promise<T>): Promise<T> {
-  const { createDb } = await import('../../src/server/db');
-  const { db } = await createDb(server.databaseUrl);
-  try {
-    return await fn(db);
-  } finally {
-    await db.destroy();
-  }
-}
 
 for (const dialect of selectedDialects()) {
   describe(`accounts (${dialect})`, () => {

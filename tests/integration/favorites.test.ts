@@ -5,17 +5,8 @@
  */
 import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { anySeries, htmlText, selectedDialects, useServer, type SeriesSample, type ServerClient } from './harness';
+import { anySeries, htmlText, selectedDialects, useServer, withDb, type SeriesSample } from './harness';
 
-async function withDb<T>(server: ServerClient, fn: (db: import('../../src/server/db').DB) => Promise<T>): Promise<T> {
-  const { createDb } = await import('../../src/server/db');
-  const { db } = await createDb(server.databaseUrl);
-  try {
-    return await fn(db);
-  } finally {
-    await db.destroy();
-  }
-}
 
 for (const dialect of selectedDialects()) {
   describe(`favorites (${dialect})`, () => {

@@ -338,6 +338,17 @@ declare module 'vitest' {
  * Inside a `describe`: the server for `dialect`, available from `beforeAll` on. Uses the one
  * the global setup started; starts (and stops) its own when run without it.
  */
+/** Runs `fn` with a Kysely handle on the server's own database (to arrange or inspect rows). */
+export async function withDb<T>(server: { databaseUrl: string }, fn: (db: import('../../src/server/db').DB) => Promise<T>): Promise<T> {
+  const { createDb } = await import('../../src/server/db');
+  const { db } = await createDb(server.databaseUrl);
+  try {
+    return await fn(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
 export function useServer(dialect: TestDialect): ServerClient {
   let client: ServerClient | undefined;
   let own: ServerHandle | undefined;

@@ -5,17 +5,8 @@
  */
 import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { htmlText, message, readerPath, selectedDialects, useServer, type ServerClient } from './harness';
+import { htmlText, message, readerPath, selectedDialects, useServer, withDb } from './harness';
 
-async function withDb<T>(server: ServerClient, fn: (db: import('../../src/server/db').DB) => Promise<T>): Promise<T> {
-  const { createDb } = await import('../../src/server/db');
-  const { db } = await createDb(server.databaseUrl);
-  try {
-    return await fn(db);
-  } finally {
-    await db.destroy();
-  }
-}
 
 interface Reader { id: number; cookie: string }
 interface FreeChapter { e4pid: string; seriesId: number; slug: string; name: string; path: string }

@@ -5,6 +5,13 @@ export type FormResult =
   | { ok: true; form: URLSearchParams }
   | { ok: false; error: 'auth.error.badForm' | 'auth.error.formTooLarge' };
 
+/** A same-site form POST's fields, or the status and message key to answer with (403 cross-site, 400 malformed). */
+export async function readSameSiteForm(request: Request, url: URL): Promise<{ ok: true; form: URLSearchParams } | { ok: false; status: 400 | 403; error: 'auth.error.crossSite' | 'auth.error.badForm' | 'auth.error.formTooLarge' }> {
+  if (isCrossSite(request, url)) return { ok: false, status: 403, error: 'auth.error.crossSite' };
+  const body = await readForm(request);
+  return body.ok ? body : { ...body, status: 400 };
+}
+
 const URLENCODED = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 const MULTIPART = /^multipart\/form-data\s*;/i;
 
