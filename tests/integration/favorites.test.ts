@@ -117,7 +117,7 @@ for (const dialect of selectedDialects()) {
       const theirs = await server.request(`/comics/${s.slug}/`, { headers: { cookie: b.cookie } });
       expect(theirs.text).toMatch(/class="btn favorite-btn"[^>]*aria-pressed="false"/);
       const anon = await server.request(`/comics/${s.slug}/`);
-      expect(anon.text).not.toContain('favorite-btn');
+      expect(anon.text).not.toMatch(/<button[^>]*favorite-btn/);
       expect(anon.text).toContain('/auth/login/?next=');
     });
 
@@ -179,6 +179,24 @@ for (const dialect of selectedDialects()) {
       expect(await rows(b.id)).toEqual([series[3]!.id]);
       const aList = (await server.request('/api/favorites/', { headers: { cookie: a.cookie } })).json();
       expect(aList.comics.map((c: { e4pid: string }) => c.e4pid)).not.toContain(series[3]!.e4pid);
+    });
+
+    it('marks the reader\'s favorites on listing cards, and only theirs', async () => {
+      const s = series[2]!; // A favorited it above; POST again is a no-op
+      expect((await api('POST', s.e4pid, { cookie: a.cookie })).status).toBe(200);
+      const star = (html: string) => new RegExp(`<button[^>]*favorite-compact[^>]*aria-pressed="(true|false)"[^>]*aria-label="[^"]*${s.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/'/g, '&#39;')}`).exec(html)?.[1];
+      const findPage = async (cookie?: string) => {
+        for (let page = 1; page <= 5; page++) {
+          const res = await server.request(`/comics/?show_all_sites=true&page=${page}`, cookie ? { headers: { cookie } } : {});
+          if (res.text.includes(`/comics/${s.slug}/`)) return res.text;
+        }
+        return '';
+      };
+      expect(star(await findPage(a.cookie))).toBe('true');
+      expect(star(await findPage(b.cookie))).toBe('false');
+      const anon = await findPage();
+      expect(anon).not.toMatch(/<button[^>]*favorite-compact/);
+      expect(anon).toMatch(/<a class="btn btn-icon favorite-compact" href="\/auth\/login\/\?next=/);
     });
 
     it('filters the listing to the reader\'s favorites, privately; anonymous readers get the full listing', async () => {

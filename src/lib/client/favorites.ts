@@ -35,24 +35,32 @@ export function applyFavoriteState(form: HTMLFormElement, favorited: boolean): v
   }
 }
 
-export function initFavoriteForms(root: ParentNode = document): void {
-  for (const form of root.querySelectorAll<HTMLFormElement>('form[data-favorite]')) {
-    form.addEventListener('submit', async (event) => {
-      event.preventDefault();
-      const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
-      if (button?.disabled) return;
-      const on = form.querySelector<HTMLInputElement>('input[name="favorite"]')?.value === '1';
-      if (button) button.disabled = true;
-      form.setAttribute('aria-busy', 'true');
-      try {
-        applyFavoriteState(form, await requestFavorite(form.dataset.endpoint ?? '', on));
-      } catch {
-        applyFavoriteState(form, !on);
-        alert(form.dataset.error ?? 'Failed toggling favorite status!');
-      } finally {
-        if (button) button.disabled = false;
-        form.removeAttribute('aria-busy');
-      }
-    });
-  }
+let delegated = false;
+
+/**
+ * One submit listener on the document serves every favorite form, including those a listing
+ * swap inserts later. Calling it again is harmless.
+ */
+export function initFavoriteForms(): void {
+  if (delegated) return;
+  delegated = true;
+  document.addEventListener('submit', async (event) => {
+    const form = event.target instanceof HTMLFormElement && event.target.matches('form[data-favorite]') ? event.target : null;
+    if (!form) return;
+    event.preventDefault();
+    const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
+    if (button?.disabled) return;
+    const on = form.querySelector<HTMLInputElement>('input[name="favorite"]')?.value === '1';
+    if (button) button.disabled = true;
+    form.setAttribute('aria-busy', 'true');
+    try {
+      applyFavoriteState(form, await requestFavorite(form.dataset.endpoint ?? '', on));
+    } catch {
+      applyFavoriteState(form, !on);
+      alert(form.dataset.error ?? 'Failed toggling favorite status!');
+    } finally {
+      if (button) button.disabled = false;
+      form.removeAttribute('aria-busy');
+    }
+  });
 }
