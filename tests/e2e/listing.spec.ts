@@ -116,7 +116,8 @@ test.describe('series listing', () => {
   test('pagination swaps the page and keeps focus in the results', async ({ page }) => {
     await page.goto('/comics/?show_all_sites=true');
     const pager = page.getByRole('navigation', { name: message('en', 'listing.pagination.label') });
-    test.skip((await pager.count()) === 0, 'the catalogue has a single page');
+    // The demo catalogue has more series than one page holds (24) when both languages are shown.
+    await expect(pager).toHaveCount(1);
     const first = await names(page);
     await pager.getByRole('link', { name: message('en', 'pagination.next') }).click();
     await expect(page).toHaveURL(/page=2/);
