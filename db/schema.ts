@@ -115,6 +115,15 @@ export interface SeriesLanguageTable {
   last_updated: number;
 }
 
+/** One search document per series (migration 2026-11-21T03-search; src/features/search/). */
+export interface SeriesSearchTable {
+  series_id: number;
+  /** The normalised name (exact and prefix matches rank first). */
+  name: string;
+  /** Normalised words of the name, alt names, authors, artists, tag names (en, pt) and keywords. */
+  document: string;
+}
+
 export interface CampaignTable {
   id: Generated<number>;
   series_id: number;
@@ -226,6 +235,7 @@ export interface Database {
   series_tags: SeriesTagTable;
   series_keywords: SeriesKeywordTable;
   series_languages: SeriesLanguageTable;
+  series_search: SeriesSearchTable;
   campaigns: CampaignTable;
   chapters: ChapterTable;
   chapter_pages: ChapterPageTable;

@@ -5,7 +5,7 @@
  * so the HTTP layer routes them to the slash form internally: one round trip, and the address
  * stays as the client gave it. Used by scripts/serve.mjs and by the dev server (astro.config.mjs).
  */
-const SLASHLESS = /^\/(api|sapi|media|sitemaps)\/.*[^/]$/;
+const SLASHLESS = /^\/(api|sapi|media|sitemaps|search)\/.*[^/]$/;
 
 /** The URL Astro should see for a request URL (path + query). */
 export function withTrailingSlash(url) {

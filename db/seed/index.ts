@@ -13,6 +13,7 @@ import type { DB } from '../../src/server/db';
 import { ensureArt } from './art';
 import { type BuildContext, type BuiltSeries, IdBook, SlugBook, buildBulkSeries, buildDemoSeries, chapterPages, slugify } from './build';
 import { KEYWORDS, PEOPLE_ALT, PUBLISHERS, SERIES, TAGS } from './catalog';
+import { reindexSeries } from '../../src/features/search/index.server';
 
 /** Slugs of the demo series with special properties, for tests and demos. */
 export const DEMO = {
@@ -143,8 +144,8 @@ async function insertReferenceData(trx: Db): Promise<Lookups> {
   };
 }
 
-/** Inserts series with everything hanging off them; returns the number of chapter rows. */
-async function insertSeries(trx: Db, built: BuiltSeries[], lk: Lookups): Promise<number> {
+/** Inserts series with everything hanging off them; returns the series ids and the number of chapter rows. */
+async function insertSeries(trx: Db, built: BuiltSeries[], lk: Lookups): Promise<{ seriesIds: number[]; chapters: number }> {
   const seriesId = new Map<string, number>();
   for (const batch of chunks(built, SERIES_BATCH)) {
     const rows = batch.map((b) => ({ ...b.row, publisher_id: lk.publishers.get(b.publisher) ?? null }));
@@ -183,7 +184,7 @@ async function insertSeries(trx: Db, built: BuiltSeries[], lk: Lookups): Promise
     })),
   );
   for (const rows of chunks(pages, PAGE_BATCH)) await trx.insertInto('chapter_pages').values(rows).execute();
-  return chapters.length;
+  return { seriesIds: [...seriesId.values()].map(Number), chapters: chapters.length };
 }
 
 /**
@@ -207,8 +208,10 @@ export async function seedDemo(db: DB, opts: SeedOptions): Promise<{ series: num
   let lookups: Lookups | undefined;
   await db.transaction().execute(async (trx) => {
     lookups = await insertReferenceData(trx);
-    chapters += await insertSeries(trx, demo.map((d) => d.series), lookups);
+    chapters += (await insertSeries(trx, demo.map((d) => d.series), lookups)).chapters;
   });
+  // The search index (series_search) is derived from the rows above; see docs/content.md.
+  await reindexSeries(db);
   log(`demo catalogue: ${series} series, ${chapters} chapters`);
 
   if (opts.large) {
@@ -218,10 +221,14 @@ export async function seedDemo(db: DB, opts: SeedOptions): Promise<{ series: num
     for (let start = 0; start < total; start += BULK_CHUNK) {
       const built: BuiltSeries[] = [];
       for (let i = start; i < Math.min(total, start + BULK_CHUNK); i++) built.push(buildBulkSeries(i, artSets, people, ctx));
+      let ids: number[] = [];
       await db.transaction().execute(async (trx) => {
-        chapters += await insertSeries(trx, built, lookups!);
+        const inserted = await insertSeries(trx, built, lookups!);
+        chapters += inserted.chapters;
+        ids = inserted.seriesIds;
       });
       series += built.length;
+      await reindexSeries(db, ids);
       if ((start / BULK_CHUNK) % 8 === 7 || start + BULK_CHUNK >= total) log(`large catalogue: ${series} series, ${chapters} chapters`);
     }
   }

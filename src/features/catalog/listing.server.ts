@@ -13,15 +13,17 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../../db/schema';
 import type { DB } from '../../server/db';
-import { PAGE_SIZE, searchPatterns, siteIdsFor, type ListingParams, type Order, type OrderKey } from './listing';
+import { PAGE_SIZE, cleanQuery, siteIdsFor, type ListingParams, type Order, type OrderKey } from './listing';
 import { parseImages, type SeriesImages } from './media';
 import type { Format } from './rules';
+import { normalizeQuery } from '../search/normalize';
+import { seriesMatch } from '../search/index.server';
 
 export interface ListingQuery {
   /** Series must have a language shown on one of these sites. */
   siteIds: readonly number[];
-  /** LIKE patterns on search_text, already normalised and escaped (all must match). */
-  patterns?: readonly string[];
+  /** Normalised search terms (src/features/search/normalize.ts); all must match, as prefixes, in the search index. */
+  terms?: readonly string[];
   formats?: readonly Format[];
   /** Primary tag id. */
   tagId?: number | null;
@@ -70,7 +72,7 @@ const ORDER_COLUMN: Record<OrderKey, 'series.last_updated' | 'series.name' | 'se
 
 type SeriesEb = ExpressionBuilder<Database, 'series'>;
 
-function conditions(eb: SeriesEb, q: Omit<ListingQuery, 'order' | 'offset' | 'limit'>): Expression<SqlBool>[] {
+function conditions(db: DB, eb: SeriesEb, q: Omit<ListingQuery, 'order' | 'offset' | 'limit'>): Expression<SqlBool>[] {
   const where: Expression<SqlBool>[] = [eb('series.state', '<>', 'BLOCKED')];
   const siteIds = [...new Set(q.siteIds)];
   where.push(
@@ -108,9 +110,9 @@ function conditions(eb: SeriesEb, q: Omit<ListingQuery, 'order' | 'offset' | 'li
       ),
     );
   }
-  // search_text is lower-cased and accent-free; the patterns are normalised the same way and
-  // their wildcards escaped. ESCAPE '\' is standard SQL on both dialects.
-  for (const pattern of q.patterns ?? []) where.push(sql<SqlBool>`${sql.ref('series.search_text')} like ${pattern} escape '\\'`);
+  // The full-text index (names, alt names, credits, tags, keywords; src/features/search/).
+  const match = seriesMatch(db, q.terms ?? []);
+  if (match) where.push(match);
   return where;
 }
 
@@ -127,7 +129,7 @@ const counts = new Map<string, { at: number; total: Promise<number> }>();
 async function cachedCount(q: ListingQuery, run: () => Promise<{ count: number } | undefined>): Promise<number> {
   // A reader's favorites change with every toggle and are theirs alone: never cached.
   if (q.favoritedBy != null) return run().then((r) => Number(r?.count ?? 0));
-  const key = JSON.stringify([[...new Set(q.siteIds)].sort(), q.patterns ?? [], q.formats ?? [], q.tagId ?? null, !!q.complete, !!q.exclusive]);
+  const key = JSON.stringify([[...new Set(q.siteIds)].sort(), q.terms ?? [], q.formats ?? [], q.tagId ?? null, !!q.complete, !!q.exclusive]);
   const now = Date.now();
   const hit = counts.get(key);
   if (hit && now - hit.at < COUNT_TTL_MS) return hit.total;
@@ -148,7 +150,7 @@ export function listingQueries(db: DB, q: ListingQuery) {
       'series.id', 'series.e4pid', 'series.slug', 'series.name', 'series.format', 'series.adult', 'series.in_exclusive',
       'series.update_status', 'series.last_updated', 'series.chapter_count', 'series.color', 'series.images',
     ])
-    .where((eb) => eb.and(conditions(eb, q)))
+    .where((eb) => eb.and(conditions(db, eb, q)))
     .orderBy(column, direction)
     // id breaks ties in the same direction, so the (column, id) index serves the whole ORDER BY.
     .orderBy('series.id', direction)
@@ -157,7 +159,7 @@ export function listingQueries(db: DB, q: ListingQuery) {
   const count = db
     .selectFrom('series')
     .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where((eb) => eb.and(conditions(eb, q)));
+    .where((eb) => eb.and(conditions(db, eb, q)));
   return { rows, count };
 }
 
@@ -200,7 +202,7 @@ export async function resolveListing(db: DB, params: ListingParams, categories?:
   }
   const query: ListingQuery = {
     siteIds: siteIdsFor(effective.languages),
-    patterns: searchPatterns(effective.q),
+    terms: normalizeQuery(cleanQuery(effective.q)).terms,
     formats: effective.formats.map((f) => f.toUpperCase() as Format),
     tagId,
     complete: effective.complete,

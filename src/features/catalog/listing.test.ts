@@ -4,7 +4,6 @@ import {
   cleanQuery,
   defaultLanguages,
   defaultParams,
-  escapeLike,
   languageState,
   languagesFromForm,
   listingHref,
@@ -16,7 +15,6 @@ import {
   parseListing,
   parseOrder,
   parsePage,
-  searchPatterns,
   serializeListing,
   siteIdsFor,
   toggleLanguage,
@@ -71,20 +69,6 @@ describe('search text', () => {
     expect(normalizeSearch('Ac\u0327a\u0303o')).toBe('acao');
   });
 
-  it('escapes LIKE wildcards and the escape character', () => {
-    expect(escapeLike('100%')).toBe('100\\%');
-    expect(escapeLike('a_b')).toBe('a\\_b');
-    expect(escapeLike('back\\slash')).toBe('back\\\\slash');
-    expect(escapeLike('plain')).toBe('plain');
-  });
-
-  it('builds one contains-pattern per distinct word', () => {
-    expect(searchPatterns('Ação')).toEqual(['%acao%']);
-    expect(searchPatterns('one  piece one')).toEqual(['%one%', '%piece%']);
-    expect(searchPatterns('50%_off')).toEqual(['%50\\%\\_off%']);
-    expect(searchPatterns('x')).toEqual([]);
-    expect(searchPatterns('a b c d e f g h')).toHaveLength(6);
-  });
 });
 
 describe('order', () => {

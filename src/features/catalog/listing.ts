@@ -108,22 +108,6 @@ export function normalizeSearch(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().normalize('NFC');
 }
 
-/** Escapes LIKE wildcards (`%`, `_`) and the escape character itself, for `LIKE ? ESCAPE '\'`. */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-/**
- * LIKE patterns for a search: one per word (every word must appear in search_text), at most
- * 6 words, duplicates dropped. An empty query gives no patterns.
- */
-export function searchPatterns(q: string): string[] {
-  const norm = normalizeSearch(cleanQuery(q));
-  if (!norm) return [];
-  const words = [...new Set(norm.split(' ').filter(Boolean))].slice(0, 6);
-  return words.map((w) => `%${escapeLike(w)}%`);
-}
-
 /** `order` value: `[-]updated|name|popularity|chapters`; anything else is the default. */
 export function parseOrder(raw: string | null | undefined): Order {
   const m = /^(-?)(updated|name|popularity|chapters)$/.exec((raw ?? '').trim().toLowerCase());

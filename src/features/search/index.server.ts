@@ -1,0 +1,166 @@
+/**
+ * Full-text search over series: one interface, two engines. This file holds the only
+ * dialect-specific SQL of the search (ARCHITECTURE.md section 2):
+ *   SQLite      FTS5 table series_fts (external content = series_search), `"term"*` prefix terms
+ *   PostgreSQL  GIN index on to_tsvector('simple', document), `term:* & term2:*` tsquery
+ * Documents live in series_search (migration 2026-11-21T03-search) and are rebuilt by
+ * reindexSeries, which must run whenever a series, its credits, tags or keywords change
+ * (docs/content.md). Query terms come from normalizeQuery only: letters and digits, never
+ * raw user text, so no FTS or tsquery syntax can reach the engines.
+ */
+import { PostgresAdapter, sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import type { Database } from '../../../db/schema';
+import { normalizeQuery, normalizeText, searchDocument } from './normalize';
+
+type AnyDb = Kysely<Database> | Transaction<Database>;
+
+const CHUNK = 500;
+
+function isPostgres(db: AnyDb): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+async function inTransaction<T>(db: AnyDb, run: (trx: AnyDb) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return run(db);
+  return (db as Kysely<Database>).transaction().execute(run);
+}
+
+/** Builds the documents of these series (ids that no longer exist are skipped). */
+async function buildDocuments(db: AnyDb, ids: readonly number[]): Promise<{ series_id: number; name: string; document: string }[]> {
+  if (!ids.length) return [];
+  const [series, people, tags, keywords] = await Promise.all([
+    db.selectFrom('series').select(['id', 'name', 'alt']).where('id', 'in', ids).orderBy('id').execute(),
+    db.selectFrom('series_people').innerJoin('people', 'people.id', 'series_people.person_id')
+      .select(['series_people.series_id as sid', 'people.name', 'people.alt'])
+      .where('series_people.series_id', 'in', ids).orderBy('series_people.series_id').orderBy('series_people.role').orderBy('series_people.position').execute(),
+    db.selectFrom('series_tags').innerJoin('tags', 'tags.id', 'series_tags.tag_id')
+      .select(['series_tags.series_id as sid', 'tags.name', 'tags.name_pt'])
+      .where('series_tags.series_id', 'in', ids).orderBy('series_tags.series_id').orderBy('series_tags.position').execute(),
+    db.selectFrom('series_keywords').innerJoin('keywords', 'keywords.id', 'series_keywords.keyword_id')
+      .select(['series_keywords.series_id as sid', 'keywords.word'])
+      .where('series_keywords.series_id', 'in', ids).orderBy('series_keywords.series_id').orderBy('keywords.word').execute(),
+  ]);
+  const extra = new Map<number, (string | null)[]>();
+  const add = (sid: number, ...texts: (string | null)[]) => {
+    const list = extra.get(Number(sid)) ?? [];
+    list.push(...texts);
+    extra.set(Number(sid), list);
+  };
+  for (const p of people) add(p.sid, p.name, p.alt);
+  for (const t of tags) add(t.sid, t.name, t.name_pt);
+  for (const k of keywords) add(k.sid, k.word);
+  return series.map((s) => ({
+    series_id: Number(s.id),
+    name: normalizeText(s.name),
+    document: searchDocument([s.name, ...s.alt.split('\n'), ...(extra.get(Number(s.id)) ?? [])]),
+  }));
+}
+
+/**
+ * Rebuilds the search documents of these series, or of every series when `seriesIds` is
+ * omitted. Runs in a transaction per chunk of 500 series (or inside the caller's transaction).
+ * Returns the number of documents written.
+ */
+export async function reindexSeries(db: AnyDb, seriesIds?: readonly number[]): Promise<number> {
+  let ids: number[];
+  if (seriesIds) ids = [...new Set(seriesIds.map(Number).filter(Number.isSafeInteger))];
+  else ids = (await db.selectFrom('series').select('id').orderBy('id').execute()).map((r) => Number(r.id));
+  let written = 0;
+  for (const chunk of chunks(ids, CHUNK)) {
+    written += await inTransaction(db, async (trx) => {
+      const docs = await buildDocuments(trx, chunk);
+      await trx.deleteFrom('series_search').where('series_id', 'in', chunk).execute();
+      if (docs.length) await trx.insertInto('series_search').values(docs).execute();
+      return docs.length;
+    });
+  }
+  return written;
+}
+
+/**
+ * A condition on `series.id` matching a normalised query's terms (AND of prefix terms), for
+ * the listing; undefined when there are no terms.
+ */
+export function seriesMatch(db: AnyDb, terms: readonly string[]): Expression<SqlBool> | undefined {
+  if (!terms.length) return undefined;
+  if (isPostgres(db)) {
+    return sql<SqlBool>`${sql.ref('series.id')} in (select series_id from series_search where to_tsvector('simple', document) @@ to_tsquery('simple', ${tsquery(terms)}))`;
+  }
+  return sql<SqlBool>`${sql.ref('series.id')} in (select rowid from series_fts where series_fts match ${ftsQuery(terms)})`;
+}
+
+/** FTS5 query: every term as a quoted prefix string, implicitly ANDed. Terms hold only letters and digits. */
+function ftsQuery(terms: readonly string[]): string {
+  return terms.map((t) => `"${t.replace(/"/g, '')}"*`).join(' ');
+}
+
+/** PostgreSQL tsquery text: `term:* & term2:*`. Terms hold only letters and digits. */
+function tsquery(terms: readonly string[]): string {
+  return terms.map((t) => `${t.replace(/[^\p{L}\p{N}]/gu, '')}:*`).join(' & ');
+}
+
+export interface SearchHit {
+  id: number;
+  slug: string;
+  name: string;
+  excerpt: string;
+  images: string;
+}
+
+export interface SearchOptions {
+  /** Series must have a language shown on one of these sites. */
+  siteIds: readonly number[];
+  limit: number;
+}
+
+/**
+ * Series matching a user query, best first: exact name match, then name prefix, then the
+ * engine's rank (bm25 / ts_rank), then popularity. BLOCKED series never match. A query that
+ * normalises to fewer than 2 characters matches nothing.
+ */
+export async function searchSeries(db: AnyDb, query: string, opts: SearchOptions): Promise<SearchHit[]> {
+  const { text, terms } = normalizeQuery(query);
+  const siteIds = [...new Set(opts.siteIds.map(Number).filter(Number.isSafeInteger))];
+  const limit = Math.max(1, Math.min(100, Math.floor(opts.limit) || 1));
+  if (!terms.length || !siteIds.length) return [];
+  const pg = isPostgres(db);
+  // SQLite drives the query from the FTS5 table (its rank column is bm25, lower is better).
+  const from = pg
+    ? sql`series_search ss`
+    : sql`series_fts join series_search ss on ss.series_id = series_fts.rowid`;
+  const match = pg
+    ? sql`to_tsvector('simple', ss.document) @@ to_tsquery('simple', ${tsquery(terms)})`
+    : sql`series_fts match ${ftsQuery(terms)}`;
+  const rank = pg
+    ? sql`ts_rank(to_tsvector('simple', ss.document), to_tsquery('simple', ${tsquery(terms)})) desc`
+    : sql`series_fts.rank asc`;
+  const prefix = `${text}%`;
+  const { rows } = await sql<{ id: number; slug: string; name: string; excerpt: string; images: string }>`
+    select s.id, s.slug, s.name, s.excerpt, s.images
+    from ${from}
+    join series s on s.id = ss.series_id
+    where ${match}
+      and s.state <> 'BLOCKED'
+      and exists (select 1 from series_languages sl where sl.series_id = s.id and sl.site_id in (${sql.join(siteIds)}))
+    order by case when ss.name = ${text} then 0 when ss.name like ${prefix} then 1 else 2 end,
+      ${rank}, s.popularity desc, s.id asc
+    limit ${limit}`.execute(db);
+  return rows.map((r) => ({ id: Number(r.id), slug: r.slug, name: r.name, excerpt: r.excerpt, images: r.images }));
+}
+
+/** The sites (1, 3) each series is shown on, ascending. */
+export async function seriesSites(db: AnyDb, ids: readonly number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>(ids.map((id) => [id, []]));
+  if (!ids.length) return out;
+  const rows = await db.selectFrom('series_languages').select(['series_id', 'site_id']).distinct()
+    .where('series_id', 'in', ids).where('site_id', 'in', [1, 3]).execute();
+  for (const r of rows) out.get(Number(r.series_id))?.push(Number(r.site_id));
+  for (const list of out.values()) list.sort((a, b) => a - b);
+  return out;
+}
