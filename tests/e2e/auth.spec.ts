@@ -55,6 +55,10 @@ test.describe('accounts', () => {
     await page.getByLabel(message('en', 'auth.field.email')).fill('reader@inkpass.test');
     await page.getByLabel(message('en', 'auth.field.password')).fill('reader-demo-1');
     await page.getByRole('button', { name: message('en', 'auth.login.submit') }).click();
+    // The header script (which opens the dialog) runs before DOMContentLoaded; clicking earlier
+    // would follow the no-JavaScript link instead.
+    await expect(page).toHaveURL(/\/$/);
+    await page.waitForLoadState('domcontentloaded');
     await page.route('**/auth/logout/', (route) => (route.request().method() === 'GET' ? route.abort() : route.continue()));
     // Dismiss the alert in the handler: an alert left open would block the click that opened it.
     let shown = '';

@@ -1,3 +1,4 @@
+import { retryMinutes } from './rate-limit';
 /** Reading and vetting form POSTs to the account pages. */
 export const MAX_FORM_BYTES = 16 * 1024;
 
@@ -72,4 +73,11 @@ export function isCrossSite(request: Request, url: URL): boolean {
   if ((request.headers.get('sec-fetch-site') ?? '').toLowerCase() === 'cross-site') return true;
   const origin = request.headers.get('origin');
   return origin !== null && origin !== url.origin;
+}
+
+/** Marks an account-page response as rate limited (429 with Retry-After) and returns the message key's minutes. */
+export function markRateLimited(response: ResponseInit & { headers: Headers }, retryAfter: number): { minutes: number } {
+  response.status = 429;
+  response.headers.set('Retry-After', String(retryAfter));
+  return { minutes: retryMinutes(retryAfter) };
 }

@@ -5,23 +5,14 @@ import type { ChapterRow, SeriesRow } from '../../../db/schema';
 import * as repo from './repository.server';
 import { finalPrice, unitFor, type Campaign } from './rules';
 import { displayChapterName } from './naming';
-import { parseImages, parseJsonArray, mediaUrl } from './media';
+import { parseImages, parseJsonArray, parseJsonObject, mediaUrl, type AbsoluteUrl } from './media';
 import { readerPath, seriesPath } from '../reader/urls';
 
 /** Public JSON shapes of spec sections 3 and 7 (comic response v2, episodes response). */
 
-type Abs = (path: string | null) => string | null;
 
-function parseObject(json: string): Record<string, unknown> {
-  try {
-    const v = JSON.parse(json);
-    return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
-  } catch {
-    return {};
-  }
-}
 
-export async function comicJson(db: DB, series: SeriesRow, abs: Abs, site: Site) {
+export async function comicJson(db: DB, series: SeriesRow, abs: AbsoluteUrl, site: Site) {
   const [people, tags, keywords, campaigns, publisher] = await Promise.all([
     repo.seriesPeople(db, series.id),
     repo.seriesTags(db, series.id),
@@ -54,7 +45,7 @@ export async function comicJson(db: DB, series: SeriesRow, abs: Abs, site: Site)
     in_exclusive: series.in_exclusive === 1,
     in_hype: series.in_hype === 1,
     all_free: series.all_free === 1,
-    availability_strategy: parseObject(series.availability_strategy),
+    availability_strategy: parseJsonObject(series.availability_strategy),
     geoblocks: parseJsonArray(series.geoblocks),
     campaigns: campaigns.map((c) => ({
       name: c.name,
@@ -101,7 +92,7 @@ export async function similarSeries(db: DB, seriesId: number, siteId: number, li
     .execute();
 }
 
-export async function comicResponseV2(db: DB, series: SeriesRow, abs: Abs, site: Site, t: T) {
+export async function comicResponseV2(db: DB, series: SeriesRow, abs: AbsoluteUrl, site: Site, t: T) {
   const [comic, similar, languages] = await Promise.all([
     comicJson(db, series, abs, site),
     similarSeries(db, series.id, site.id),
@@ -135,7 +126,7 @@ function iso(unix: number): string {
   return new Date(unix * 1000).toISOString();
 }
 
-export function episodeJson(series: SeriesRow, c: ChapterRow, campaigns: Campaign[], abs: Abs, now: number, name: string) {
+export function episodeJson(series: SeriesRow, c: ChapterRow, campaigns: Campaign[], abs: AbsoluteUrl, now: number, name: string) {
   const price = series.all_free ? 0 : finalPrice(c, campaigns, now);
   const thumb = abs(mediaUrl(c.thumbnail));
   return {
@@ -179,7 +170,7 @@ export function episodeJson(series: SeriesRow, c: ChapterRow, campaigns: Campaig
  * continues the newest chapter in progress.
  */
 export async function episodesResponse(
-  db: DB, series: SeriesRow, language: string, abs: Abs, site: Site, t: T, now: number,
+  db: DB, series: SeriesRow, language: string, abs: AbsoluteUrl, site: Site, t: T, now: number,
   progress?: readonly { e4pid: string; completion: number; completed: boolean }[],
 ) {
   const [languages, campaigns] = await Promise.all([repo.seriesLanguages(db, series.id), repo.seriesCampaigns(db, series.id)]);
@@ -203,7 +194,7 @@ export async function episodesResponse(
     episodes,
     language: lang,
     languages: codes,
-    free_availability: parseObject(series.free_availability),
+    free_availability: parseJsonObject(series.free_availability),
     continue_text: buttonText,
     reading_button: target && buttonText ? { e4pid: target.id, text: buttonText } : null,
     highlighted_e4pid: target?.id ?? null,

@@ -7,7 +7,6 @@ import {
   languageState,
   languagesFromForm,
   listingHref,
-  normalizeSearch,
   pageCount,
   paginationWindow,
   parseFilters,
@@ -62,12 +61,6 @@ describe('search text', () => {
     expect(cut).toBe('😀'.repeat(100));
   });
 
-  it('normalises like search_text: lower case, accents removed', () => {
-    expect(normalizeSearch('Ação Ñandú CAFÉ')).toBe('acao nandu cafe');
-    expect(normalizeSearch('Crème Brûlée')).toBe('creme brulee');
-    // Already decomposed input ends the same.
-    expect(normalizeSearch('Ac\u0327a\u0303o')).toBe('acao');
-  });
 
 });
 

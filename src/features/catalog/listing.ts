@@ -100,13 +100,6 @@ export function cleanQuery(raw: string | null | undefined): string {
   return Array.from(text).length < MIN_QUERY_LENGTH ? '' : text;
 }
 
-/**
- * Normalises text the way `series.search_text` is stored: NFD, combining marks removed,
- * lower-cased ("Ação" → "acao").
- */
-export function normalizeSearch(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().normalize('NFC');
-}
 
 /** `order` value: `[-]updated|name|popularity|chapters`; anything else is the default. */
 export function parseOrder(raw: string | null | undefined): Order {

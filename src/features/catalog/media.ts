@@ -30,3 +30,23 @@ export function parseJsonArray<T = unknown>(json: string | null | undefined): T[
     return [];
   }
 }
+
+/** A JSON object column (availability strategy, free availability); `{}` for anything else. */
+export function parseJsonObject(json: string | null | undefined): Record<string, unknown> {
+  if (!json) return {};
+  try {
+    const v = JSON.parse(json);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Makes a site path absolute on the current host (null stays null). */
+export type AbsoluteUrl = (path: string | null) => string | null;
+
+/** The AbsoluteUrl for a request's own origin (Astro.url is validated against allowedDomains). */
+export function absoluteUrl(url: URL): AbsoluteUrl {
+  const origin = url.origin;
+  return (path) => (path ? origin + path : null);
+}

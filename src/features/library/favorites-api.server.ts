@@ -1,14 +1,13 @@
 /** JSON shapes of the favorites API (spec section 3, "Favorited comic list", "Favorites entries"). */
 import type { DB } from '../../server/db';
 import type { Site } from '../../lib/site';
-import { mediaUrl } from '../catalog/media';
+import { mediaUrl, type AbsoluteUrl } from '../catalog/media';
 import { readerPath, seriesPath } from '../reader/urls';
 import { favoriteLanguages, listFavorites, type FavoriteEntry } from './favorites.server';
 
-type Abs = (path: string | null) => string | null;
 
 /** One favorites entry: comic, modified, e4pid (plus last-read and continue-reading). */
-export function favoriteEntryJson(e: FavoriteEntry, abs: Abs) {
+export function favoriteEntryJson(e: FavoriteEntry, abs: AbsoluteUrl) {
   return {
     comic: {
       id: e.seriesId,
@@ -33,7 +32,7 @@ export function favoriteEntryJson(e: FavoriteEntry, abs: Abs) {
 export async function favoritesListResponse(
   db: DB,
   userId: number,
-  options: { page: number; language: string | null; now: number; site: Site; abs: Abs },
+  options: { page: number; language: string | null; now: number; site: Site; abs: AbsoluteUrl },
 ) {
   const [page, available] = await Promise.all([
     listFavorites(db, userId, { page: options.page, now: options.now, language: options.language, preferLanguage: options.site.language }),

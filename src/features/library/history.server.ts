@@ -3,22 +3,14 @@
  * resolution shared by the token-authenticated APIs.
  */
 import { json } from '../../server/http';
+import { parseJsonObject, type AbsoluteUrl } from '../catalog/media';
 import type { HistoryPage } from './progress.server';
 import { verifyAppToken } from './tokens.server';
 
-type Abs = (path: string | null) => string | null;
 
-function parseObject(text: string): Record<string, unknown> {
-  try {
-    const v = JSON.parse(text);
-    return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
-  } catch {
-    return {};
-  }
-}
 
 /** `{ history: [...], pagination: { limit, skip, last_page } }` */
-export function historyJson(page: HistoryPage, abs: Abs) {
+export function historyJson(page: HistoryPage, abs: AbsoluteUrl) {
   return {
     history: page.entries.map((e) => ({
       comic: {
@@ -37,7 +29,7 @@ export function historyJson(page: HistoryPage, abs: Abs) {
         completion: e.completion,
         lastRead: new Date(e.lastRead * 1000).toISOString(),
       },
-      free_availability: parseObject(e.series.freeAvailability),
+      free_availability: parseJsonObject(e.series.freeAvailability),
       content_url: abs(e.chapter.href),
     })),
     pagination: { limit: page.limit, skip: page.skip, last_page: page.lastPage },

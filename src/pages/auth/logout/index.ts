@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '../../../server/db';
-import { isCrossSite, readForm } from '../../../features/accounts/request.server';
+import { readSameSiteForm } from '../../../features/accounts/request.server';
 import { clearSessionCookie } from '../../../features/accounts/middleware.server';
 import { invalidateSession } from '../../../features/accounts/sessions.server';
 import { logoutPromptHtml } from '../../../features/accounts/logout-prompt';
@@ -23,9 +23,8 @@ export const POST: APIRoute = async ({ request, url, locals, cookies, redirect }
   const { t } = locals;
   const text = (status: number, body: string) =>
     new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...NO_STORE } });
-  if (isCrossSite(request, url)) return text(403, t('auth.error.crossSite'));
-  const body = await readForm(request);
-  if (!body.ok) return text(400, t(body.error));
+  const body = await readSameSiteForm(request, url);
+  if (!body.ok) return text(body.status, t(body.error));
   if (locals.sessionId) await invalidateSession(await getDb(), locals.sessionId);
   clearSessionCookie(cookies, url.protocol === 'https:');
   return redirect('/', 303);

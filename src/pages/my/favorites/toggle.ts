@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '../../../server/db';
 import { safeNext } from '../../../lib/redirect';
-import { field, isCrossSite, readForm } from '../../../features/accounts/request.server';
+import { field, readForm } from '../../../features/accounts/request.server';
 import { isForeignMutation, isSeriesRef } from '../../../features/library/favorites';
 import { setFavorite } from '../../../features/library/favorites.server';
 import { loginPath } from '../../../features/reader/urls';
@@ -13,7 +13,8 @@ import { loginPath } from '../../../features/reader/urls';
 export const POST: APIRoute = async ({ request, url, locals, redirect }) => {
   const headers = { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' };
   // A top-level form submission from our own page is `same-origin`; `none` never posts a form.
-  if (isCrossSite(request, url) || isForeignMutation(request.headers, url.origin)) {
+  // Stricter than isCrossSite: any Sec-Fetch-Site but same-origin is refused too.
+  if (isForeignMutation(request.headers, url.origin)) {
     return new Response(locals.t('favorites.error.crossSite'), { status: 403, headers });
   }
   const parsed = await readForm(request);

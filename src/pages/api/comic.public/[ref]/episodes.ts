@@ -3,6 +3,7 @@ import { getDb } from '../../../../server/db';
 import { findSeriesByIdOrE4pid } from '../../../../features/catalog/repository.server';
 import { episodesResponse } from '../../../../features/catalog/api.server';
 import { json, jsonError } from '../../../../server/http';
+import { absoluteUrl } from '../../../../features/catalog/media';
 
 /** GET {api}/comic.public/{id}/episodes?language={lang}: episodes response (anonymous). */
 export const GET: APIRoute = async ({ params, url, locals }) => {
@@ -10,6 +11,6 @@ export const GET: APIRoute = async ({ params, url, locals }) => {
   const series = await findSeriesByIdOrE4pid(db, params.ref ?? '');
   if (!series) return jsonError(404, locals.t('error.api.notFound'));
   const language = (url.searchParams.get('language') ?? '').toLowerCase().slice(0, 8);
-  const abs = (p: string | null) => (p ? `${url.protocol}//${url.host}${p}` : null);
+  const abs = absoluteUrl(url);
   return json(await episodesResponse(db, series, language, abs, locals.site, locals.t, locals.now), { cache: 'public, max-age=60, s-maxage=300' });
 };

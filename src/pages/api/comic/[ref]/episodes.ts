@@ -5,6 +5,7 @@ import { episodesResponse } from '../../../../features/catalog/api.server';
 import { json, jsonError } from '../../../../server/http';
 import { apiCaller } from '../../../../features/library/history.server';
 import { progressForSeries } from '../../../../features/library/progress.server';
+import { absoluteUrl } from '../../../../features/catalog/media';
 
 /** GET {api}/comic/{id}/episodes?language={lang}&token={token}: the episodes response with the reader's progress. */
 export const GET: APIRoute = async ({ params, url, locals }) => {
@@ -15,7 +16,7 @@ export const GET: APIRoute = async ({ params, url, locals }) => {
   const series = await findSeriesByIdOrE4pid(db, params.ref ?? '');
   if (!series) return jsonError(404, t('error.api.notFound'));
   const language = (url.searchParams.get('language') ?? '').toLowerCase().slice(0, 8);
-  const abs = (p: string | null) => (p ? `${url.protocol}//${url.host}${p}` : null);
+  const abs = absoluteUrl(url);
   const progress = await progressForSeries(db, caller.userId, series.id);
   return json(await episodesResponse(db, series, language, abs, locals.site, t, now, progress), { cache: 'private, no-store' });
 };

@@ -4,6 +4,7 @@ import { intParam, json } from '../../../../server/http';
 import { loadHistory } from '../../../../features/library/progress.server';
 import { apiCaller, historyJson } from '../../../../features/library/history.server';
 import { HISTORY_PAGE_SIZE } from '../../../../features/library/progress';
+import { absoluteUrl } from '../../../../features/catalog/media';
 
 /** GET /api/house/history/me?limit=25&skip={n}&token={token}: the reader's history, one entry per series. */
 export const GET: APIRoute = async ({ url, locals }) => {
@@ -12,7 +13,7 @@ export const GET: APIRoute = async ({ url, locals }) => {
   if (!caller.ok) return caller.response;
   const limit = intParam(url.searchParams.get('limit'), HISTORY_PAGE_SIZE, 1, 100);
   const skip = intParam(url.searchParams.get('skip'), 0, 0, 100_000);
-  const abs = (p: string | null) => (p ? `${url.protocol}//${url.host}${p}` : null);
+  const abs = absoluteUrl(url);
   const page = await loadHistory(await getDb(), caller.userId, limit, skip);
   return json(historyJson(page, abs), { cache: 'private, no-store' });
 };
