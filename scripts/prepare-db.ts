@@ -5,6 +5,7 @@ import { config } from '../src/server/config';
 import { migrateToLatest } from '../db/migrate';
 import { isCatalogEmpty, seedDemo } from '../db/seed/index';
 import { seedDemoUsers } from '../db/seed/users';
+import { refreshReleasedSeries } from '../src/features/catalog/release.server';
 
 const { db } = await createDb();
 try {
@@ -14,6 +15,11 @@ try {
     const started = Date.now();
     const result = await seedDemo(db, { mediaDir: config.mediaDir, log: (m) => console.log(m) });
     console.log(`Seeded ${result.series} series and ${result.chapters} chapters in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } else {
+    // Chapters scheduled while the server was down are out now: bring the series counters up to date
+    // (the running server then checks once a minute; see src/features/catalog/release.server.ts).
+    const touched = await refreshReleasedSeries(db, 0, Math.floor(Date.now() / 1000));
+    if (touched) console.log(`Release counters checked for ${touched} series`);
   }
   const users = await seedDemoUsers(db);
   if (users.length) console.log(`Created demo accounts: ${users.join(', ')}`);

@@ -3,6 +3,8 @@ import { siteFromHost, otherHost } from './lib/site';
 import { createT } from './lib/i18n';
 import { compress, appendVary, PUBLIC_CACHE, PRIVATE_CACHE } from './server/http';
 import { resolveSession } from './features/accounts/middleware.server';
+import { maybeRefreshReleases } from './features/catalog/release.server';
+import { getDb } from './server/db';
 
 export const THEME_COOKIE_DARK = 'dark';
 export const THEME_COOKIE_LITE = 'lite';
@@ -26,6 +28,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
   locals.locale = site.locale;
   locals.t = createT(site.locale);
   locals.now = Math.floor(Date.now() / 1000);
+  // Keep the denormalised release counters current as scheduled chapters come out (once a minute, in the background).
+  maybeRefreshReleases(getDb, locals.now);
   const dark = cookies.get(THEME_COOKIE_DARK)?.value;
   const lite = cookies.get(THEME_COOKIE_LITE)?.value;
   locals.theme = dark != null ? (dark === '1' ? 'dark' : 'light') : lite != null ? (lite === '1' ? 'light' : 'dark') : 'auto';

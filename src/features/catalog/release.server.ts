@@ -1,0 +1,90 @@
+/**
+ * Releasing scheduled chapters. A chapter scheduled for 18:00 needs no job to become readable
+ * (pages compute chapter states from `chapters.released_at` at request time), but the
+ * denormalised counters on `series` and `series_languages` (last_updated, largest_chapter,
+ * chapter_count; see docs/decisions.md "Denormalised series columns") are written only when
+ * chapters are written. This brings them up to date for every series with a chapter released in
+ * a time window. It is idempotent (it recomputes, never increments), so several server
+ * processes may run it at the same time.
+ */
+import { sql } from 'kysely';
+import type { DB } from '../../server/db';
+
+/** Recomputes the released-chapter counters of every series with a chapter released in (since, now]. Returns how many series it touched. */
+export async function refreshReleasedSeries(db: DB, since: number, now: number): Promise<number> {
+  const touched = await db
+    .selectFrom('chapters')
+    .select('series_id')
+    .where('released_at', '>', since)
+    .where('released_at', '<=', now)
+    .groupBy('series_id')
+    .execute();
+  const ids = touched.map((r) => Number(r.series_id));
+  for (let i = 0; i < ids.length; i += 200) {
+    const batch = ids.slice(i, i + 200);
+    const perLanguage = await db
+      .selectFrom('chapters')
+      .select([
+        'series_id',
+        'language',
+        sql<number>`count(*)`.as('n'),
+        sql<number>`max(released_at)`.as('last'),
+        sql<number>`max(number)`.as('largest'),
+      ])
+      .where('series_id', 'in', batch)
+      .where('released_at', '<=', now)
+      .groupBy(['series_id', 'language'])
+      .execute();
+    const bySeries = new Map<number, { n: number; last: number; largest: number }>();
+    await db.transaction().execute(async (trx) => {
+      for (const row of perLanguage) {
+        const id = Number(row.series_id);
+        const n = Number(row.n), last = Number(row.last), largest = Number(row.largest);
+        const acc = bySeries.get(id) ?? { n: 0, last: 0, largest: 0 };
+        bySeries.set(id, { n: acc.n + n, last: Math.max(acc.last, last), largest: Math.max(acc.largest, largest) });
+        await trx
+          .updateTable('series_languages')
+          .set({ chapter_count: n, last_updated: last })
+          .where('series_id', '=', id)
+          .where('language', '=', row.language)
+          .execute();
+      }
+      for (const [id, v] of bySeries) {
+        await trx
+          .updateTable('series')
+          .set({ chapter_count: v.n, last_updated: v.last, largest_chapter: v.largest })
+          .where('id', '=', id)
+          .execute();
+      }
+    });
+  }
+  return ids.length;
+}
+
+/** How often a server process looks for newly released chapters (spec 9: timers 60 s). */
+export const RELEASE_CHECK_SECONDS = 60;
+/** The first check after start looks this far back (a server that was down longer gets `npm run seed`/prepare-db's full pass). */
+const FIRST_LOOKBACK_SECONDS = 7 * 24 * 3600;
+
+let lastCheck = 0;
+/** Start of the next window; kept when a check fails so the next one covers it. */
+let nextSince = 0;
+let running: Promise<unknown> | null = null;
+
+/**
+ * Called on requests: at most once a minute per process, refreshes the series whose chapters
+ * were released since the last check. Never awaited by the request and never throws into it.
+ */
+export function maybeRefreshReleases(getDb: () => Promise<DB>, nowSeconds: number): void {
+  if (running || nowSeconds - lastCheck < RELEASE_CHECK_SECONDS) return;
+  // Overlap the windows by a few seconds so a chapter written with a slightly old timestamp is not missed.
+  const since = nextSince || nowSeconds - FIRST_LOOKBACK_SECONDS;
+  lastCheck = nowSeconds;
+  running = getDb()
+    .then((db) => refreshReleasedSeries(db, since, nowSeconds))
+    .then(() => { nextSince = nowSeconds - 5; })
+    .catch((error) => {
+      console.error('[release] refreshing released series failed:', error instanceof Error ? error.message : error);
+    })
+    .finally(() => { running = null; });
+}
