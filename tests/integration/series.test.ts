@@ -11,7 +11,7 @@ import { finalPrice } from '../../src/features/catalog/rules';
 
 const PER_PAGE = 100;
 const COMIC_V2_KEYS = ['comic', 'similar_comics', 'info_bar', 'blocked', 'favorited', 'notifications', 'languages', 'default_language', 'sortbar_text', 'share_text', 'hints'];
-const EPISODES_KEYS = ['episodes', 'language', 'languages', 'free_availability', 'continue_text', 'reading_button', 'highlighted_e4pid', 'sortbar_text', 'rent_availability'];
+const EPISODES_KEYS = ['episodes', 'region_blocked', 'language', 'languages', 'free_availability', 'continue_text', 'reading_button', 'highlighted_e4pid', 'sortbar_text', 'rent_availability'];
 
 // ---------------------------------------------------------------------------------------------
 // What the database says
@@ -546,6 +546,20 @@ describe.each(selectedDialects())('series page (%s)', (dialect) => {
         }
       }
       expect(problems, 'shared-cacheable answers that do not vary on CF-IPCountry').toEqual([]);
+    });
+
+    it('the episodes API lists no episodes to a country the series is blocked in, and varies on it', async () => {
+      const s = S(DEMO.geoblockedJp);
+      const path = `/api/comic.public/${s.id}/episodes?language=en`;
+      const jp = await server.request(path, { headers: { 'CF-IPCountry': 'JP' } });
+      expect(jp.status).toBe(200);
+      expect(jp.json()).toMatchObject({ episodes: [], region_blocked: true, reading_button: null });
+      const elsewhere = await server.request(path, { headers: { 'CF-IPCountry': 'BR' } });
+      expect(elsewhere.json().region_blocked).toBe(false);
+      expect(elsewhere.json().episodes.length).toBe(s.chapters.filter((c) => c.language === 'en').length);
+      for (const res of [jp, elsewhere]) {
+        expect((res.headers.vary ?? '').toLowerCase()).toContain('cf-ipcountry');
+      }
     });
 
     it('a licensing-blocked series lists the countries on the English site only', async () => {

@@ -3,7 +3,7 @@ import type { Site } from '../../lib/site';
 import type { T } from '../../lib/i18n';
 import type { ChapterRow, SeriesRow } from '../../../db/schema';
 import * as repo from './repository.server';
-import { finalPrice, unitFor, type Campaign } from './rules';
+import { finalPrice, regionBlocks, unitFor, type Campaign } from './rules';
 import { displayChapterName } from './naming';
 import { parseImages, parseJsonArray, parseJsonObject, mediaUrl, type AbsoluteUrl } from './media';
 import { readerPath, seriesPath } from '../reader/urls';
@@ -172,11 +172,17 @@ export function episodeJson(series: SeriesRow, c: ChapterRow, campaigns: Campaig
 export async function episodesResponse(
   db: DB, series: SeriesRow, language: string, abs: AbsoluteUrl, site: Site, t: T, now: number,
   progress?: readonly { e4pid: string; completion: number; completed: boolean }[],
+  country: string | null = null,
 ) {
-  const [languages, campaigns] = await Promise.all([repo.seriesLanguages(db, series.id), repo.seriesCampaigns(db, series.id)]);
+  const [languages, campaigns, publisher] = await Promise.all([
+    repo.seriesLanguages(db, series.id), repo.seriesCampaigns(db, series.id), repo.findPublisher(db, series.publisher_id),
+  ]);
+  const blockedCountries = regionBlocks(series, publisher);
+  const regionBlocked = country != null && blockedCountries.includes(country);
   const codes = languages.map((l) => l.language);
   const lang = codes.includes(language) ? language : codes.includes(site.language) ? site.language : (codes[0] ?? site.language);
-  const rows = series.state === 'BLOCKED' ? [] : await repo.chaptersOf(db, series.id, lang);
+  // Like the series page: a series blocked everywhere or in the reader's country lists no episodes.
+  const rows = series.state === 'BLOCKED' || regionBlocked ? [] : await repo.chaptersOf(db, series.id, lang);
   const unit = unitFor(series.format);
   const byE4pid = new Map((progress ?? []).map((p) => [p.e4pid, p]));
   const episodes = rows.map((c) => {
@@ -190,8 +196,9 @@ export async function episodesResponse(
   const resume = (progress ?? []).map((p) => episodes.find((e) => e.id === p.e4pid)).find((e) => e && e.readingProgress && !e.readingProgress.completed && e.readingProgress.completion > 0) ?? null;
   const buttonText = resume ? t('series.continueReading', { chapter: resume.name }) : first ? t('series.startReading') : null;
   const target = resume ?? first;
-  return {
+  const body = {
     episodes,
+    region_blocked: regionBlocked,
     language: lang,
     languages: codes,
     free_availability: parseJsonObject(series.free_availability),
@@ -209,4 +216,7 @@ export async function episodesResponse(
       rent_promo_text: null,
     },
   };
+  // The answer depends on the reader's country only when the series has blocks: the route adds Vary then.
+  return { body, variesByCountry: blockedCountries.length > 0 };
 }
+

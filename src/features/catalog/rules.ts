@@ -3,6 +3,7 @@
  * Shared by the server and by plain scripts; no I/O here.
  */
 import type { Locale } from '../../lib/site';
+import { parseJsonArray } from './media';
 
 export type Format = 'COMIC' | 'MANGA' | 'WEBTOON';
 
@@ -222,4 +223,11 @@ export function resolveLanguageHash(hash: string, ownLanguage: string, available
   const code = m[1]!.toLowerCase();
   if (code === ownLanguage) return { tab: available.includes(code) ? code : null, replaceWith: '#languages' };
   return { tab: available.includes(code) ? code : null, replaceWith: null };
+}
+
+/** Countries where a series may not be shown: its own geoblocks plus its publisher's, sorted. */
+export function regionBlocks(series: { geoblocks: string }, publisher: { geoblocks: string } | null | undefined): string[] {
+  return [...new Set([...parseJsonArray<string>(series.geoblocks), ...parseJsonArray<string>(publisher?.geoblocks)])]
+    .filter((c) => typeof c === 'string')
+    .sort();
 }

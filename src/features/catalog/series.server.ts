@@ -7,6 +7,7 @@ import * as repo from './repository.server';
 import {
   accessState, chapterDate, chapterName, finalPrice, isOnSale, limitUpcoming, readState, relativeTime, withGaps,
   type AccessState, type Format, type ListItem, type ReadState,
+  regionBlocks,
 } from './rules';
 import { progressForSeries } from '../library/progress.server';
 import { parseImages, parseJsonArray, type SeriesImages } from './media';
@@ -98,9 +99,7 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
   ]);
   const { site, t, now } = opts;
   const format = series.format;
-  const blockedCountries = [...new Set([...parseJsonArray<string>(series.geoblocks), ...parseJsonArray<string>(publisher?.geoblocks)])]
-    .filter((c) => typeof c === 'string')
-    .sort();
+  const blockedCountries = regionBlocks(series, publisher);
   let block: BlockState = null;
   if (series.state === 'BLOCKED') block = 'unavailable';
   else if (opts.country && blockedCountries.includes(opts.country)) block = 'region';

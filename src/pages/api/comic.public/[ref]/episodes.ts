@@ -12,5 +12,8 @@ export const GET: APIRoute = async ({ params, url, locals }) => {
   if (!series) return jsonError(404, locals.t('error.api.notFound'));
   const language = (url.searchParams.get('language') ?? '').toLowerCase().slice(0, 8);
   const abs = absoluteUrl(url);
-  return json(await episodesResponse(db, series, language, abs, locals.site, locals.t, locals.now), { cache: 'public, max-age=60, s-maxage=300' });
+  const { body, variesByCountry } = await episodesResponse(db, series, language, abs, locals.site, locals.t, locals.now, undefined, locals.country);
+  const response = json(body, { cache: 'public, max-age=60, s-maxage=300' });
+  if (variesByCountry) response.headers.append('Vary', 'CF-IPCountry, X-Country-Code');
+  return response;
 };

@@ -18,5 +18,6 @@ export const GET: APIRoute = async ({ params, url, locals }) => {
   const language = (url.searchParams.get('language') ?? '').toLowerCase().slice(0, 8);
   const abs = absoluteUrl(url);
   const progress = await progressForSeries(db, caller.userId, series.id);
-  return json(await episodesResponse(db, series, language, abs, locals.site, t, now, progress), { cache: 'private, no-store' });
+  const { body } = await episodesResponse(db, series, language, abs, locals.site, t, now, progress, locals.country);
+  return json(body, { cache: 'private, no-store' });
 };
