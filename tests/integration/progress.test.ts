@@ -159,7 +159,8 @@ for (const dialect of selectedDialects()) {
 
     it('answers expired and bad tokens with 401 and distinct codes; the token needs a session', async () => {
       const { signAppToken } = await import('../../src/features/library/tokens.server');
-      const expired = signAppToken(a.id, Math.floor(Date.now() / 1000) - 1);
+      const sessionOfA = a.cookie.split('=')[1]!.split('.')[0]!;
+      const expired = signAppToken(sessionOfA, a.id, Math.floor(Date.now() / 1000) - 1);
       const res = await server.request(`/api/house/history/me?token=${encodeURIComponent(expired)}`);
       expect(res.status).toBe(401);
       expect(res.json()).toMatchObject({ code: 'token_expired' });
@@ -170,9 +171,29 @@ for (const dialect of selectedDialects()) {
       expect((await server.request('/sapi/app/token?ttl=3600')).status).toBe(401);
       expect((await server.request('/api/house/history/me')).status).toBe(401);
       const tok = await server.request('/sapi/app/token?ttl=5', { headers: { cookie: a.cookie } });
-      const exp = Number(tok.json().token.split('.')[2]);
+      const exp = Number(tok.json().token.split('.')[3]);
       expect(exp - Math.floor(Date.now() / 1000)).toBeGreaterThanOrEqual(55);
       expect(exp - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(61);
+    });
+
+    it('ends a token with the session that asked for it (logout), and never lets it name another user', async () => {
+      const r = await newReader();
+      const token = await appToken(r);
+      expect((await server.request(`/api/house/history/me?token=${encodeURIComponent(token)}`)).status).toBe(200);
+      // A forged token naming another user with this session's id fails the signature; a validly
+      // signed one for another user is refused because the session is not theirs.
+      const [, sid, , exp] = token.split('.');
+      const { signAppToken } = await import('../../src/features/library/tokens.server');
+      const asA = signAppToken(sid!, a.id, Number(exp));
+      expect((await server.request(`/api/house/history/me?token=${encodeURIComponent(asA)}`)).json()).toMatchObject({ code: 'token_invalid' });
+      const out = await server.request('/auth/logout/', {
+        method: 'POST', body: '', headers: { cookie: r.cookie, origin: server.origin(), 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(out.status).toBe(303);
+      const after = await server.request(`/api/house/history/me?token=${encodeURIComponent(token)}`);
+      expect(after.status).toBe(401);
+      expect(after.json()).toMatchObject({ code: 'token_invalid' });
+      expect((await server.request(`/api/comic/1/episodes?language=en&token=${encodeURIComponent(token)}`)).status).toBe(401);
     });
 
     it('fills readingProgress and the continue button in the signed-in episodes response', async () => {

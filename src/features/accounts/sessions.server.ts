@@ -58,6 +58,13 @@ export async function validateSessionToken(db: DB, token: string | undefined, no
   return { sessionId: row.session_id, user: toUser(row), refreshedMaxAge };
 }
 
+/** Whether a session exists, belongs to the user and has not expired (for tokens bound to a session). */
+export async function isSessionAlive(db: DB, sessionId: string, userId: number, now: number): Promise<boolean> {
+  const row = await db.selectFrom('sessions').select(['last_seen_at', 'expires_at'])
+    .where('id', '=', sessionId).where('user_id', '=', userId).executeTakeFirst();
+  return !!row && sessionAlive({ last_seen_at: Number(row.last_seen_at), expires_at: Number(row.expires_at) }, now);
+}
+
 /** Ends one session (logout). */
 export async function invalidateSession(db: DB, sessionId: string): Promise<void> {
   await db.deleteFrom('sessions').where('id', '=', sessionId).execute();

@@ -2,10 +2,12 @@
  * JSON shape of the user progress history (spec sections 3 and 7) and the bearer-or-session
  * resolution shared by the token-authenticated APIs.
  */
+import type { DB } from '../../server/db';
 import { json } from '../../server/http';
 import { parseJsonObject, type AbsoluteUrl } from '../catalog/media';
 import type { HistoryPage } from './progress.server';
 import { verifyAppToken } from './tokens.server';
+import { isSessionAlive } from '../accounts/sessions.server';
 
 
 
@@ -40,15 +42,16 @@ export type Caller = { ok: true; userId: number } | { ok: false; response: Respo
 
 /**
  * The reader behind an API request: a `token` query value (from /sapi/app/token) when present,
- * else the session. A bad or expired token is a 401 with a distinct `code`, so the client knows
- * to fetch a new token and retry.
+ * else the session. A bad or expired token, or one whose session has ended (logout), is a 401
+ * with a distinct `code`, so the client knows to fetch a new token and retry.
  */
-export function apiCaller(url: URL, sessionUserId: number | null, now: number, messages: { expired: string; invalid: string; login: string }): Caller {
+export async function apiCaller(db: DB, url: URL, sessionUserId: number | null, now: number, messages: { expired: string; invalid: string; login: string }): Promise<Caller> {
   const token = url.searchParams.get('token');
   if (token !== null && token !== '') {
     const v = verifyAppToken(token, now);
-    if (v.ok) return { ok: true, userId: v.userId };
-    return { ok: false, response: json({ detail: v.code === 'token_expired' ? messages.expired : messages.invalid, code: v.code }, { status: 401, cache: 'no-store' }) };
+    if (v.ok && (await isSessionAlive(db, v.sessionId, v.userId, now))) return { ok: true, userId: v.userId };
+    const code = v.ok ? 'token_invalid' : v.code;
+    return { ok: false, response: json({ detail: code === 'token_expired' ? messages.expired : messages.invalid, code }, { status: 401, cache: 'no-store' }) };
   }
   if (sessionUserId !== null) return { ok: true, userId: sessionUserId };
   return { ok: false, response: json({ detail: messages.login, code: 'not_authenticated' }, { status: 401, cache: 'no-store' }) };

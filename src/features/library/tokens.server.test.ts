@@ -22,17 +22,19 @@ describe('progress tokens', () => {
   });
   it('is not accepted as an app token and vice versa', () => {
     expect(verifyAppToken(token, now, S)).toEqual({ ok: false, code: 'token_invalid' });
-    expect(verifyProgressToken(signAppToken(7, now + 60, S), { userId: 7, e4pid: 'EPI-abc', now }, S).ok).toBe(false);
+    expect(verifyProgressToken(signAppToken('sessionid123', 7, now + 60, S), { userId: 7, e4pid: 'EPI-abc', now }, S).ok).toBe(false);
   });
 });
 
 describe('app tokens', () => {
   it('verify until they expire, then say token_expired', () => {
-    const t = signAppToken(3, now + 60, S);
-    expect(verifyAppToken(t, now, S)).toEqual({ ok: true, userId: 3, expiresAt: now + 60 });
+    const t = signAppToken('sessionid123', 3, now + 60, S);
+    expect(verifyAppToken(t, now, S)).toEqual({ ok: true, sessionId: 'sessionid123', userId: 3, expiresAt: now + 60 });
     expect(verifyAppToken(t, now + 60, S)).toEqual({ ok: false, code: 'token_expired' });
-    expect(verifyAppToken(t.replace('a1.3.', 'a1.4.'), now, S)).toEqual({ ok: false, code: 'token_invalid' });
+    expect(verifyAppToken(t.replace('.3.', '.4.'), now, S)).toEqual({ ok: false, code: 'token_invalid' });
+    expect(verifyAppToken(t.replace('sessionid123', 'sessionid124'), now, S)).toEqual({ ok: false, code: 'token_invalid' });
     expect(verifyAppToken(null, now, S)).toEqual({ ok: false, code: 'token_invalid' });
+    expect(verifyAppToken(`a1.3.${now + 60}.0123456789abcdef0123456789abcdef`, now, S)).toEqual({ ok: false, code: 'token_invalid' });
   });
   it('clamp the ttl to 60..3600', () => {
     expect(clampTtl(null)).toBe(3600);

@@ -64,18 +64,25 @@ export function clampTtl(raw: string | null): number {
   return Math.min(APP_TOKEN_MAX_TTL, Math.max(APP_TOKEN_MIN_TTL, Math.floor(n)));
 }
 
-export function signAppToken(userId: number, expiresAt: number, secret: string = config.mediaSecret): string {
-  return `a1.${userId}.${expiresAt}.${mac(secret, `app:v1:${userId}:${expiresAt}`)}`;
+/**
+ * App token `a2.{session id}.{user id}.{expiry}.{mac}`: bound to the session that asked for it, so
+ * logging out (which deletes the session) ends the token too; `apiCaller` checks the session.
+ * The session id alone is not a credential (the cookie's secret half never leaves the cookie).
+ */
+export function signAppToken(sessionId: string, userId: number, expiresAt: number, secret: string = config.mediaSecret): string {
+  return `a2.${sessionId}.${userId}.${expiresAt}.${mac(secret, `app:v2:${sessionId}:${userId}:${expiresAt}`)}`;
 }
 
-export type AppTokenVerdict = { ok: true; userId: number; expiresAt: number } | { ok: false; code: 'token_invalid' | 'token_expired' };
+export type AppTokenVerdict = { ok: true; sessionId: string; userId: number; expiresAt: number } | { ok: false; code: 'token_invalid' | 'token_expired' };
 
+/** Checks the token's signature and expiry only; the caller must still check that its session is alive. */
 export function verifyAppToken(token: string | null, now: number, secret: string = config.mediaSecret): AppTokenVerdict {
-  const m = /^a1\.(\d{1,12})\.(\d{1,12})\.([0-9a-f]{32})$/i.exec(token ?? '');
+  const m = /^a2\.([A-Za-z0-9_-]{8,64})\.(\d{1,12})\.(\d{1,12})\.([0-9a-f]{32})$/i.exec(token ?? '');
   if (!m) return { ok: false, code: 'token_invalid' };
-  const userId = Number(m[1]);
-  const expiresAt = Number(m[2]);
-  if (!sameSig(mac(secret, `app:v1:${userId}:${expiresAt}`), m[3]!)) return { ok: false, code: 'token_invalid' };
+  const sessionId = m[1]!;
+  const userId = Number(m[2]);
+  const expiresAt = Number(m[3]);
+  if (!sameSig(mac(secret, `app:v2:${sessionId}:${userId}:${expiresAt}`), m[4]!)) return { ok: false, code: 'token_invalid' };
   if (expiresAt <= now) return { ok: false, code: 'token_expired' };
-  return { ok: true, userId, expiresAt };
+  return { ok: true, sessionId, userId, expiresAt };
 }

@@ -4,8 +4,8 @@ import { clampTtl, signAppToken } from '../../../features/library/tokens.server'
 
 /** GET /sapi/app/token?ttl=3600 — a short-lived bearer token for the signed-in reader (ttl 60..3600 s). */
 export const GET: APIRoute = ({ url, locals }) => {
-  const { user, now, t } = locals;
-  if (!user) return jsonError(401, t('error.api.loginRequired'));
+  const { user, sessionId, now, t } = locals;
+  if (!user || !sessionId) return jsonError(401, t('error.api.loginRequired'));
   const ttl = clampTtl(url.searchParams.get('ttl'));
-  return json({ token: signAppToken(user.id, now + ttl) }, { cache: 'no-store' });
+  return json({ token: signAppToken(sessionId, user.id, now + ttl) }, { cache: 'no-store' });
 };

@@ -10,9 +10,9 @@ import { absoluteUrl } from '../../../../features/catalog/media';
 /** GET {api}/comic/{id}/episodes?language={lang}&token={token}: the episodes response with the reader's progress. */
 export const GET: APIRoute = async ({ params, url, locals }) => {
   const { t, now, user } = locals;
-  const caller = apiCaller(url, user?.id ?? null, now, { expired: t('error.token.expired'), invalid: t('error.token.invalid'), login: t('error.api.loginRequired') });
-  if (!caller.ok) return caller.response;
   const db = await getDb();
+  const caller = await apiCaller(db, url, user?.id ?? null, now, { expired: t('error.token.expired'), invalid: t('error.token.invalid'), login: t('error.api.loginRequired') });
+  if (!caller.ok) return caller.response;
   const series = await findSeriesByIdOrE4pid(db, params.ref ?? '');
   if (!series) return jsonError(404, t('error.api.notFound'));
   const language = (url.searchParams.get('language') ?? '').toLowerCase().slice(0, 8);

@@ -9,11 +9,12 @@ import { absoluteUrl } from '../../../../features/catalog/media';
 /** GET /api/house/history/me?limit=25&skip={n}&token={token}: the reader's history, one entry per series. */
 export const GET: APIRoute = async ({ url, locals }) => {
   const { t, now, user } = locals;
-  const caller = apiCaller(url, user?.id ?? null, now, { expired: t('error.token.expired'), invalid: t('error.token.invalid'), login: t('error.api.loginRequired') });
+  const db = await getDb();
+  const caller = await apiCaller(db, url, user?.id ?? null, now, { expired: t('error.token.expired'), invalid: t('error.token.invalid'), login: t('error.api.loginRequired') });
   if (!caller.ok) return caller.response;
   const limit = intParam(url.searchParams.get('limit'), HISTORY_PAGE_SIZE, 1, 100);
   const skip = intParam(url.searchParams.get('skip'), 0, 0, 100_000);
   const abs = absoluteUrl(url);
-  const page = await loadHistory(await getDb(), caller.userId, limit, skip);
+  const page = await loadHistory(db, caller.userId, limit, skip);
   return json(historyJson(page, abs), { cache: 'private, no-store' });
 };
