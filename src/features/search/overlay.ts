@@ -1,0 +1,76 @@
+/**
+ * Pure rules of the search overlay (spec sections 2, 5 and 7), shared by the island and its
+ * unit tests: which suggestions request a query and language filter make, how the answer tuple
+ * is read, and where submitting goes. No DOM, no fetch.
+ */
+import { cleanQuery, defaultParams, listingHref, toggleLanguage, defaultLanguages, type LanguageCode, type Languages, type ListingSite } from '../catalog/listing';
+import { normalizeQuery } from './normalize';
+
+export { toggleLanguage, defaultLanguages, type LanguageCode, type Languages };
+
+/** Quiet time after the last keystroke before suggestions are requested. */
+export const SUGGEST_DEBOUNCE_MS = 200;
+/** The suggestions endpoint (trailing slash: the app's canonical form). */
+export const SUGGEST_PATH = '/search/suggest/';
+
+/** The language filter as request parameters: both on is every site, one on is its site. */
+export function languageParams(l: Languages): Record<string, string> {
+  if (l.en && l.pt) return { show_all_sites: 'true' };
+  return { site_id: l.pt ? '3' : '1' };
+}
+
+/**
+ * The suggestions URL for typed text and a language filter, or null when the text is too short
+ * to search (fewer than 2 letters or digits once normalised: spec section 5), in which case the
+ * suggestions clear and no request is sent.
+ */
+export function suggestUrl(text: string, languages: Languages): string | null {
+  if (!normalizeQuery(text).terms.length) return null;
+  const sp = new URLSearchParams({ cover: 'true', q: text.trim(), ...languageParams(languages) });
+  return `${SUGGEST_PATH}?${sp.toString()}`;
+}
+
+export interface Suggestion {
+  name: string;
+  excerpt: string;
+  link: string;
+  thumbnail: string;
+  siteIds: number[];
+}
+
+const strings = (v: unknown): string[] | null => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : null);
+
+/**
+ * Reads the `[term, names[], excerpts[], links[], thumbnails[], site_ids[]]` tuple. Anything
+ * malformed gives null; links that are not http(s) are dropped (they come from our server, but
+ * a link the reader may follow is checked where it is used).
+ */
+export function parseSuggestions(body: unknown): Suggestion[] | null {
+  if (!Array.isArray(body) || body.length < 5) return null;
+  const [, names, excerpts, links, thumbs, sites] = body as unknown[];
+  const n = strings(names);
+  const e = strings(excerpts);
+  const l = strings(links);
+  const t = strings(thumbs);
+  if (!n || !e || !l || !t) return null;
+  const s = Array.isArray(sites) ? sites : [];
+  const out: Suggestion[] = [];
+  n.forEach((name, i) => {
+    const link = l[i] ?? '';
+    if (!/^https?:\/\//i.test(link) && !link.startsWith('/')) return;
+    const siteIds = Array.isArray(s[i]) ? (s[i] as unknown[]).filter((x): x is number => typeof x === 'number') : [];
+    out.push({ name, excerpt: e[i] ?? '', link, thumbnail: /^https?:\/\/|^\//i.test(t[i] ?? '') ? t[i]! : '', siteIds });
+  });
+  return out;
+}
+
+/** Where submitting the overlay goes: the listing with the query and (when not the site's default) the language filter. */
+export function submitHref(text: string, languages: Languages, site: ListingSite): string {
+  return listingHref({ ...defaultParams(site), q: cleanQuery(text), languages }, site);
+}
+
+/** Fills `{count}` in a pre-translated plural form, choosing the form with Intl.PluralRules. */
+export function countMessage(forms: { one: string; other: string }, count: number, locale: string): string {
+  const form = new Intl.PluralRules(locale).select(count) === 'one' ? forms.one : forms.other;
+  return form.replace('{count}', new Intl.NumberFormat(locale).format(count));
+}
