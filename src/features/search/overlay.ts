@@ -74,3 +74,30 @@ export function countMessage(forms: { one: string; other: string }, count: numbe
   const form = new Intl.PluralRules(locale).select(count) === 'one' ? forms.one : forms.other;
   return form.replace('{count}', new Intl.NumberFormat(locale).format(count));
 }
+
+/** Already-translated strings the island needs (built by Header.astro with the request's `t`). */
+export interface OverlayMessages {
+  dialogLabel: string;
+  inputLabel: string;
+  placeholder: string;
+  submit: string;
+  close: string;
+  languagesLabel: string;
+  languageEn: string;
+  languagePt: string;
+  suggestionsLabel: string;
+  /** Plural forms with a literal `{count}` placeholder (see countMessage). */
+  resultsOne: string;
+  resultsOther: string;
+  noResults: string;
+  error: string;
+  hint: string;
+  otherSite: string;
+}
+
+/** What the header script hands the island when it first loads it. */
+export interface OverlayConfig {
+  site: ListingSite;
+  locale: string;
+  messages: OverlayMessages;
+}

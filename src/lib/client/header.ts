@@ -1,4 +1,8 @@
-/** Small page-wide behaviours: theme toggle, language switch check, back-to-top, logout dialog. No framework. */
+/**
+ * Small page-wide behaviours: theme toggle, language switch check, back-to-top, logout dialog,
+ * and the opener of the search overlay. No framework: the overlay's React island is imported
+ * only when a reader first opens search.
+ */
 
 export const THEME_MAX_AGE = 1080 * 24 * 3600;
 export const LANGUAGE_CHECK_TIMEOUT_MS = 3000;
@@ -116,7 +120,55 @@ function initLogout() {
   });
 }
 
+/**
+ * Header search (spec section 2 "Search bar overlay"): without JavaScript it is a plain GET form
+ * to /comics/?q=. Here, focusing or clicking its field opens the overlay; the island (React,
+ * react-dom and its styles) is fetched with a dynamic import on that first open only. If the
+ * import fails, the plain form keeps working.
+ */
+function initSearchOverlay() {
+  const form = document.querySelector<HTMLFormElement>('form.header-search');
+  const field = form?.querySelector<HTMLInputElement>('input[name="q"]');
+  const configEl = document.getElementById('search-overlay-config');
+  if (!form || !field || !configEl) return;
+  let config: import('../../features/search/overlay').OverlayConfig;
+  try {
+    config = JSON.parse(configEl.textContent ?? '');
+  } catch {
+    return;
+  }
+  field.setAttribute('aria-haspopup', 'dialog');
+  let controller: Promise<import('../../features/search/overlay-entry').OverlayController> | null = null;
+  // Focus handed back by the closing overlay must not open it again.
+  let returning = false;
+  const open = () => {
+    if (returning) return;
+    controller ??= import('../../features/search/overlay-entry').then((m) => m.mountSearchOverlay(config));
+    controller.then(
+      (c) => {
+        // What the reader typed while the island loaded moves into the overlay's field.
+        const text = field.value;
+        field.value = '';
+        c.open({
+          text,
+          onClose: () => {
+            returning = true;
+            field.focus({ preventScroll: true });
+            returning = false;
+          },
+        });
+      },
+      () => {
+        controller = null;
+      },
+    );
+  };
+  field.addEventListener('focus', open);
+  field.addEventListener('click', open);
+}
+
 export function initHeader() {
+  initSearchOverlay();
   initTheme();
   initLogout();
   initLanguageSwitch();
