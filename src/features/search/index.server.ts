@@ -62,12 +62,23 @@ async function buildDocuments(db: AnyDb, ids: readonly number[]): Promise<{ seri
   }));
 }
 
+let indexGeneration = 0;
+
+/**
+ * Bumped whenever this process rebuilds search documents, so caches of search results in this
+ * process (the suggestions cache) drop what they hold. Other processes rely on their caches' TTL.
+ */
+export function searchIndexGeneration(): number {
+  return indexGeneration;
+}
+
 /**
  * Rebuilds the search documents of these series, or of every series when `seriesIds` is
  * omitted. Runs in a transaction per chunk of 500 series (or inside the caller's transaction).
  * Returns the number of documents written.
  */
 export async function reindexSeries(db: AnyDb, seriesIds?: readonly number[]): Promise<number> {
+  indexGeneration++;
   let ids: number[];
   if (seriesIds) ids = [...new Set(seriesIds.map(Number).filter(Number.isSafeInteger))];
   else ids = (await db.selectFrom('series').select('id').orderBy('id').execute()).map((r) => Number(r.id));

@@ -9,7 +9,7 @@ import { hostForSite, type Site, type SiteId } from '../../lib/site';
 import { mediaUrl, parseImages } from '../catalog/media';
 import { seriesPath } from '../reader/urls';
 import { normalizeQuery, truncateQuery } from './normalize';
-import { searchSeries, seriesSites } from './index.server';
+import { searchIndexGeneration, searchSeries, seriesSites, type SearchHit } from './index.server';
 
 export const SUGGEST_LIMIT = 8;
 export const SUGGEST_CACHE = 'public, max-age=60, s-maxage=300';
@@ -25,12 +25,52 @@ export function suggestSites(params: URLSearchParams, current: Site): SiteId[] {
   return [current.id];
 }
 
+/** How long a search result is reused: the endpoint's own `max-age`. */
+export const SUGGEST_TTL_MS = 60_000;
+/** At most this many distinct (query, sites) results are kept per database (least recently used go first). */
+export const SUGGEST_CACHE_ENTRIES = 5_000;
+
+interface Found { hits: SearchHit[]; sites: Map<number, number[]> }
+interface Entry { at: number; generation: number; value: Promise<Found> }
+const caches = new WeakMap<object, Map<string, Entry>>();
+
+/**
+ * The search behind the suggestions, through a small in-process cache keyed by the normalised
+ * query and the sites. Readers type the same short prefixes ("th", "the", "ma") over and over,
+ * and those are exactly the queries that match thousands of series and cost milliseconds of
+ * bm25 ranking; the endpoint already tells browsers and CDNs to reuse answers for 60 s, so the
+ * server does the same. Concurrent misses for one key share one query. Entries drop after the
+ * TTL, on a reindex in this process, or when a query fails. See docs/search.md ("Performance").
+ */
+export function cachedSearch(db: DB, term: string, siteIds: readonly SiteId[], now = Date.now()): Promise<Found> {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
+  const key = `${[...new Set(siteIds)].sort().join(',')}|${normalizeQuery(term).text}`;
+  const generation = searchIndexGeneration();
+  const entry = cache.get(key);
+  if (entry && now - entry.at < SUGGEST_TTL_MS && entry.generation === generation) {
+    cache.delete(key);
+    cache.set(key, entry);
+    return entry.value;
+  }
+  const value = (async () => {
+    const hits = await searchSeries(db, term, { siteIds, limit: SUGGEST_LIMIT });
+    return { hits, sites: await seriesSites(db, hits.map((h) => h.id)) };
+  })();
+  cache.delete(key);
+  cache.set(key, { at: now, generation, value });
+  value.catch(() => {
+    if (cache.get(key)?.value === value) cache.delete(key);
+  });
+  while (cache.size > SUGGEST_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+  return value;
+}
+
 export async function suggest(db: DB, opts: { q: string | null; cover: boolean; siteIds: readonly SiteId[]; site: Site; protocol: string; host: string }): Promise<Suggestions> {
   const term = truncateQuery(opts.q).trim();
   const out: Suggestions = [term, [], [], [], [], []];
   if (!normalizeQuery(term).terms.length) return out;
-  const hits = await searchSeries(db, term, { siteIds: opts.siteIds, limit: SUGGEST_LIMIT });
-  const sites = await seriesSites(db, hits.map((h) => h.id));
+  const { hits, sites } = await cachedSearch(db, term, opts.siteIds);
   const origin = (site: SiteId) => `${opts.protocol}//${hostForSite(opts.host, site)}`;
   for (const h of hits) {
     const on = sites.get(h.id) ?? [];
