@@ -154,5 +154,73 @@ for (const dialect of selectedDialects()) {
       expect(long.body[0].length).toBeLessThanOrEqual(100);
       await suggest('q=%ED%A0%80blade');
     });
+
+    it('answers the same again for a repeated query (served from the suggestions cache) and keeps the term as sent', async () => {
+      const a = await suggest('q=Blad&site_id=1');
+      const b = await suggest(`q=${encodeURIComponent('  BLAD ')}&site_id=1`);
+      expect(a.status).toBe(200);
+      expect(b.body.slice(1)).toEqual(a.body.slice(1));
+      expect(a.body[0]).toBe('Blad');
+      expect(b.body[0]).toBe('BLAD');
+      // The cache never mixes sites or hosts.
+      const br = await suggest('q=Blad&site_id=1', 'br');
+      expect(br.body[3][0]).toBe(`${server.origin('br')}/comics/${known.blade.slug}/`);
+      expect(br.body[4][0]).toMatch(new RegExp(`^${server.origin('br')}/media/`));
+      const pt = await suggest('q=coracao&site_id=3', 'br');
+      const en = await suggest('q=coracao&site_id=1');
+      expect(pt.status).toBe(200);
+      expect(en.body[1]).not.toContain(known.portuguese.name);
+    });
+  });
+
+  describe(`search overlay wiring (${dialect})`, () => {
+    const server = useServer(dialect);
+
+    async function headerConfig(site: 'en' | 'br') {
+      const page = await server.request('/', { site });
+      expect(page.status).toBe(200);
+      const m = /<script type="application\/json" id="search-overlay-config">([\s\S]*?)<\/script>/.exec(page.text);
+      expect(m, 'the header carries the overlay config').not.toBeNull();
+      return { html: page.text, config: JSON.parse(m![1]!) as { site: number; locale: string; messages: Record<string, string> } };
+    }
+
+    it('keeps the plain GET form and hands the island translated strings for each site', async () => {
+      const en = await headerConfig('en');
+      expect(en.html).toMatch(/<form class="header-search" role="search" action="\/comics\/" method="get">/);
+      expect(en.config.site).toBe(1);
+      expect(en.config.locale).toBe('en');
+      expect(en.config.messages.languageEn).toBe('English');
+      expect(en.config.messages.resultsOther).toBe('{count} suggestions');
+      const br = await headerConfig('br');
+      expect(br.config.site).toBe(3);
+      expect(br.config.locale).toBe('pt-BR');
+      expect(br.config.messages.languagePt).toBe('Português do Brasil');
+      expect(br.config.messages.noResults).toMatch(/^Nenhuma série encontrada/);
+    });
+
+    it('ships no React with the page: the header script only imports the island on demand', async () => {
+      const { html } = await headerConfig('en');
+      expect(html).not.toMatch(/modulepreload/);
+      const srcs = [...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => m[1]!);
+      expect(srcs.length).toBeGreaterThan(0);
+      let island: string | null = null;
+      for (const src of srcs) {
+        const js = (await server.request(src)).text;
+        expect(js, src).not.toContain('react.transitional.element');
+        island ??= /import\("\.\/(overlay-entry\.[\w-]+\.js)"\)/.exec(js)?.[1] ?? null;
+      }
+      expect(island, 'a dynamic import of the overlay').not.toBeNull();
+      const chunk = await server.request(`/_astro/${island}`);
+      expect(chunk.status).toBe(200);
+      // React itself arrives with the island (directly or through a chunk it imports).
+      const imports = [...chunk.text.matchAll(/from"\.\/([\w.-]+\.js)"/g)].map((m) => m[1]!);
+      const bodies = [chunk.text, ...(await Promise.all(imports.map(async (f) => (await server.request(`/_astro/${f}`)).text)))];
+      expect(bodies.some((b) => b.includes('react.transitional.element'))).toBe(true);
+    });
+
+    it('has no header search on the listing, which has its own search box', async () => {
+      const page = await server.request('/comics/');
+      expect(page.text).not.toContain('id="search-overlay-config"');
+    });
   });
 }
