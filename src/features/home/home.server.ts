@@ -1,0 +1,443 @@
+/**
+ * Data for the home page blocks (spec section 2). Every query runs on SQLite and PostgreSQL and
+ * walks an existing index: the (popularity, id) and (created_at scan, see newestSeries) orders of
+ * `series`, the site probe on `series_languages(site_id, series_id)`, `series_tags(tag_id,
+ * series_id)`, `chapters(series_id, language, number)` and `chapters(released_at, series_id)`.
+ *
+ * Promotional blocks show only ACTIVE, non-adult series of the site (the listing also lists
+ * REMOVED and adult series; a shared front page does not advertise them). See docs/home.md.
+ */
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Database } from '../../../db/schema';
+import type { DB } from '../../server/db';
+import type { Site } from '../../lib/site';
+import type { T } from '../../lib/i18n';
+import { mediaUrl, parseImages, type SeriesImages } from '../catalog/media';
+import { finalPrice, relativeTime, type Format } from '../catalog/rules';
+import { displayChapterName } from '../catalog/naming';
+import { readerPath, seriesPath } from '../reader/urls';
+import {
+  FEATURED_CHAPTERS, REEL_THUMBS, SIMULPUB_MAX, SIMULPUB_WINDOW,
+  dailyIndex, isSimulpub, rankRecommendations, selectSimulpub, tagProfile, topProfileTags,
+} from './rules';
+
+export interface HomeSeries {
+  id: number;
+  e4pid: string;
+  slug: string;
+  name: string;
+  format: Format;
+  adult: boolean;
+  exclusive: boolean;
+  updateStatus: string;
+  lastUpdated: number;
+  chapterCount: number;
+  color: string;
+  images: SeriesImages;
+  popularity: number;
+  excerpt: string;
+  /** chapter_name_format (null: the format's default). */
+  nameFormat: string | null;
+  href: string;
+}
+
+export interface HomeTag {
+  id: number;
+  slug: string;
+  name: string;
+  color: string;
+  primary: boolean;
+  icon: string;
+}
+
+const CARD_COLUMNS = [
+  'series.id', 'series.e4pid', 'series.slug', 'series.name', 'series.format', 'series.adult', 'series.in_exclusive',
+  'series.update_status', 'series.last_updated', 'series.chapter_count', 'series.color', 'series.images',
+  'series.popularity', 'series.excerpt', 'series.chapter_name_format',
+] as const;
+
+type SeriesEb = ExpressionBuilder<Database, 'series'>;
+
+/** ACTIVE, not adult, shown on the site (a correlated probe on series_languages_site_idx). */
+function promotable(eb: SeriesEb, siteId: number) {
+  return eb.and([
+    eb('series.state', '=', 'ACTIVE'),
+    eb('series.adult', '=', 0),
+    eb.exists(
+      eb.selectFrom('series_languages')
+        .select(sql.lit(1).as('one'))
+        .where('series_languages.site_id', '=', siteId)
+        .whereRef('series_languages.series_id', '=', 'series.id'),
+    ),
+  ]);
+}
+
+function cards(db: DB, siteId: number) {
+  return db.selectFrom('series').select(CARD_COLUMNS).where((eb) => promotable(eb, siteId));
+}
+
+type CardRow = Awaited<ReturnType<ReturnType<typeof cards>['execute']>>[number];
+
+function toSeries(r: CardRow): HomeSeries {
+  return {
+    id: Number(r.id),
+    e4pid: r.e4pid,
+    slug: r.slug,
+    name: r.name,
+    format: r.format,
+    adult: Number(r.adult) === 1,
+    exclusive: Number(r.in_exclusive) === 1,
+    updateStatus: r.update_status,
+    lastUpdated: Number(r.last_updated),
+    chapterCount: Number(r.chapter_count),
+    color: r.color,
+    images: parseImages(r.images),
+    popularity: Number(r.popularity),
+    excerpt: r.excerpt,
+    nameFormat: r.chapter_name_format,
+    href: seriesPath(r),
+  };
+}
+
+function notIn<Q extends { where: (...a: any[]) => Q }>(q: Q, ids: readonly number[]): Q {
+  return ids.length ? q.where('series.id', 'not in', [...ids]) : q;
+}
+
+/** Most popular series of the site (the generic swipe carousel; also the anonymous recommendation seed). */
+export async function popularSeries(db: DB, siteId: number, limit = 12, exclude: readonly number[] = []): Promise<HomeSeries[]> {
+  const rows = await notIn(cards(db, siteId), exclude).orderBy('series.popularity', 'desc').orderBy('series.id', 'desc').limit(limit).execute();
+  return rows.map(toSeries);
+}
+
+/** Hero slideshow: the most popular `in_hype` series, topped up with popular ones when fewer than 3. */
+export async function heroSeries(db: DB, siteId: number, limit = 5): Promise<HomeSeries[]> {
+  const rows = await cards(db, siteId).where('series.in_hype', '=', 1).orderBy('series.popularity', 'desc').orderBy('series.id', 'desc').limit(limit).execute();
+  const hype = rows.map(toSeries);
+  if (hype.length >= 3) return hype;
+  return [...hype, ...(await popularSeries(db, siteId, limit - hype.length, hype.map((s) => s.id)))];
+}
+
+/**
+ * Newest series by `created_at`. There is no index on created_at: the query scans the site's
+ * series once and keeps the top rows (about 6 ms on the 10,000-series catalogue, SQLite), well
+ * within the budget of a page that shared caches keep for a minute.
+ */
+export async function newestSeries(db: DB, siteId: number, limit = 12): Promise<HomeSeries[]> {
+  const rows = await cards(db, siteId).orderBy('series.created_at', 'desc').orderBy('series.id', 'desc').limit(limit).execute();
+  return rows.map(toSeries);
+}
+
+/** The collection carousel: exclusive series, most popular first. */
+export async function exclusiveSeries(db: DB, siteId: number, limit = 12): Promise<HomeSeries[]> {
+  const rows = await cards(db, siteId).where('series.in_exclusive', '=', 1).orderBy('series.popularity', 'desc').orderBy('series.id', 'desc').limit(limit).execute();
+  return rows.map(toSeries);
+}
+
+/** Most popular series carrying a tag. */
+export async function seriesWithTag(db: DB, siteId: number, tagId: number, limit = 12): Promise<HomeSeries[]> {
+  const rows = await cards(db, siteId)
+    .where((eb) => eb.exists(eb.selectFrom('series_tags').select(sql.lit(1).as('one')).where('series_tags.tag_id', '=', tagId).whereRef('series_tags.series_id', '=', 'series.id')))
+    .orderBy('series.popularity', 'desc')
+    .orderBy('series.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toSeries);
+}
+
+/** Every tag, named for the locale, primary ones (the listing's categories) first, then by name. */
+export async function allTags(db: DB, locale: Site['locale']): Promise<HomeTag[]> {
+  const rows = await db.selectFrom('tags').select(['id', 'slug', 'name', 'name_pt', 'color', 'is_primary', 'icon']).execute();
+  return rows
+    .map((r) => ({ id: Number(r.id), slug: r.slug, name: locale === 'pt-BR' ? r.name_pt || r.name : r.name, color: r.color, primary: Number(r.is_primary) === 1, icon: r.icon }))
+    .sort((a, b) => Number(b.primary) - Number(a.primary) || a.name.localeCompare(b.name, locale));
+}
+
+export interface ChapterThumb {
+  e4pid: string;
+  number: number;
+  name: string;
+  thumbnail: string | null;
+  href: string;
+}
+
+export interface FeaturedSeries {
+  series: HomeSeries;
+  /** The first chapters released in the site's language (spec section 9: 5). */
+  chapters: ChapterThumb[];
+}
+
+/**
+ * Featured carousel: popular series not already in the hero, each with its first five released
+ * chapters in the site's language (one query per series on the (series_id, language, number) index).
+ */
+export async function featuredSeries(db: DB, site: Site, t: T, now: number, exclude: readonly number[], limit = 5): Promise<FeaturedSeries[]> {
+  const candidates = await popularSeries(db, site.id, limit + 3, exclude);
+  const withChapters = await Promise.all(
+    candidates.map(async (series) => {
+      const rows = await db
+        .selectFrom('chapters')
+        .select(['e4pid', 'number', 'language', 'thumbnail'])
+        .where('series_id', '=', series.id)
+        .where('language', '=', site.language)
+        .where('released_at', '<=', now)
+        .orderBy('number', 'asc')
+        .limit(FEATURED_CHAPTERS)
+        .execute();
+      return {
+        series,
+        chapters: rows.map((c) => ({
+          e4pid: c.e4pid,
+          number: Number(c.number),
+          name: displayChapterName(t, site.locale, { format: series.format, chapter_name_format: series.nameFormat }, Number(c.number)),
+          thumbnail: mediaUrl(c.thumbnail),
+          href: readerPath(series, { e4pid: c.e4pid, number: Number(c.number), language: c.language }),
+        })),
+      };
+    }),
+  );
+  // A featured slide needs chapters to show.
+  return withChapters.filter((f) => f.chapters.length > 0).slice(0, limit);
+}
+
+export interface GenreTile {
+  tag: HomeTag;
+  covers: { name: string; src: string | null }[];
+}
+
+/** The genres carousel: the non-primary tags (themes), each with the covers of its three most popular series. */
+export async function genreTiles(db: DB, siteId: number, tags: readonly HomeTag[]): Promise<GenreTile[]> {
+  const themes = tags.filter((t) => !t.primary);
+  const tiles = await Promise.all(
+    themes.map(async (tag) => ({
+      tag,
+      covers: (await seriesWithTag(db, siteId, tag.id, 3)).map((s) => ({ name: s.name, src: mediaUrl(s.images.thumbnail_140 ?? s.images.thumbnail) })),
+    })),
+  );
+  return tiles.filter((t) => t.covers.length > 0);
+}
+
+export interface Recommended {
+  series: HomeSeries;
+  /** Up to two shared tags (spec section 9). */
+  tags: HomeTag[];
+}
+
+export interface Recommendations {
+  items: Recommended[];
+  /** What the ranking was based on: the reader's own favorites and history, or one popular series. */
+  basis: { kind: 'reader' } | { kind: 'series'; series: HomeSeries } | { kind: 'none' };
+}
+
+const PROFILE_SERIES = 50;
+const CANDIDATES = 60;
+
+/**
+ * Recommended comics: the top 3 series by shared tags with a profile. Signed-in readers: the tags
+ * of their favorites (weight 2) and read series (weight 1), excluding those series. Anonymous
+ * (and readers with no history): the tags of the site's most popular series (`seed`), so every
+ * anonymous visitor gets the same, cacheable answer. Ranking is the pure rankRecommendations().
+ */
+export async function recommendations(db: DB, siteId: number, tags: readonly HomeTag[], userId: number | null, seed: HomeSeries | null): Promise<Recommendations> {
+  let profile = new Map<number, number>();
+  let exclude = new Set<number>();
+  let basis: Recommendations['basis'] = { kind: 'none' };
+  if (userId != null) {
+    const [favs, read] = await Promise.all([
+      db.selectFrom('favorites').select('series_id').where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('series_id', 'desc').limit(PROFILE_SERIES).execute(),
+      db.selectFrom('reading_progress').select('series_id').where('user_id', '=', userId).groupBy('series_id').orderBy(sql`max(last_read)`, 'desc').orderBy('series_id', 'desc').limit(PROFILE_SERIES).execute(),
+    ]);
+    const favIds = favs.map((r) => Number(r.series_id));
+    const readIds = read.map((r) => Number(r.series_id));
+    const tagsOf = await seriesTagIds(db, [...new Set([...favIds, ...readIds])]);
+    profile = tagProfile(favIds.map((id) => ({ tagIds: tagsOf.get(id) ?? [] })), readIds.map((id) => ({ tagIds: tagsOf.get(id) ?? [] })));
+    exclude = new Set([...favIds, ...readIds]);
+    if (profile.size > 0) basis = { kind: 'reader' };
+  }
+  if (profile.size === 0 && seed) {
+    const tagsOf = await seriesTagIds(db, [seed.id]);
+    profile = tagProfile([{ tagIds: tagsOf.get(seed.id) ?? [] }], []);
+    exclude = new Set([...exclude, seed.id]);
+    basis = { kind: 'series', series: seed };
+  }
+  const wanted = topProfileTags(profile);
+  if (wanted.length === 0) return { items: [], basis: { kind: 'none' } };
+
+  // Candidates: the series sharing the most of the wanted tags (series_tags(tag_id, series_id) index).
+  let q = db
+    .selectFrom('series_tags')
+    .innerJoin('series', 'series.id', 'series_tags.series_id')
+    .select(['series_tags.series_id', (eb) => eb.fn.countAll<number>().as('shared'), (eb) => eb.fn.max('series.popularity').as('popularity')])
+    .where('series_tags.tag_id', 'in', wanted)
+    .where((eb) => promotable(eb as unknown as SeriesEb, siteId));
+  if (exclude.size) q = q.where('series_tags.series_id', 'not in', [...exclude]);
+  const rows = await q
+    .groupBy('series_tags.series_id')
+    .orderBy(sql`count(*)`, 'desc')
+    .orderBy(sql`max(series.popularity)`, 'desc')
+    .orderBy('series_tags.series_id', 'asc')
+    .limit(CANDIDATES)
+    .execute();
+  const ids = rows.map((r) => Number(r.series_id));
+  const candidateTags = await seriesTagIds(db, ids);
+  const ranked = rankRecommendations(profile, rows.map((r) => ({ id: Number(r.series_id), popularity: Number(r.popularity), tagIds: candidateTags.get(Number(r.series_id)) ?? [] })), exclude);
+  if (ranked.length === 0) return { items: [], basis };
+  const found = new Map((await cards(db, siteId).where('series.id', 'in', ranked.map((r) => r.id)).execute()).map((r) => [Number(r.id), toSeries(r)]));
+  const tagById = new Map(tags.map((t) => [t.id, t]));
+  const items = ranked.flatMap((r) => {
+    const series = found.get(r.id);
+    return series ? [{ series, tags: r.sharedTagIds.map((id) => tagById.get(id)).filter((x): x is HomeTag => !!x) }] : [];
+  });
+  return { items, basis };
+}
+
+/** Tag ids of each series, in the series' own order (position 0 is its main genre). */
+async function seriesTagIds(db: DB, seriesIds: readonly number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>();
+  if (seriesIds.length === 0) return out;
+  const rows = await db.selectFrom('series_tags').select(['series_id', 'tag_id']).where('series_id', 'in', [...seriesIds]).orderBy('series_id').orderBy('position').execute();
+  for (const r of rows) {
+    const list = out.get(Number(r.series_id)) ?? [];
+    list.push(Number(r.tag_id));
+    out.set(Number(r.series_id), list);
+  }
+  return out;
+}
+
+export interface SimulpubEntry {
+  series: HomeSeries;
+  next: { number: number; name: string; releasedAt: number; when: string };
+}
+
+const SIMULPUB_SCAN = 240;
+
+/**
+ * The simulpub strip: series whose availability strategy says `simulpub` with a chapter in the
+ * site's language scheduled within the next 7 days, soonest first, at most 12 (spec section 9).
+ * Reads the upcoming chapters in release order on the chapters(released_at, series_id) index.
+ */
+export async function simulpubStrip(db: DB, site: Site, t: T, now: number): Promise<SimulpubEntry[]> {
+  const rows = await db
+    .selectFrom('chapters')
+    .innerJoin('series', 'series.id', 'chapters.series_id')
+    .select(['chapters.series_id', 'chapters.released_at', 'chapters.number', 'series.availability_strategy', 'series.chapter_name_format', 'series.format'])
+    .where('chapters.released_at', '>', now)
+    .where('chapters.released_at', '<=', now + SIMULPUB_WINDOW)
+    .where('chapters.language', '=', site.language)
+    .where('series.state', '=', 'ACTIVE')
+    .where('series.adult', '=', 0)
+    .orderBy('chapters.released_at', 'asc')
+    .orderBy('chapters.series_id', 'asc')
+    .limit(SIMULPUB_SCAN)
+    .execute();
+  const picked = selectSimulpub(
+    rows.map((r) => ({ seriesId: Number(r.series_id), releasedAt: Number(r.released_at), simulpub: isSimulpub(r.availability_strategy), number: Number(r.number), nameFormat: r.chapter_name_format, format: r.format })),
+    now,
+    SIMULPUB_MAX,
+  );
+  if (picked.length === 0) return [];
+  const found = new Map((await cards(db, site.id).where('series.id', 'in', picked.map((p) => p.seriesId)).execute()).map((r) => [Number(r.id), toSeries(r)]));
+  return picked.flatMap((p) => {
+    const series = found.get(p.seriesId);
+    if (!series) return [];
+    const name = displayChapterName(t, site.locale, { format: p.format, chapter_name_format: p.nameFormat }, p.number);
+    return [{ series, next: { number: p.number, name, releasedAt: p.releasedAt, when: relativeTime(p.releasedAt, now, site.locale) } }];
+  });
+}
+
+export interface HomeBlocks {
+  hero: HomeSeries[];
+  newest: HomeSeries[];
+  popular: HomeSeries[];
+  exclusive: HomeSeries[];
+  categories: HomeTag[];
+  spotlight: { tag: HomeTag; series: HomeSeries[] } | null;
+  featured: FeaturedSeries[];
+  genres: GenreTile[];
+  recommended: Recommendations;
+  simulpub: SimulpubEntry[];
+}
+
+/** Everything the home page shows that is the same for every anonymous visitor of a site, plus a reader's recommendations. */
+export async function loadHomeBlocks(db: DB, site: Site, t: T, now: number, userId: number | null): Promise<HomeBlocks> {
+  const [hero, newest, popular, exclusive, tags, simulpub] = await Promise.all([
+    heroSeries(db, site.id),
+    newestSeries(db, site.id),
+    popularSeries(db, site.id),
+    exclusiveSeries(db, site.id),
+    allTags(db, site.locale),
+    simulpubStrip(db, site, t, now),
+  ]);
+  const categories = tags.filter((x) => x.primary);
+  const spotlightTag = categories.length ? categories[dailyIndex(now, categories.length, site.timeZone)]! : null;
+  const [spotlightSeries, featured, genres, recommended] = await Promise.all([
+    spotlightTag ? seriesWithTag(db, site.id, spotlightTag.id) : Promise.resolve([]),
+    featuredSeries(db, site, t, now, hero.map((s) => s.id)),
+    genreTiles(db, site.id, tags),
+    recommendations(db, site.id, tags, userId, popular[0] ?? null),
+  ]);
+  return {
+    hero,
+    newest,
+    popular,
+    exclusive,
+    categories,
+    spotlight: spotlightTag && spotlightSeries.length ? { tag: spotlightTag, series: spotlightSeries } : null,
+    featured,
+    genres,
+    recommended,
+    simulpub,
+  };
+}
+
+/** The JSON the page embeds for scripts (spec section 7: recommended comics and simulpub arrive as JSON). */
+export function embeddedJson(blocks: Pick<HomeBlocks, 'recommended' | 'simulpub'>, origin: string) {
+  const card = (s: HomeSeries) => ({ e4pid: s.e4pid, name: s.name, uslug: s.slug, link: origin + s.href, format: s.format, thumbnail: s.images.thumbnail ? origin + mediaUrl(s.images.thumbnail) : null });
+  return {
+    recommended: blocks.recommended.items.map((r) => ({ ...card(r.series), tags: r.tags.map((tag) => ({ id: tag.id, slug: tag.slug, name: tag.name, color: tag.color })) })),
+    simulpub: blocks.simulpub.map((e) => ({ ...card(e.series), next: { number: e.next.number, name: e.next.name, saleAt: e.next.releasedAt } })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hover reel
+
+export interface Reel {
+  /** Chapter thumbnails (public media URLs), first chapters first. */
+  thumbnails: string[];
+  /** Reader URL of the first free chapter that can be read now, or null. */
+  start: string | null;
+  /** The series page (the fallback link). */
+  link: string;
+}
+
+/**
+ * Data for a series card's hover reel: thumbnails of the first released chapters in the site's
+ * language (else the series' first language) and the first free readable chapter. Null for an
+ * unknown or BLOCKED series.
+ */
+export async function reelFor(db: DB, e4pid: string, site: Site, now: number): Promise<Reel | null> {
+  const series = await db.selectFrom('series').select(['id', 'slug', 'format', 'state', 'all_free']).where('e4pid', '=', e4pid).executeTakeFirst();
+  if (!series || series.state === 'BLOCKED') return null;
+  const languages = await db.selectFrom('series_languages').select('language').where('series_id', '=', series.id).where('chapter_count', '>', 0).orderBy('language').execute();
+  const codes = languages.map((l) => l.language);
+  const language = codes.includes(site.language) ? site.language : (codes[0] ?? site.language);
+  const [rows, campaigns] = await Promise.all([
+    db.selectFrom('chapters')
+      .select(['e4pid', 'number', 'language', 'thumbnail', 'original_price'])
+      .where('series_id', '=', series.id)
+      .where('language', '=', language)
+      .where('released_at', '<=', now)
+      .orderBy('number', 'asc')
+      .limit(60)
+      .execute(),
+    db.selectFrom('campaigns').selectAll().where('series_id', '=', series.id).execute(),
+  ]);
+  const thumbnails = rows.map((r) => mediaUrl(r.thumbnail)).filter((u): u is string => !!u).slice(0, REEL_THUMBS);
+  const free = rows.find((r) => Number(series.all_free) === 1 || finalPrice({ number: Number(r.number), original_price: Number(r.original_price) }, campaigns, now) === 0);
+  const shape = { slug: series.slug, format: series.format };
+  return {
+    thumbnails,
+    start: free ? readerPath(shape, { e4pid: free.e4pid, number: Number(free.number), language: free.language }) : null,
+    link: seriesPath(shape),
+  };
+}
