@@ -357,8 +357,9 @@ export interface HomeBlocks {
   simulpub: SimulpubEntry[];
 }
 
-/** Everything the home page shows that is the same for every anonymous visitor of a site, plus a reader's recommendations. */
-export async function loadHomeBlocks(db: DB, site: Site, t: T, now: number, userId: number | null): Promise<HomeBlocks> {
+type SharedBlocks = Omit<HomeBlocks, 'recommended'> & { anonymous: Recommendations };
+
+async function loadSharedBlocks(db: DB, site: Site, t: T, now: number): Promise<SharedBlocks> {
   const [hero, newest, popular, exclusive, tags, simulpub] = await Promise.all([
     heroSeries(db, site.id),
     newestSeries(db, site.id),
@@ -369,24 +370,60 @@ export async function loadHomeBlocks(db: DB, site: Site, t: T, now: number, user
   ]);
   const categories = tags.filter((x) => x.primary);
   const spotlightTag = categories.length ? categories[dailyIndex(now, categories.length, site.timeZone)]! : null;
-  const [spotlightSeries, featured, genres, recommended] = await Promise.all([
+  const [spotlightSeries, featured, genres, anonymous] = await Promise.all([
     spotlightTag ? seriesWithTag(db, site.id, spotlightTag.id) : Promise.resolve([]),
     featuredSeries(db, site, t, now, hero.map((s) => s.id)),
     genreTiles(db, site.id, tags),
-    recommendations(db, site.id, tags, userId, popular[0] ?? null),
+    recommendations(db, site.id, tags, null, popular[0] ?? null),
   ]);
   return {
-    hero,
-    newest,
-    popular,
-    exclusive,
-    categories,
+    hero, newest, popular, exclusive, categories, featured, genres, simulpub, anonymous,
     spotlight: spotlightTag && spotlightSeries.length ? { tag: spotlightTag, series: spotlightSeries } : null,
-    featured,
-    genres,
-    recommended,
-    simulpub,
   };
+}
+
+/**
+ * The blocks every visitor of a site shares are remembered for a minute per site: the freshness
+ * anonymous pages already promise shared caches (s-maxage=60). A cache, never the source of
+ * truth: each process fills its own, a failed load is not kept. On the 10,000-series catalogue
+ * the shared blocks take about 30 ms of queries (newest and exclusive series scan the site).
+ */
+const SHARED_TTL_MS = 60_000;
+const shared = new Map<number, { at: number; blocks: Promise<SharedBlocks> }>();
+let tagsCache: { at: number; locale: Site['locale']; tags: Promise<HomeTag[]> } | null = null;
+
+/** Everything the home page shows: the shared blocks, and recommendations personal to `userId` when given. */
+export async function loadHomeBlocks(db: DB, site: Site, t: T, now: number, userId: number | null): Promise<HomeBlocks> {
+  const at = Date.now();
+  let hit = shared.get(site.id);
+  if (!hit || at - hit.at >= SHARED_TTL_MS) {
+    hit = { at, blocks: loadSharedBlocks(db, site, t, now) };
+    shared.set(site.id, hit);
+    const mine = hit;
+    mine.blocks.catch(() => {
+      if (shared.get(site.id) === mine) shared.delete(site.id);
+    });
+  }
+  const { anonymous, ...blocks } = await hit.blocks;
+  let recommended = anonymous;
+  if (userId != null) {
+    const personal = await recommendations(db, site.id, await tagsFor(db, site, at), userId, blocks.popular[0] ?? null);
+    if (personal.basis.kind === 'reader') recommended = personal;
+  }
+  return { ...blocks, recommended };
+}
+
+function tagsFor(db: DB, site: Site, at: number): Promise<HomeTag[]> {
+  if (!tagsCache || tagsCache.locale !== site.locale || at - tagsCache.at >= SHARED_TTL_MS) {
+    tagsCache = { at, locale: site.locale, tags: allTags(db, site.locale) };
+  }
+  return tagsCache.tags;
+}
+
+/** Forgets the shared blocks (tests that change the catalogue). */
+export function clearHomeCache(): void {
+  shared.clear();
+  tagsCache = null;
 }
 
 /** The JSON the page embeds for scripts (spec section 7: recommended comics and simulpub arrive as JSON). */
