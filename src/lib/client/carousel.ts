@@ -127,6 +127,7 @@ export function enhanceCarousel(root: HTMLElement): EnhancedCarousel | null {
     // Slides more than half out of view are inert: not focusable, hidden from assistive tech.
     const focused = document.activeElement;
     s.slides.forEach((el, i) => {
+      el.toggleAttribute('data-current', i === d.rel);
       const visible = (d.slides[i]?.portion ?? 0) >= 0.5;
       // While sliding, keep the focused slide reachable: focus moves on when the animation ends.
       if (!visible && s.animator.active && focused && el.contains(focused)) return;

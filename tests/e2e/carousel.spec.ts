@@ -1,0 +1,167 @@
+/**
+ * The home carousels (src/components/Carousel.astro + src/lib/client/carousel.ts): buttons,
+ * arrow keys, swipe past 20 % of the width, infinite wrap, autoplay that pauses on hover and
+ * has a pause button, reduced motion, and the scrollable row without JavaScript.
+ */
+import type { Locator, Page } from '@playwright/test';
+import { expect, message, test } from './fixtures';
+
+const en = (key: string, values?: Record<string, string | number>) => message('en', key, values);
+
+/** A carousel by its accessible name, scrolled into view and enhanced by the script. */
+async function carousel(page: Page, name: string): Promise<Locator> {
+  const region = page.getByRole('region', { name, exact: true });
+  await region.scrollIntoViewIfNeeded();
+  await expect(region).toHaveClass(/is-enhanced/);
+  return region;
+}
+
+/** The current slide (the first in view; the script marks it), whose label is "n of m". */
+function current(region: Locator): Locator {
+  return region.locator('.carousel-slide[data-current]');
+}
+
+async function slideCount(region: Locator): Promise<number> {
+  return region.locator('.carousel-slide').count();
+}
+
+test.describe('home carousels', () => {
+  test('move with the next and previous buttons, and slides out of view are inert', async ({ page }) => {
+    await page.goto('/');
+    const newest = await carousel(page, en('home.newest'));
+    const total = await slideCount(newest);
+    expect(total).toBeGreaterThan(3);
+    await expect(newest).toHaveAttribute('aria-roledescription', en('carousel.roleDescription'));
+    await expect(current(newest)).toHaveAttribute('aria-label', en('carousel.slideLabel', { n: 1, total }));
+    // Two per view at 1280 px: the third slide is out of view and cannot be focused.
+    await expect(newest.locator('.carousel-slide').nth(2)).toHaveAttribute('inert', '');
+
+    await newest.getByRole('button', { name: en('carousel.next') }).click();
+    await expect(current(newest)).toHaveAttribute('aria-label', en('carousel.slideLabel', { n: 2, total }));
+    await newest.getByRole('button', { name: en('carousel.previous') }).click();
+    await expect(current(newest)).toHaveAttribute('aria-label', en('carousel.slideLabel', { n: 1, total }));
+    // Not infinite: at the start, "previous" is disabled.
+    await expect(newest.getByRole('button', { name: en('carousel.previous') })).toBeDisabled();
+  });
+
+  test('arrow keys move the carousel when focus is inside, and focus follows the slide', async ({ page }) => {
+    await page.goto('/');
+    const newest = await carousel(page, en('home.newest'));
+    const total = await slideCount(newest);
+    const firstLink = newest.locator('.carousel-slide').first().getByRole('link');
+    await firstLink.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(current(newest)).toHaveAttribute('aria-label', en('carousel.slideLabel', { n: 2, total }));
+    await expect(newest.locator('.carousel-slide').nth(1).getByRole('link')).toBeFocused();
+    await page.keyboard.press('ArrowLeft');
+    await expect(current(newest)).toHaveAttribute('aria-label', en('carousel.slideLabel', { n: 1, total }));
+    await expect(firstLink).toBeFocused();
+  });
+
+  test('a drag shorter than 20 % of the width springs back; a longer one changes slides', async ({ page }) => {
+    await page.goto('/');
+    const newest = await carousel(page, en('home.newest'));
+    const total = await slideCount(newest);
+    const box = (await newest.locator('.carousel-track').boundingBox())!;
+    const y = box.y + box.height / 2;
+    const drag = async (fraction: number) => {
+      const from = box.x + box.width * 0.6;
+      await page.mouse.move(from, y);
+      await page.mouse.down();
+      await page.mouse.move(from - box.width * fraction, y, { steps: 12 });
+      await page.mouse.up();
+    };
+    await drag(0.12);
+    await page.waitForTimeout(700);
+    await expect(current(newest)).toHaveAttribute('aria-label', en('carousel.slideLabel', { n: 1, total }));
+    await drag(0.3);
+    await expect(current(newest)).toHaveAttribute('aria-label', en('carousel.slideLabel', { n: 2, total }));
+    // A drag must not count as a click on the card link underneath.
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test('an infinite carousel wraps around from the first slide to the last', async ({ page }) => {
+    await page.goto('/');
+    const popular = await carousel(page, en('home.popular'));
+    const total = await slideCount(popular);
+    await popular.getByRole('button', { name: en('carousel.previous') }).click();
+    await expect(current(popular)).toHaveAttribute('aria-label', en('carousel.slideLabel', { n: total, total }));
+    await popular.getByRole('button', { name: en('carousel.next') }).click();
+    await expect(current(popular)).toHaveAttribute('aria-label', en('carousel.slideLabel', { n: 1, total }));
+  });
+
+  test('the slideshow plays every 5 s, pauses while hovered and stops with its pause button', async ({ page }) => {
+    await page.clock.install();
+    await page.goto('/');
+    const hero = await carousel(page, en('home.heroLabel'));
+    const total = await slideCount(hero);
+    const at = (n: number) => expect(current(hero)).toHaveAttribute('aria-label', en('carousel.slideLabel', { n, total }));
+    await at(1);
+    await page.clock.runFor(4000);
+    await at(1);
+    await page.clock.runFor(2000);
+    await at(2);
+
+    await hero.locator('.carousel-track').hover();
+    await page.clock.runFor(12_000);
+    await at(2);
+    await page.mouse.move(5, 5);
+    await page.clock.runFor(6000);
+    await at(3);
+
+    const pause = hero.getByRole('button', { name: en('carousel.pause') });
+    await pause.click();
+    await expect(hero.getByRole('button', { name: en('carousel.play') })).toBeVisible();
+    await page.mouse.move(5, 5);
+    await page.clock.runFor(12_000);
+    await at(3);
+    await hero.getByRole('button', { name: en('carousel.play') }).click();
+    await page.mouse.move(5, 5);
+    await page.clock.runFor(6000);
+    await at(4);
+  });
+
+  test('with reduced motion the slideshow does not play by itself', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.clock.install();
+    await page.goto('/');
+    const hero = await carousel(page, en('home.heroLabel'));
+    await expect(hero.getByRole('button', { name: en('carousel.play') })).toBeVisible();
+    await page.clock.runFor(12_000);
+    await expect(current(hero)).toHaveAttribute('aria-label', en('carousel.slideLabel', { n: 1, total: await slideCount(hero) }));
+    // The buttons still work, without animation.
+    await hero.getByRole('button', { name: en('carousel.next') }).click();
+    await page.clock.runFor(100);
+    await expect(current(hero)).toHaveAttribute('aria-label', en('carousel.slideLabel', { n: 2, total: await slideCount(hero) }));
+  });
+
+  test('loads the carousel script only when a carousel comes into view', async ({ page }) => {
+    await page.goto('/');
+    const genres = page.getByRole('region', { name: en('home.genres') });
+    await expect(page.getByRole('region', { name: en('home.heroLabel') })).toHaveClass(/is-enhanced/);
+    await expect(genres).not.toHaveClass(/is-enhanced/);
+    await genres.scrollIntoViewIfNeeded();
+    await expect(genres).toHaveClass(/is-enhanced/);
+  });
+});
+
+test.describe('home carousels without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('are rows that scroll sideways, with every slide in the page', async ({ page }) => {
+    await page.goto('/');
+    const popular = page.getByRole('region', { name: en('home.popular') });
+    await popular.scrollIntoViewIfNeeded();
+    await expect(popular).not.toHaveClass(/is-enhanced/);
+    await expect(popular.getByRole('button', { name: en('carousel.next') })).toBeHidden();
+    const track = popular.locator('.carousel-track');
+    const firstSlide = popular.locator('.carousel-slide').first();
+    const before = (await firstSlide.boundingBox())!;
+    const box = (await track.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(600, 0);
+    await expect.poll(async () => (await firstSlide.boundingBox())!.x).toBeLessThan(before.x - 100);
+    // The last slide is a real link that can be reached.
+    await expect(popular.locator('.carousel-slide').last().getByRole('link')).toHaveAttribute('href', /^\/comics\/[a-z0-9-]+\/$/);
+  });
+});
