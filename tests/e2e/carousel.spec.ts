@@ -91,7 +91,9 @@ test.describe('home carousels', () => {
   });
 
   test('the slideshow plays every 5 s, pauses while hovered and stops with its pause button', async ({ page }) => {
-    await page.clock.install();
+    // A paused fake clock: time moves only when the test says so, however slow the machine.
+    await page.clock.install({ time: new Date('2030-01-01T10:00:00Z') });
+    await page.clock.pauseAt(new Date('2030-01-01T10:00:01Z'));
     await page.goto('/');
     const hero = await carousel(page, en('home.heroLabel'));
     const total = await slideCount(hero);
@@ -123,7 +125,8 @@ test.describe('home carousels', () => {
 
   test('with reduced motion the slideshow does not play by itself', async ({ page }) => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
-    await page.clock.install();
+    await page.clock.install({ time: new Date('2030-01-01T10:00:00Z') });
+    await page.clock.pauseAt(new Date('2030-01-01T10:00:01Z'));
     await page.goto('/');
     const hero = await carousel(page, en('home.heroLabel'));
     await expect(hero.getByRole('button', { name: en('carousel.play') })).toBeVisible();

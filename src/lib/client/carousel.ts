@@ -138,6 +138,10 @@ export function enhanceCarousel(root: HTMLElement): EnhancedCarousel | null {
     if (!s.options.loop) {
       if (prev) prev.disabled = d.abs <= d.minIdx;
       if (next) next.disabled = d.abs >= d.maxIdx;
+      // Everything fits: no buttons or pager to offer (autoplay keeps its toggle).
+      const fits = d.maxIdx <= d.minIdx;
+      if (controls) controls.hidden = fits && !toggle;
+      if (pager) pager.hidden = fits;
     }
     dots.forEach((dot, i) => {
       if (i === d.rel) dot.setAttribute('aria-current', 'true');
@@ -157,6 +161,8 @@ export function enhanceCarousel(root: HTMLElement): EnhancedCarousel | null {
       breakpoints: keenBreakpoints(options.perView, options.spacing),
       created: (s) => {
         root.classList.add('is-enhanced');
+        if (controls) controls.hidden = false;
+        if (pager) pager.hidden = false;
         update(s);
         schedule();
       },
@@ -188,8 +194,6 @@ export function enhanceCarousel(root: HTMLElement): EnhancedCarousel | null {
   );
   instances.set(root, slider);
 
-  if (controls) controls.hidden = false;
-  if (pager) pager.hidden = false;
   showToggle();
 
   prev?.addEventListener('click', () => slider.prev());
