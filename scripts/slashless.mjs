@@ -1,11 +1,11 @@
 /**
- * Pages use trailing slashes, but API, media and sitemap URLs are named without one
+ * Pages use trailing slashes, but API, relay, feed, media and sitemap URLs are named without one
  * (`/sapi/comics?page=2`, `/media/series/x/cover-350.webp`, `/sitemaps/chapters-0.xml`).
  * Under trailingSlash 'always' Astro would redirect the first kind and not match the others,
  * so the HTTP layer routes them to the slash form internally: one round trip, and the address
  * stays as the client gave it. Used by scripts/serve.mjs and by the dev server (astro.config.mjs).
  */
-const SLASHLESS = /^\/(api|sapi|media|sitemaps|search)\/.*[^/]$/;
+const SLASHLESS = /^\/(api|sapi|media|sitemaps|search|relay|feeds)\/.*[^/]$/;
 
 /** The URL Astro should see for a request URL (path + query). */
 export function withTrailingSlash(url) {

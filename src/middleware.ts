@@ -51,7 +51,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
     rendered = await next();
   }
   // API clients get JSON errors, never the HTML error page.
-  if (/^\/(s?api)\//.test(context.url.pathname) && rendered.status >= 400 && !(rendered.headers.get('Content-Type') ?? '').startsWith('application/json')) {
+  if (/^\/(s?api|relay)\//.test(context.url.pathname) && rendered.status >= 400 && !(rendered.headers.get('Content-Type') ?? '').startsWith('application/json')) {
     const status = rendered.status;
     const detail = status === 404 ? locals.t('error.api.notFound') : status === 405 ? locals.t('error.api.methodNotAllowed') : status >= 500 ? locals.t('error.server.title') : locals.t('error.api.badRequest');
     rendered = new Response(JSON.stringify({ detail }), { status: rendered.status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' } });

@@ -1,0 +1,89 @@
+/**
+ * Latest updates for the home page: the pager (paging.ts) over the site's recently updated
+ * series, each request answered by the same query as the relay `updates` endpoint.
+ */
+import type { DB } from '../../server/db';
+import type { Site } from '../../lib/site';
+import type { T } from '../../lib/i18n';
+import { createT } from '../../lib/i18n';
+import { displayChapterName } from '../catalog/naming';
+import { mediaUrl, parseImages } from '../catalog/media';
+import { readerPath, seriesPath } from '../reader/urls';
+import { LATEST_PAGING, pageLatestUpdates } from './paging';
+import { relayEntries } from './relay.server';
+import { findSiteSeries, recentlyUpdatedSeries, type ReleaseRow } from './repository.server';
+
+/** Chapters shown under each series. */
+export const LATEST_CHAPTERS_PER_ENTRY = 3;
+
+export interface LatestEntry {
+  series: {
+    id: number;
+    e4pid: string;
+    name: string;
+    slug: string;
+    format: 'COMIC' | 'MANGA' | 'WEBTOON';
+    adult: boolean;
+    color: string;
+    /** 140 × 200 cover. */
+    cover: string | null;
+    href: string;
+  };
+  /** Newest first, at most 3. */
+  chapters: { e4pid: string; number: number; name: string; at: number; href: string }[];
+  /** Release time of the newest chapter. */
+  latestAt: number;
+}
+
+export interface LoadLatestOptions {
+  site: Site;
+  now: number;
+  /** At most 50 (the default). */
+  limit?: number;
+  t?: T;
+}
+
+/** Up to 50 recently updated series of the site, newest first, with their newest chapters. */
+export async function loadLatestUpdates(db: DB, { site, now, limit, t }: LoadLatestOptions): Promise<LatestEntry[]> {
+  const translate = t ?? createT(site.locale);
+  const P = LATEST_PAGING;
+  const candidates = await recentlyUpdatedSeries(db, {
+    language: site.language,
+    after: now - P.maxDays * 86_400,
+    until: now,
+    limit: P.maxRequests * P.batchSize,
+  });
+  const identity = (p: string | null) => p;
+  const result = await pageLatestUpdates<number, LatestEntry>({
+    now,
+    seriesIds: candidates,
+    limit,
+    keyOf: (e) => e.series.id,
+    timeOf: (e) => e.latestAt,
+    fetch: async (ids, after) => {
+      const series = await findSiteSeries(db, { siteId: site.id, ids, e4pids: [], publisherId: null });
+      const { entries, rows } = await relayEntries(db, { site, t: translate, now, abs: identity, series, mode: 'updates', after });
+      return entries.map((e) => toEntry(e.serie.id, series.find((s) => s.id === e.serie.id)!, rows.get(e.serie.id) ?? []));
+    },
+  });
+  return result.entries;
+
+  function toEntry(id: number, s: { e4pid: string; name: string; slug: string; format: LatestEntry['series']['format']; adult: number; color: string; images: string }, rows: ReleaseRow[]): LatestEntry {
+    const images = parseImages(s.images);
+    const chapters = rows.slice(0, LATEST_CHAPTERS_PER_ENTRY).map((r) => ({
+      e4pid: r.e4pid,
+      number: r.number,
+      name: displayChapterName(translate, site.locale, r, r.number),
+      at: r.released_at,
+      href: readerPath({ slug: s.slug, format: s.format }, r),
+    }));
+    return {
+      series: {
+        id, e4pid: s.e4pid, name: s.name, slug: s.slug, format: s.format, adult: s.adult === 1, color: s.color,
+        cover: mediaUrl(images.thumbnail_140 ?? images.thumbnail), href: seriesPath(s),
+      },
+      chapters,
+      latestAt: chapters[0]?.at ?? 0,
+    };
+  }
+}

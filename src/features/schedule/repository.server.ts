@@ -1,0 +1,193 @@
+/**
+ * Row reads shared by the schedule, the relay endpoints, latest updates and the feeds. One rule
+ * for all of them: chapters of the site's language whose series is ACTIVE (BLOCKED and REMOVED
+ * series are never listed; adult series are, flagged, as in the listing). Written once for
+ * SQLite and PostgreSQL; the time conditions walk the chapters(released_at, series_id) index.
+ */
+import type { DB } from '../../server/db';
+
+export interface ReleaseRow {
+  id: number;
+  e4pid: string;
+  series_id: number;
+  language: string;
+  number: number;
+  title: string | null;
+  released_at: number;
+  sale_at: number;
+  original_price: number;
+  series_e4pid: string;
+  slug: string;
+  name: string;
+  format: 'COMIC' | 'MANGA' | 'WEBTOON';
+  images: string;
+  adult: number;
+  color: string;
+  all_free: number;
+  chapter_name_format: string | null;
+}
+
+export interface ReleaseQuery {
+  language: string;
+  /** Released strictly after this instant… */
+  after: number;
+  /** …and at or before this one. */
+  until: number;
+  /** Only these series (omit for the whole site). */
+  seriesIds?: readonly number[];
+  order: 'asc' | 'desc';
+  limit: number;
+}
+
+/** Chapters released in (after, until], with the series fields a schedule entry shows. */
+export async function releasesBetween(db: DB, q: ReleaseQuery): Promise<ReleaseRow[]> {
+  if (q.seriesIds && q.seriesIds.length === 0) return [];
+  if (q.until <= q.after || q.limit <= 0) return [];
+  let query = db
+    .selectFrom('chapters')
+    .innerJoin('series', 'series.id', 'chapters.series_id')
+    .select([
+      'chapters.id', 'chapters.e4pid', 'chapters.series_id', 'chapters.language', 'chapters.number', 'chapters.title',
+      'chapters.released_at', 'chapters.sale_at', 'chapters.original_price',
+      'series.e4pid as series_e4pid', 'series.slug', 'series.name', 'series.format', 'series.images', 'series.adult',
+      'series.color', 'series.all_free', 'series.chapter_name_format',
+    ])
+    .where('chapters.released_at', '>', q.after)
+    .where('chapters.released_at', '<=', q.until)
+    .where('chapters.language', '=', q.language)
+    .where('series.state', '=', 'ACTIVE');
+  if (q.seriesIds) query = query.where('chapters.series_id', 'in', [...q.seriesIds]);
+  const rows = await query
+    .orderBy('chapters.released_at', q.order)
+    .orderBy('chapters.series_id', q.order)
+    .orderBy('chapters.number', q.order)
+    .limit(q.limit)
+    .execute();
+  return rows.map((r) => ({
+    ...r,
+    id: Number(r.id),
+    series_id: Number(r.series_id),
+    number: Number(r.number),
+    released_at: Number(r.released_at),
+    sale_at: Number(r.sale_at),
+    original_price: Number(r.original_price),
+    adult: Number(r.adult),
+    all_free: Number(r.all_free),
+  }));
+}
+
+/**
+ * Series of this site's language updated in (after, until], most recent first: the candidates
+ * the latest-updates pager asks the relay about.
+ */
+export async function recentlyUpdatedSeries(db: DB, q: { language: string; after: number; until: number; limit: number }): Promise<number[]> {
+  const rows = await db
+    .selectFrom('chapters')
+    .innerJoin('series', 'series.id', 'chapters.series_id')
+    .select(['chapters.series_id'])
+    .select((eb) => eb.fn.max('chapters.released_at').as('newest'))
+    .where('chapters.released_at', '>', q.after)
+    .where('chapters.released_at', '<=', q.until)
+    .where('chapters.language', '=', q.language)
+    .where('series.state', '=', 'ACTIVE')
+    .groupBy('chapters.series_id')
+    .orderBy('newest', 'desc')
+    .orderBy('chapters.series_id', 'desc')
+    .limit(q.limit)
+    .execute();
+  return rows.map((r) => Number(r.series_id));
+}
+
+/** The newest chapter released at or before `now`, per series, in one language. */
+export async function newestReleased(db: DB, seriesIds: readonly number[], language: string, now: number): Promise<Map<number, ReleaseRow>> {
+  const out = new Map<number, ReleaseRow>();
+  if (seriesIds.length === 0) return out;
+  const newest = await db
+    .selectFrom('chapters')
+    .select(['series_id'])
+    .select((eb) => eb.fn.max('released_at').as('at'))
+    .where('series_id', 'in', [...seriesIds])
+    .where('language', '=', language)
+    .where('released_at', '<=', now)
+    .groupBy('series_id')
+    .execute();
+  if (newest.length === 0) return out;
+  const rows = await db
+    .selectFrom('chapters')
+    .innerJoin('series', 'series.id', 'chapters.series_id')
+    .select([
+      'chapters.id', 'chapters.e4pid', 'chapters.series_id', 'chapters.language', 'chapters.number', 'chapters.title',
+      'chapters.released_at', 'chapters.sale_at', 'chapters.original_price',
+      'series.e4pid as series_e4pid', 'series.slug', 'series.name', 'series.format', 'series.images', 'series.adult',
+      'series.color', 'series.all_free', 'series.chapter_name_format',
+    ])
+    .where('chapters.language', '=', language)
+    .where((eb) => eb.or(newest.map((n) => eb.and([eb('chapters.series_id', '=', Number(n.series_id)), eb('chapters.released_at', '=', Number(n.at))]))))
+    .orderBy('chapters.number', 'desc')
+    .execute();
+  for (const r of rows) {
+    const sid = Number(r.series_id);
+    if (out.has(sid)) continue;
+    out.set(sid, {
+      ...r, id: Number(r.id), series_id: sid, number: Number(r.number), released_at: Number(r.released_at), sale_at: Number(r.sale_at),
+      original_price: Number(r.original_price), adult: Number(r.adult), all_free: Number(r.all_free),
+    });
+  }
+  return out;
+}
+
+/** Campaigns of some series (for the prices a reader pays now). */
+export async function campaignsOf(db: DB, seriesIds: readonly number[]) {
+  if (seriesIds.length === 0) return new Map<number, Awaited<ReturnType<typeof fetchCampaigns>>>();
+  const rows = await fetchCampaigns(db, seriesIds);
+  const out = new Map<number, typeof rows>();
+  for (const r of rows) {
+    const sid = Number(r.series_id);
+    out.set(sid, [...(out.get(sid) ?? []), r]);
+  }
+  return out;
+}
+
+function fetchCampaigns(db: DB, seriesIds: readonly number[]) {
+  return db.selectFrom('campaigns').selectAll().where('series_id', 'in', [...seriesIds]).execute();
+}
+
+export interface RelaySeriesRow {
+  id: number;
+  e4pid: string;
+  slug: string;
+  name: string;
+  format: 'COMIC' | 'MANGA' | 'WEBTOON';
+  color: string;
+  adult: number;
+  images: string;
+  publisher_id: number | null;
+}
+
+/**
+ * Series named by ids or e4pids, ACTIVE and shown on the site (a language row for it), optionally
+ * of one publisher. Unknown, BLOCKED, REMOVED and other-site series are simply absent.
+ */
+export async function findSiteSeries(db: DB, q: { siteId: number; ids: readonly number[]; e4pids: readonly string[]; publisherId: number | null }): Promise<RelaySeriesRow[]> {
+  if (q.ids.length === 0 && q.e4pids.length === 0) return [];
+  let query = db
+    .selectFrom('series')
+    .select(['id', 'e4pid', 'slug', 'name', 'format', 'color', 'adult', 'images', 'publisher_id'])
+    .where((eb) => {
+      const refs = [];
+      if (q.ids.length) refs.push(eb('series.id', 'in', [...q.ids]));
+      if (q.e4pids.length) refs.push(eb('series.e4pid', 'in', [...q.e4pids]));
+      return eb.or(refs);
+    })
+    .where('series.state', '=', 'ACTIVE')
+    .where((eb) =>
+      eb.exists(eb.selectFrom('series_languages').select('series_languages.series_id').whereRef('series_languages.series_id', '=', 'series.id').where('series_languages.site_id', '=', q.siteId)),
+    );
+  if (q.publisherId != null) query = query.where('series.publisher_id', '=', q.publisherId);
+  const rows = await query.orderBy('series.id').execute();
+  return rows.map((r) => ({ ...r, id: Number(r.id), adult: Number(r.adult), publisher_id: r.publisher_id == null ? null : Number(r.publisher_id) }));
+}
+
+export async function publisherExists(db: DB, id: number): Promise<boolean> {
+  return (await db.selectFrom('publishers').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}

@@ -1,0 +1,99 @@
+/**
+ * Data of the release schedule block (page and home variants): the days and months of the
+ * site's zone and every release of the site's language in them, plus a day's margin on each
+ * side so the browser can re-bucket the same entries in the reader's own zone.
+ */
+import type { DB } from '../../server/db';
+import type { Site } from '../../lib/site';
+import type { T } from '../../lib/i18n';
+import { displayChapterName } from '../catalog/naming';
+import { mediaUrl, parseImages } from '../catalog/media';
+import { readerPath, seriesPath } from '../reader/urls';
+import { DAY_SECONDS, scheduleDays, scheduleMonths, span, type Day, type Month, type ScheduleVariant } from './dates';
+import { releasesBetween } from './repository.server';
+
+/** Upper bound of entries in one schedule (three months of a very busy catalogue). */
+export const SCHEDULE_MAX_ITEMS = 1500;
+
+export interface ScheduleItem {
+  /** Chapter e4pid (EPI-…). */
+  id: string;
+  /** Release time, unix seconds. */
+  at: number;
+  number: number;
+  /** Localized chapter name ("Chapter 12"). */
+  name: string;
+  language: string;
+  series: {
+    id: number;
+    name: string;
+    slug: string;
+    format: 'COMIC' | 'MANGA' | 'WEBTOON';
+    adult: boolean;
+    color: string;
+    /** 70 × 100 cover. */
+    thumb: string | null;
+    href: string;
+  };
+  /** Reader page (released) or series page (scheduled). */
+  href: string;
+}
+
+export interface ScheduleData {
+  variant: ScheduleVariant;
+  now: number;
+  siteId: number;
+  locale: Site['locale'];
+  /** The zone days and months were computed in (the site's). */
+  timeZone: string;
+  days: Day[];
+  months: Month[];
+  /** Every entry of the days and months plus a day's margin, oldest first. */
+  items: ScheduleItem[];
+}
+
+export interface LoadScheduleOptions {
+  site: Site;
+  now: number;
+  variant: ScheduleVariant;
+  /** Localizes chapter names; defaults to the site's catalogue. */
+  t?: T;
+}
+
+/** Released and scheduled chapters of the site's language over the schedule's days and three months. */
+export async function loadSchedule(db: DB, { site, now, variant, t }: LoadScheduleOptions): Promise<ScheduleData> {
+  const translate = t ?? (await import('../../lib/i18n')).createT(site.locale);
+  const days = scheduleDays(now, site.timeZone, variant);
+  const months = scheduleMonths(now, site.timeZone);
+  const all = span([...days, ...months]);
+  const rows = await releasesBetween(db, {
+    language: site.language,
+    after: all.start - DAY_SECONDS - 1,
+    until: all.end + DAY_SECONDS,
+    order: 'asc',
+    limit: SCHEDULE_MAX_ITEMS,
+  });
+  const items = rows.map((r): ScheduleItem => {
+    const images = parseImages(r.images);
+    const sHref = seriesPath(r);
+    return {
+      id: r.e4pid,
+      at: r.released_at,
+      number: r.number,
+      name: displayChapterName(translate, site.locale, r, r.number),
+      language: r.language,
+      series: {
+        id: r.series_id,
+        name: r.name,
+        slug: r.slug,
+        format: r.format,
+        adult: r.adult === 1,
+        color: r.color,
+        thumb: mediaUrl(images.thumbnail_70 ?? images.thumbnail),
+        href: sHref,
+      },
+      href: r.released_at <= now ? readerPath({ slug: r.slug, format: r.format }, r) : sHref,
+    };
+  });
+  return { variant, now, siteId: site.id, locale: site.locale, timeZone: site.timeZone, days, months, items };
+}
