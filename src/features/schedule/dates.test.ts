@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addDays, bucket, clockLabel, dayKey, dayLabels, isReleased, isTimeZone, monthLabel, periodIndex, scheduleDays, scheduleMonths,
+  addDays, bucket, clockLabel, dayKey, dayLabels, isReleased, isTimeZone, monthLabel, zoneLabel, periodIndex, scheduleDays, scheduleMonths,
   span, startOfDay, todayIndex, weekdayOf, zoneOffset,
 } from './dates';
 
@@ -160,7 +160,9 @@ describe('labels', () => {
     expect(dayLabels('2026-11-21', 'pt-BR').weekday).toMatch(/^sáb/);
     expect(dayLabels('2026-11-21', 'pt-BR').date).toMatch(/^21 de nov/);
     expect(monthLabel({ year: 2026, month: 11 }, 'en')).toBe('November 2026');
-    expect(monthLabel({ year: 2026, month: 11 }, 'pt-BR')).toBe('novembro de 2026');
+    expect(monthLabel({ year: 2026, month: 11 }, 'pt-BR')).toBe('Novembro de 2026');
+    expect(zoneLabel(SP, 'pt-BR')).toMatch(/Brasília/);
+    expect(zoneLabel('Nowhere/Town', 'en')).toBe('Nowhere/Town');
     expect(clockLabel(utc('2026-11-21T18:00:00Z'), 'pt-BR', SP)).toBe('15:00');
   });
 });

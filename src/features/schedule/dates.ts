@@ -233,9 +233,20 @@ export function dayLabels(key: string, locale: string): { weekday: string; date:
   };
 }
 
-/** "November 2026" / "novembro de 2026". */
+/** "November 2026" / "Novembro de 2026" (first letter capitalised: it heads a section). */
 export function monthLabel(month: Pick<Month, 'year' | 'month'>, locale: string): string {
-  return labelFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(month.year, month.month - 1, 15)));
+  const text = labelFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(month.year, month.month - 1, 15)));
+  return text.charAt(0).toLocaleUpperCase(locale) + text.slice(1);
+}
+
+/** The zone's generic name in a locale ("Brasilia Time", "Horário de Brasília"); the IANA name as a fallback. */
+export function zoneLabel(timeZone: string, locale: string): string {
+  try {
+    const part = labelFormat(locale, { timeZone, timeZoneName: 'longGeneric' }).formatToParts(new Date()).find((p) => p.type === 'timeZoneName');
+    return part?.value || timeZone;
+  } catch {
+    return timeZone;
+  }
 }
 
 /** Wall-clock time of an instant in a zone ("3:00 PM", "15:00"). */
