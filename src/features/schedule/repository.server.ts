@@ -191,3 +191,48 @@ export async function findSiteSeries(db: DB, q: { siteId: number; ids: readonly 
 export async function publisherExists(db: DB, id: number): Promise<boolean> {
   return (await db.selectFrom('publishers').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
+
+export interface RunningCampaignRow {
+  id: number;
+  name: string;
+  series_id: number;
+  override_starting_count: number | null;
+  override_ending_count: number | null;
+  override_all_free: number;
+  discount: number;
+  starts_at: number;
+  ends_at: number;
+  slug: string;
+  series_name: string;
+  images: string;
+  color: string;
+  format: 'COMIC' | 'MANGA' | 'WEBTOON';
+}
+
+/** Campaigns running now on ACTIVE series shown on the site, ending soonest first. */
+export async function runningCampaigns(db: DB, q: { siteId: number; now: number; limit: number }): Promise<RunningCampaignRow[]> {
+  const rows = await db
+    .selectFrom('campaigns')
+    .innerJoin('series', 'series.id', 'campaigns.series_id')
+    .select([
+      'campaigns.id', 'campaigns.name', 'campaigns.series_id', 'campaigns.override_starting_count', 'campaigns.override_ending_count',
+      'campaigns.override_all_free', 'campaigns.discount', 'campaigns.starts_at', 'campaigns.ends_at',
+      'series.slug', 'series.name as series_name', 'series.images', 'series.color', 'series.format',
+    ])
+    .where('campaigns.starts_at', '<=', q.now)
+    .where('campaigns.ends_at', '>', q.now)
+    .where('series.state', '=', 'ACTIVE')
+    .where((eb) =>
+      eb.exists(eb.selectFrom('series_languages').select('series_languages.series_id').whereRef('series_languages.series_id', '=', 'series.id').where('series_languages.site_id', '=', q.siteId)),
+    )
+    .orderBy('campaigns.ends_at', 'asc')
+    .orderBy('campaigns.id', 'asc')
+    .limit(q.limit)
+    .execute();
+  return rows.map((r) => ({
+    ...r, id: Number(r.id), series_id: Number(r.series_id), override_all_free: Number(r.override_all_free), discount: Number(r.discount),
+    starts_at: Number(r.starts_at), ends_at: Number(r.ends_at),
+    override_starting_count: r.override_starting_count == null ? null : Number(r.override_starting_count),
+    override_ending_count: r.override_ending_count == null ? null : Number(r.override_ending_count),
+  }));
+}
