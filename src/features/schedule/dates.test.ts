@@ -163,6 +163,8 @@ describe('labels', () => {
     expect(monthLabel({ year: 2026, month: 11 }, 'pt-BR')).toBe('Novembro de 2026');
     expect(zoneLabel(SP, 'pt-BR')).toMatch(/Brasília/);
     expect(zoneLabel('Nowhere/Town', 'en')).toBe('Nowhere/Town');
+    expect(zoneLabel('UTC', 'pt-BR')).toBe('UTC');
+    expect(zoneLabel('Etc/UTC', 'en')).toBe('UTC');
     expect(clockLabel(utc('2026-11-21T18:00:00Z'), 'pt-BR', SP)).toBe('15:00');
   });
 });

@@ -241,6 +241,7 @@ export function monthLabel(month: Pick<Month, 'year' | 'month'>, locale: string)
 
 /** The zone's generic name in a locale ("Brasilia Time", "Horário de Brasília"); the IANA name as a fallback. */
 export function zoneLabel(timeZone: string, locale: string): string {
+  if (/^(Etc\/)?(UTC|GMT|Universal|Zulu)$/i.test(timeZone)) return 'UTC';
   try {
     const part = labelFormat(locale, { timeZone, timeZoneName: 'longGeneric' }).formatToParts(new Date()).find((p) => p.type === 'timeZoneName');
     return part?.value || timeZone;

@@ -1,7 +1,9 @@
 /**
  * Data of the release schedule block (page and home variants): the days and months of the
- * site's zone and every release of the site's language in them, plus a day's margin on each
- * side so the browser can re-bucket the same entries in the reader's own zone.
+ * site's zone and the releases of the site's language in them (every one on the days, the
+ * upcoming ones in the months: what already came out this month is in the latest updates),
+ * plus a day's margin on each side so the browser can re-bucket the entries in the reader's
+ * own zone.
  */
 import type { DB } from '../../server/db';
 import type { Site } from '../../lib/site';
@@ -48,7 +50,7 @@ export interface ScheduleData {
   timeZone: string;
   days: Day[];
   months: Month[];
-  /** Every entry of the days and months plus a day's margin, oldest first. */
+  /** Every entry of the days and the upcoming ones of the months, plus a day's margin, oldest first. */
   items: ScheduleItem[];
 }
 
@@ -65,10 +67,11 @@ export async function loadSchedule(db: DB, { site, now, variant, t }: LoadSchedu
   const translate = t ?? (await import('../../lib/i18n')).createT(site.locale);
   const days = scheduleDays(now, site.timeZone, variant);
   const months = scheduleMonths(now, site.timeZone);
+  // Days from yesterday (or this week's Sunday); months only list what is still to come.
   const all = span([...days, ...months]);
   const rows = await releasesBetween(db, {
     language: site.language,
-    after: all.start - DAY_SECONDS - 1,
+    after: span(days).start - DAY_SECONDS - 1,
     until: all.end + DAY_SECONDS,
     order: 'asc',
     limit: SCHEDULE_MAX_ITEMS,
