@@ -1,0 +1,124 @@
+/**
+ * The release schedule and the Brazilian daily calendar as a reader uses them: TODAY / HOJE on
+ * the second day, day tabs with the keyboard, days re-computed in the reader's own time zone,
+ * the page without JavaScript, and the calendar's collapsible days. Words from i18n/*.json.
+ */
+import type { Page } from '@playwright/test';
+import { brUrl, enUrl, expect, message, test } from './fixtures';
+
+const days = (page: Page, locale: 'en' | 'pt-BR') => page.getByRole('tablist', { name: message(locale, 'schedule.days') }).getByRole('tab');
+const dateIn = (timeZone: string, locale: string, offsetDays = 0) =>
+  new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone }).format(new Date(Date.now() + offsetDays * 86_400_000));
+
+for (const [site, locale, url] of [['English', 'en', enUrl], ['Portuguese', 'pt-BR', brUrl]] as const) {
+  test(`the ${site} schedule labels the second of seven days ${message(locale, 'schedule.today')} and opens on it`, async ({ page }) => {
+    await page.goto(url('/schedule/'));
+    await expect(page.getByRole('heading', { level: 1, name: message(locale, 'schedule.title') })).toBeVisible();
+    const tabs = days(page, locale);
+    await expect(tabs).toHaveCount(7);
+    const today = message(locale, 'schedule.today');
+    await expect(tabs.nth(1)).toContainText(today);
+    await expect(tabs.nth(1)).toHaveAttribute('aria-selected', 'true');
+    for (const n of [0, 2, 3, 4, 5, 6]) await expect(tabs.nth(n)).not.toContainText(today);
+    // The browser's own zone (the test machine's) decides the date shown for today.
+    const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    await expect(tabs.nth(1)).toContainText(dateIn(zone, locale));
+    await expect(tabs.nth(0)).toContainText(dateIn(zone, locale, -1));
+    const panel = page.getByRole('tabpanel');
+    await expect(panel).toHaveCount(1);
+    await expect(panel.getByRole('heading', { level: 3 })).toContainText(today);
+    await expect(page.getByRole('heading', { level: 2, name: message(locale, 'schedule.months') })).toBeVisible();
+  });
+}
+
+test('day tabs work with the keyboard: arrows, Home and End move the selection and the panel', async ({ page }) => {
+  await page.goto(enUrl('/schedule/'));
+  const tabs = days(page, 'en');
+  await tabs.nth(1).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(tabs.nth(2)).toBeFocused();
+  await expect(tabs.nth(2)).toHaveAttribute('aria-selected', 'true');
+  await expect(tabs.nth(1)).toHaveAttribute('aria-selected', 'false');
+  await expect(tabs.nth(1)).toHaveAttribute('tabindex', '-1');
+  const panelId = await tabs.nth(2).getAttribute('aria-controls');
+  await expect(page.locator(`[id="${panelId}"]`)).toBeVisible();
+  await expect(page.getByRole('tabpanel')).toHaveCount(1);
+  await page.keyboard.press('End');
+  await expect(tabs.nth(6)).toBeFocused();
+  await expect(tabs.nth(6)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowRight');
+  await expect(tabs.nth(0)).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(tabs.nth(6)).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(tabs.nth(0)).toHaveAttribute('aria-selected', 'true');
+  // Tab leaves the tablist for the selected panel.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('tabpanel')).toBeFocused();
+  // A click selects too.
+  await tabs.nth(3).click();
+  await expect(tabs.nth(3)).toHaveAttribute('aria-selected', 'true');
+});
+
+test.describe('in a reader time zone far from the site', () => {
+  test.use({ timezoneId: 'Pacific/Kiritimati' });
+  test('days are re-computed in the reader zone: TODAY is still second and shows the local date', async ({ page }) => {
+    await page.goto(enUrl('/schedule/'));
+    const tabs = days(page, 'en');
+    await expect(tabs.nth(1)).toContainText(message('en', 'schedule.today'));
+    await expect(tabs.nth(1)).toContainText(dateIn('Pacific/Kiritimati', 'en'));
+    // Every entry of a day panel falls on that day in the reader's zone.
+    const panelIds = await tabs.evaluateAll((els) => els.map((e) => e.getAttribute('aria-controls')));
+    for (const [i, id] of panelIds.entries()) {
+      const times = await page.locator(`[id="${id}"] [data-at]`).evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.at)));
+      const expected = dateIn('Pacific/Kiritimati', 'en', i - 1);
+      for (const at of times) expect(new Intl.DateTimeFormat('en', { day: 'numeric', month: 'short', timeZone: 'Pacific/Kiritimati' }).format(new Date(at * 1000))).toBe(expected);
+    }
+  });
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+  test('the schedule shows every day as a section reachable from the day links', async ({ page }) => {
+    await page.goto(brUrl('/schedule/'));
+    const nav = page.getByRole('navigation', { name: message('pt-BR', 'schedule.days') });
+    await expect(nav.getByRole('link')).toHaveCount(7);
+    await expect(nav.getByRole('link').nth(1)).toContainText(message('pt-BR', 'schedule.today'));
+    await expect(page.locator('section[data-panel]')).toHaveCount(7);
+    for (const section of await page.locator('section[data-panel]').all()) await expect(section).toBeVisible();
+    const href = await nav.getByRole('link').nth(3).getAttribute('href');
+    await nav.getByRole('link').nth(3).click();
+    await expect(page).toHaveURL(new RegExp(`${href}$`));
+  });
+});
+
+test('the Portuguese daily calendar opens today and its days collapse and expand', async ({ page }) => {
+  await page.goto(brUrl('/calendario/'));
+  await expect(page.getByRole('heading', { level: 1, name: message('pt-BR', 'calendar.title') })).toBeVisible();
+  const today = page.locator('details').filter({ has: page.locator('summary', { hasText: message('pt-BR', 'schedule.today') }) });
+  await expect(today).toHaveCount(1);
+  await expect(today).toHaveAttribute('open', '');
+  // The day's content: its list of releases, or the "nothing scheduled" line on an empty day.
+  const content = today.locator(':scope > ul, :scope > p').first();
+  await expect(content).toBeVisible();
+  await today.locator('summary').click();
+  await expect(today).not.toHaveAttribute('open', '');
+  await expect(content).toBeHidden();
+  // The keyboard opens it again.
+  await today.locator('summary').focus();
+  await page.keyboard.press('Enter');
+  await expect(today).toHaveAttribute('open', '');
+  // A closed day opens on click.
+  const tomorrow = page.locator('details').nth(2);
+  await expect(tomorrow).not.toHaveAttribute('open', '');
+  await tomorrow.locator('summary').click();
+  await expect(tomorrow).toHaveAttribute('open', '');
+  // Promotions are a carousel region.
+  await expect(page.getByRole('heading', { level: 2, name: message('pt-BR', 'calendar.campaigns') })).toBeVisible();
+});
+
+test('the English /calendario/ leads to the schedule', async ({ page }) => {
+  await page.goto(enUrl('/calendario/'));
+  await expect(page).toHaveURL(/\/schedule\/$/);
+  await expect(page.getByRole('heading', { level: 1, name: message('en', 'schedule.title') })).toBeVisible();
+});
