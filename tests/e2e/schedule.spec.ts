@@ -122,3 +122,38 @@ test('the English /calendario/ leads to the schedule', async ({ page }) => {
   await expect(page).toHaveURL(/\/schedule\/$/);
   await expect(page.getByRole('heading', { level: 1, name: message('en', 'schedule.title') })).toBeVisible();
 });
+
+test.describe('promotion slides on the calendar', () => {
+  // Every slide, shown or not (getByRole skips hidden ones).
+  const slides = (page: Page) => page.locator('[aria-roledescription="slide"]');
+
+  test('advance every 5 s, pause while hovered, and move with previous / next', async ({ page }) => {
+    await page.clock.install();
+    await page.goto(brUrl('/calendario/'));
+    const carousel = page.locator('[aria-roledescription="carousel"]');
+    const total = await slides(page).count();
+    expect(total, 'the demo runs at least two promotions on the Portuguese site').toBeGreaterThanOrEqual(2);
+    const label = (n: number) => message('pt-BR', 'calendar.slide', { n, total });
+    await expect(page.getByRole('group', { name: label(1) })).toBeVisible();
+    await page.clock.runFor(5_100);
+    await expect(page.getByRole('group', { name: label(2) })).toBeVisible();
+    await expect(page.getByRole('group', { name: label(1) })).toBeHidden();
+    await carousel.hover();
+    await page.clock.runFor(12_000);
+    await expect(page.getByRole('group', { name: label(2) })).toBeVisible();
+    await page.getByRole('button', { name: message('pt-BR', 'calendar.prev') }).click();
+    await expect(page.getByRole('group', { name: label(1) })).toBeVisible();
+    await page.getByRole('button', { name: message('pt-BR', 'calendar.next') }).click();
+    await expect(page.getByRole('group', { name: label(2) })).toBeVisible();
+  });
+
+  test('never advance on their own when the reader prefers reduced motion', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.clock.install();
+    await page.goto(brUrl('/calendario/'));
+    const total = await slides(page).count();
+    await page.clock.runFor(20_000);
+    await expect(page.getByRole('group', { name: message('pt-BR', 'calendar.slide', { n: 1, total }) })).toBeVisible();
+    await expect(page.getByRole('button', { name: message('pt-BR', 'calendar.play') })).toHaveAttribute('aria-pressed', 'true');
+  });
+});
