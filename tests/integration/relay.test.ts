@@ -126,6 +126,25 @@ for (const dialect of selectedDialects()) {
       expect(Date.parse(soon.latest.released_at) / 1000).toBeLessThanOrEqual(now());
     });
 
+    it('gives every series its own 50 newest items, even next to a very busy one', async () => {
+      const counts = await withDb(server, async (db) => {
+        const ids = await db.selectFrom('series').select(['id', 'slug']).where('slug', 'in', [DEMO.longList, DEMO.readerManga]).execute();
+        const out: Record<string, { id: number; released: number }> = {};
+        for (const r of ids) {
+          const c = await db.selectFrom('chapters').select((eb) => eb.fn.countAll<number>().as('n')).where('series_id', '=', r.id).where('language', '=', 'en').where('released_at', '<=', now()).executeTakeFirstOrThrow();
+          out[r.slug] = { id: Number(r.id), released: Number(c.n) };
+        }
+        return out;
+      });
+      const busy = counts[DEMO.longList]!;
+      const quiet = counts[DEMO.readerManga]!;
+      expect(busy.released, 'the long list has more than two series worth of items').toBeGreaterThan(100);
+      const { entries } = await ok(relay('inkpass', `${busy.id},${quiet.id}`, 'updates', 'clientid=it&after=0'));
+      const by = new Map(entries.map((e) => [e.serie.id, e.items.length]));
+      expect(by.get(busy.id)).toBe(50);
+      expect(by.get(quiet.id)).toBe(Math.min(50, quiet.released));
+    });
+
     it('caps before at three months ahead', async () => {
       const { entries } = await ok(relay('inkpass', known.soon.id + ',' + known.manga.id, 'futures', 'clientid=it&before=9999999999'));
       for (const e of entries) for (const i of e.items) expect(Date.parse(i.released_at) / 1000).toBeLessThanOrEqual(now() + 92 * DAY);

@@ -136,11 +136,19 @@ export async function relayEntries(db: DB, q: RelayQuery): Promise<{ entries: Re
     releasesBetween(db, { language, after: window.after, until: window.until, seriesIds: ids, order: window.order, limit: ids.length * RELAY_MAX_ITEMS }),
     campaignsOf(db, ids),
   ]);
+  const limit = ids.length * RELAY_MAX_ITEMS;
   const bySeries = new Map<number, ReleaseRow[]>();
   for (const r of rows) {
     const list = bySeries.get(r.series_id) ?? [];
     if (list.length < RELAY_MAX_ITEMS) list.push(r);
     bySeries.set(r.series_id, list);
+  }
+  // One query serves the usual short window. When it hit its limit (a long window over busy
+  // series), series with fewer than 50 items may have been cut off: ask those one by one.
+  if (rows.length >= limit) {
+    const short = ids.filter((id) => (bySeries.get(id)?.length ?? 0) < RELAY_MAX_ITEMS);
+    const more = await Promise.all(short.map((id) => releasesBetween(db, { language, after: window.after, until: window.until, seriesIds: [id], order: window.order, limit: RELAY_MAX_ITEMS })));
+    short.forEach((id, i) => { if (more[i]!.length) bySeries.set(id, more[i]!); });
   }
   const withItems = series.filter((s) => bySeries.has(s.id));
   const latestRows = q.mode === 'updates'
