@@ -81,7 +81,12 @@ for (const dialect of selectedDialects()) {
       for (const site of ['en', 'br'] as SiteName[]) {
         const html = (await server.request('/', { site })).text;
         expect(html).not.toContain(`/comics/${DEMO.blocked}/`);
-        const promo = [...regions(html).values()].join('\n');
+        // Latest updates is the catalogue's news, not a promotion: like the listing it shows adult series with their badge.
+        const latestLabel = await message(site === 'br' ? 'pt-BR' : 'en', 'home.latest');
+        const all = regions(html);
+        expect(all.has(latestLabel), `${site}: the latest-updates carousel`).toBe(true);
+        expect(all.get(latestLabel)!, `${site}: latest updates link chapters`).toMatch(/href="\/read\/[a-z0-9-]+\/[^"]+\/"/);
+        const promo = [...all].filter(([label]) => label !== latestLabel).map(([, body]) => body).join('\n');
         expect(promo).not.toContain(`/comics/${DEMO.adult}/`);
         expect(promo).not.toContain(`/comics/${DEMO.removed}/`);
       }
