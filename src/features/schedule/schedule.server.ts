@@ -16,6 +16,11 @@ import { releasesBetween } from './repository.server';
 
 /** Upper bound of entries in one schedule (three months of a very busy catalogue). */
 export const SCHEDULE_MAX_ITEMS = 1500;
+/**
+ * Entries per day and per month. The demo catalogue has about ten releases a day; the 10,000-series
+ * one has hundreds, which would make the home page megabytes. The home block links to the page.
+ */
+export const SCHEDULE_CAPS = { home: { perDay: 8, perMonth: 12 }, page: { perDay: 30, perMonth: 60 } } as const;
 
 export interface ScheduleItem {
   /** Chapter e4pid (EPI-…). */
@@ -68,14 +73,22 @@ export async function loadSchedule(db: DB, { site, now, variant, t }: LoadSchedu
   const days = scheduleDays(now, site.timeZone, variant);
   const months = scheduleMonths(now, site.timeZone);
   // Days from yesterday (or this week's Sunday); months only list what is still to come.
-  const all = span([...days, ...months]);
-  const rows = await releasesBetween(db, {
-    language: site.language,
-    after: span(days).start - DAY_SECONDS - 1,
-    until: all.end + DAY_SECONDS,
-    order: 'asc',
-    limit: SCHEDULE_MAX_ITEMS,
-  });
+  // One bounded query per day (plus a day's margin each side, for readers in other zones) and per
+  // month after the days, so a busy catalogue (hundreds of releases a day) keeps the page small
+  // and every window gets its share instead of the first days taking the whole budget.
+  const cap = SCHEDULE_CAPS[variant];
+  const daySpan = span(days);
+  const windows: { after: number; until: number; limit: number }[] = [
+    { after: daySpan.start - DAY_SECONDS - 1, until: daySpan.start - 1, limit: cap.perDay },
+    ...days.map((d) => ({ after: d.start - 1, until: d.end - 1, limit: cap.perDay })),
+    { after: daySpan.end - 1, until: daySpan.end + DAY_SECONDS - 1, limit: cap.perDay },
+    ...months
+      .filter((m) => m.end > daySpan.end + DAY_SECONDS)
+      .map((m) => ({ after: Math.max(m.start, daySpan.end + DAY_SECONDS) - 1, until: m.end - 1, limit: cap.perMonth })),
+  ];
+  const batches = await Promise.all(windows.map((w) => releasesBetween(db, { language: site.language, ...w, order: 'asc' })));
+  const seen = new Set<string>();
+  const rows = batches.flat().filter((r) => !seen.has(r.e4pid) && seen.add(r.e4pid)).sort((a, b) => a.released_at - b.released_at || a.series_id - b.series_id || a.number - b.number).slice(0, SCHEDULE_MAX_ITEMS);
   const items = rows.map((r): ScheduleItem => {
     const images = parseImages(r.images);
     const sHref = seriesPath(r);
