@@ -12,28 +12,18 @@ import type { Database } from '../../../db/schema';
 import type { DB } from '../../server/db';
 import type { Site } from '../../lib/site';
 import type { T } from '../../lib/i18n';
-import { mediaUrl, parseImages, type SeriesImages } from '../catalog/media';
-import { finalPrice, relativeTime, type Format } from '../catalog/rules';
+import { mediaUrl, parseImages } from '../catalog/media';
+import { finalPrice, relativeTime } from '../catalog/rules';
 import { displayChapterName } from '../catalog/naming';
+import type { ListingItem } from '../catalog/listing.server';
 import { readerPath, seriesPath } from '../reader/urls';
 import {
   FEATURED_CHAPTERS, REEL_THUMBS, SIMULPUB_MAX, SIMULPUB_WINDOW,
   dailyIndex, isSimulpub, rankRecommendations, selectSimulpub, tagProfile, topProfileTags,
 } from './rules';
 
-export interface HomeSeries {
-  id: number;
-  e4pid: string;
-  slug: string;
-  name: string;
-  format: Format;
-  adult: boolean;
-  exclusive: boolean;
-  updateStatus: string;
-  lastUpdated: number;
-  chapterCount: number;
-  color: string;
-  images: SeriesImages;
+/** A series card on the home page: the listing's item plus what the home blocks show. */
+export interface HomeSeries extends ListingItem {
   popularity: number;
   excerpt: string;
   /** chapter_name_format (null: the format's default). */
