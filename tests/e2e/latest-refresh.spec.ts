@@ -4,8 +4,7 @@
  * The relay's own answers are covered by tests/integration/relay.test.ts; here the answer is
  * scripted so the page's reaction can be seen without waiting for a real release.
  */
-import { expect, test } from '@playwright/test';
-import { brUrl, message } from './fixtures';
+import { brUrl, expect, message, test } from './fixtures';
 
 const TEN_MINUTES = 10 * 60_000;
 
