@@ -169,20 +169,28 @@ export async function querySeries(db: DB, q: ListingQuery): Promise<ListingResul
   const [rows, total] = await Promise.all([queries.rows.execute(), cachedCount(q, () => queries.count.executeTakeFirst())]);
   return {
     total,
-    items: rows.map((r) => ({
-      id: Number(r.id),
-      e4pid: r.e4pid,
-      slug: r.slug,
-      name: r.name,
-      format: r.format,
-      adult: Number(r.adult) === 1,
-      exclusive: Number(r.in_exclusive) === 1,
-      updateStatus: r.update_status,
-      lastUpdated: Number(r.last_updated),
-      chapterCount: Number(r.chapter_count),
-      color: r.color,
-      images: parseImages(r.images),
-    })),
+    items: rows.map(toListingItem),
+  };
+}
+
+/** A series row (with the listing's columns) as a listing item; the home cards build on it. */
+export function toListingItem(r: {
+  id: number | string | bigint; e4pid: string; slug: string; name: string; format: Format; adult: number; in_exclusive: number;
+  update_status: string; last_updated: number | string; chapter_count: number | string; color: string; images: string;
+}): ListingItem {
+  return {
+    id: Number(r.id),
+    e4pid: r.e4pid,
+    slug: r.slug,
+    name: r.name,
+    format: r.format,
+    adult: Number(r.adult) === 1,
+    exclusive: Number(r.in_exclusive) === 1,
+    updateStatus: r.update_status,
+    lastUpdated: Number(r.last_updated),
+    chapterCount: Number(r.chapter_count),
+    color: r.color,
+    images: parseImages(r.images),
   };
 }
 

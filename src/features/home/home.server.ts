@@ -12,10 +12,10 @@ import type { Database } from '../../../db/schema';
 import type { DB } from '../../server/db';
 import type { Site } from '../../lib/site';
 import type { T } from '../../lib/i18n';
-import { mediaUrl, parseImages } from '../catalog/media';
+import { mediaUrl } from '../catalog/media';
 import { finalPrice, relativeTime } from '../catalog/rules';
 import { displayChapterName } from '../catalog/naming';
-import type { ListingItem } from '../catalog/listing.server';
+import { toListingItem, type ListingItem } from '../catalog/listing.server';
 import { readerPath, seriesPath } from '../reader/urls';
 import {
   FEATURED_CHAPTERS, REEL_THUMBS, SIMULPUB_MAX, SIMULPUB_WINDOW,
@@ -70,18 +70,7 @@ type CardRow = Awaited<ReturnType<ReturnType<typeof cards>['execute']>>[number];
 
 function toSeries(r: CardRow): HomeSeries {
   return {
-    id: Number(r.id),
-    e4pid: r.e4pid,
-    slug: r.slug,
-    name: r.name,
-    format: r.format,
-    adult: Number(r.adult) === 1,
-    exclusive: Number(r.in_exclusive) === 1,
-    updateStatus: r.update_status,
-    lastUpdated: Number(r.last_updated),
-    chapterCount: Number(r.chapter_count),
-    color: r.color,
-    images: parseImages(r.images),
+    ...toListingItem(r),
     popularity: Number(r.popularity),
     excerpt: r.excerpt,
     nameFormat: r.chapter_name_format,

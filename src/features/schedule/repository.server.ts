@@ -39,6 +39,14 @@ export interface ReleaseQuery {
   limit: number;
 }
 
+/** The chapter and series columns every release query returns (ReleaseRow). */
+const RELEASE_COLUMNS = [
+  'chapters.id', 'chapters.e4pid', 'chapters.series_id', 'chapters.language', 'chapters.number', 'chapters.title',
+  'chapters.released_at', 'chapters.sale_at', 'chapters.original_price',
+  'series.e4pid as series_e4pid', 'series.slug', 'series.name', 'series.format', 'series.images', 'series.adult',
+  'series.color', 'series.all_free', 'series.chapter_name_format',
+] as const;
+
 /** Chapters released in (after, until], with the series fields a schedule entry shows. */
 export async function releasesBetween(db: DB, q: ReleaseQuery): Promise<ReleaseRow[]> {
   if (q.seriesIds && q.seriesIds.length === 0) return [];
@@ -46,12 +54,7 @@ export async function releasesBetween(db: DB, q: ReleaseQuery): Promise<ReleaseR
   let query = db
     .selectFrom('chapters')
     .innerJoin('series', 'series.id', 'chapters.series_id')
-    .select([
-      'chapters.id', 'chapters.e4pid', 'chapters.series_id', 'chapters.language', 'chapters.number', 'chapters.title',
-      'chapters.released_at', 'chapters.sale_at', 'chapters.original_price',
-      'series.e4pid as series_e4pid', 'series.slug', 'series.name', 'series.format', 'series.images', 'series.adult',
-      'series.color', 'series.all_free', 'series.chapter_name_format',
-    ])
+    .select(RELEASE_COLUMNS)
     .where('chapters.released_at', '>', q.after)
     .where('chapters.released_at', '<=', q.until)
     .where('chapters.language', '=', q.language)
@@ -115,12 +118,7 @@ export async function newestReleased(db: DB, seriesIds: readonly number[], langu
   const rows = await db
     .selectFrom('chapters')
     .innerJoin('series', 'series.id', 'chapters.series_id')
-    .select([
-      'chapters.id', 'chapters.e4pid', 'chapters.series_id', 'chapters.language', 'chapters.number', 'chapters.title',
-      'chapters.released_at', 'chapters.sale_at', 'chapters.original_price',
-      'series.e4pid as series_e4pid', 'series.slug', 'series.name', 'series.format', 'series.images', 'series.adult',
-      'series.color', 'series.all_free', 'series.chapter_name_format',
-    ])
+    .select(RELEASE_COLUMNS)
     .where('chapters.language', '=', language)
     .where((eb) => eb.or(newest.map((n) => eb.and([eb('chapters.series_id', '=', Number(n.series_id)), eb('chapters.released_at', '=', Number(n.at))]))))
     .orderBy('chapters.number', 'desc')
