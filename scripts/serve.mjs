@@ -75,8 +75,39 @@ const server = http.createServer((req, res) => {
   if (!TRUST_PROXY) delete req.headers['x-forwarded-for'];
   else if (xff) req.headers['x-forwarded-for'] = String(xff).split(',').pop().trim();
   req.url = withTrailingSlash(req.url ?? '/');
-  handler(req, res);
+  enqueue(req, res);
 });
+
+/**
+ * Pages start in arrival order, one per turn of the event loop. Node would otherwise start every
+ * request a socket poll delivered back to back inside the poll, and a request arriving just
+ * after a poll would wait for the whole next batch as well: under load the slowest percent of
+ * requests took twice the mean. Between turns the loop polls again, so later arrivals queue
+ * behind earlier ones. A page that waits on I/O (PostgreSQL) yields its turn, so requests still
+ * overlap; with SQLite each runs to completion in its turn. See docs/performance.md.
+ */
+const queue = [];
+let head = 0;
+let scheduled = false;
+function enqueue(req, res) {
+  queue.push(req, res);
+  if (!scheduled) { scheduled = true; setImmediate(startNext); }
+}
+function startNext() {
+  scheduled = false;
+  while (head < queue.length) {
+    const req = queue[head], res = queue[head + 1];
+    queue[head] = queue[head + 1] = undefined;
+    head += 2;
+    // A client that gave up while queued costs nothing.
+    if (req.socket?.destroyed || res.destroyed) continue;
+    handler(req, res);
+    break;
+  }
+  if (head === queue.length) { queue.length = 0; head = 0; }
+  else if (head > 4096) { queue.splice(0, head); head = 0; }
+  else if (!scheduled) { scheduled = true; setImmediate(startNext); }
+}
 server.keepAliveTimeout = 65_000;
 
 const port = Number(process.env.PORT ?? 4321);
