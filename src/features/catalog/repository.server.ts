@@ -1,17 +1,17 @@
-import type { DB } from '../../server/db';
+import { readRow, readRows, type DB } from '../../server/db';
 
 /** Row-level reads of the catalogue. Services turn these rows into page models. */
 
 export function findSeriesBySlug(db: DB, slug: string) {
-  return db.selectFrom('series').selectAll().where('slug', '=', slug).executeTakeFirst();
+  return readRow(db, db.selectFrom('series').selectAll().where('slug', '=', slug));
 }
 
 export function findSeriesByE4pid(db: DB, e4pid: string) {
-  return db.selectFrom('series').selectAll().where('e4pid', '=', e4pid).executeTakeFirst();
+  return readRow(db, db.selectFrom('series').selectAll().where('e4pid', '=', e4pid));
 }
 
 export function findSeriesById(db: DB, id: number) {
-  return db.selectFrom('series').selectAll().where('id', '=', id).executeTakeFirst();
+  return readRow(db, db.selectFrom('series').selectAll().where('id', '=', id));
 }
 
 /** Accepts a numeric id or an e4pid (SER-...). */
@@ -22,69 +22,69 @@ export function findSeriesByIdOrE4pid(db: DB, ref: string) {
 }
 
 export function seriesPeople(db: DB, seriesId: number) {
-  return db
+  return readRows(db, db
     .selectFrom('series_people')
     .innerJoin('people', 'people.id', 'series_people.person_id')
     .select(['people.id', 'people.name', 'people.alt', 'people.slug', 'series_people.role'])
     .where('series_people.series_id', '=', seriesId)
     .orderBy('series_people.position')
-    .execute();
+    );
 }
 
 export function seriesTags(db: DB, seriesId: number) {
-  return db
+  return readRows(db, db
     .selectFrom('series_tags')
     .innerJoin('tags', 'tags.id', 'series_tags.tag_id')
     .selectAll('tags')
     .where('series_tags.series_id', '=', seriesId)
     .orderBy('series_tags.position')
-    .execute();
+    );
 }
 
 export function seriesKeywords(db: DB, seriesId: number) {
-  return db
+  return readRows(db, db
     .selectFrom('series_keywords')
     .innerJoin('keywords', 'keywords.id', 'series_keywords.keyword_id')
     .select('keywords.word')
     .where('series_keywords.series_id', '=', seriesId)
-    .execute();
+    );
 }
 
 export function seriesLanguages(db: DB, seriesId: number) {
-  return db.selectFrom('series_languages').selectAll().where('series_id', '=', seriesId).orderBy('language').execute();
+  return readRows(db, db.selectFrom('series_languages').selectAll().where('series_id', '=', seriesId).orderBy('language'));
 }
 
 export function seriesCampaigns(db: DB, seriesId: number) {
-  return db.selectFrom('campaigns').selectAll().where('series_id', '=', seriesId).execute();
+  return readRows(db, db.selectFrom('campaigns').selectAll().where('series_id', '=', seriesId));
 }
 
 export function findPublisher(db: DB, id: number | null) {
   if (id == null) return Promise.resolve(undefined);
-  return db.selectFrom('publishers').selectAll().where('id', '=', id).executeTakeFirst();
+  return readRow(db, db.selectFrom('publishers').selectAll().where('id', '=', id));
 }
 
 /** Every chapter of a series in one language, ascending by number. */
 export function chaptersOf(db: DB, seriesId: number, language: string) {
-  return db
+  return readRows(db, db
     .selectFrom('chapters')
     .selectAll()
     .where('series_id', '=', seriesId)
     .where('language', '=', language)
     .orderBy('number', 'asc')
-    .execute();
+    );
 }
 
 /** The columns a chapter list shows, for several languages in one query (served by the unique index). */
 export function chapterListOf(db: DB, seriesId: number, languages: readonly string[]) {
   if (languages.length === 0) return Promise.resolve([]);
-  return db
+  return readRows(db, db
     .selectFrom('chapters')
     .select(['e4pid', 'language', 'number', 'title', 'subtitle', 'released_at', 'original_price', 'thumbnail'])
     .where('series_id', '=', seriesId)
     .where('language', 'in', [...languages])
     .orderBy('language')
     .orderBy('number', 'asc')
-    .execute();
+    );
 }
 export type ChapterListRow = Awaited<ReturnType<typeof chapterListOf>>[number];
 
@@ -93,7 +93,7 @@ export function findChapterByE4pid(db: DB, e4pid: string) {
 }
 
 export function chapterPages(db: DB, chapterId: number) {
-  return db.selectFrom('chapter_pages').selectAll().where('chapter_id', '=', chapterId).orderBy('position').execute();
+  return readRows(db, db.selectFrom('chapter_pages').selectAll().where('chapter_id', '=', chapterId).orderBy('position'));
 }
 
 /** The released chapters just before and after `number` in the same series and language. */

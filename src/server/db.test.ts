@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createDb, readRow, readRows, type DB } from './db';
+import { migrateToLatest } from '../../db/migrate';
+
+// readRows runs SQLite reads synchronously beside Kysely's executor; these tests pin down that
+// it returns what Kysely returns and never reads inside another request's open transaction.
+let db: DB;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkpass-db-'));
+
+beforeAll(async () => {
+  db = (await createDb(`file:${path.join(dir, 'test.db')}`)).db;
+  await migrateToLatest(db);
+  await db.insertInto('tags').values([
+    { slug: 'action', name: 'Action', name_pt: 'Ação', color: '#f00' },
+    { slug: 'drama', name: 'Drama', name_pt: 'Drama', color: '#00f' },
+  ] as never).execute();
+});
+afterAll(async () => {
+  await db.destroy();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('readRows on SQLite', () => {
+  it('returns the same rows as Kysely', async () => {
+    const query = db.selectFrom('tags').selectAll().orderBy('slug');
+    expect(await readRows(db, query)).toEqual(await query.execute());
+    expect(await readRow(db, db.selectFrom('tags').select('name').where('slug', '=', 'drama'))).toEqual({ name: 'Drama' });
+    expect(await readRow(db, db.selectFrom('tags').select('name').where('slug', '=', 'none'))).toBeUndefined();
+  });
+
+  it('waits for an open transaction instead of reading its uncommitted rows', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const tx = db.transaction().execute(async (trx) => {
+      await trx.insertInto('tags').values({ slug: 'phantom', name: 'Phantom', name_pt: 'Fantasma', color: '#000' } as never).execute();
+      await held;
+      throw new Error('rolled back');
+    });
+    await new Promise((r) => setTimeout(r, 10));
+    const during = readRows(db, db.selectFrom('tags').select('slug').orderBy('slug'));
+    release();
+    await expect(tx).rejects.toThrow('rolled back');
+    expect((await during).map((t) => t.slug)).toEqual(['action', 'drama']);
+  });
+
+  it('rejects (does not throw synchronously) on a bad query', async () => {
+    const bad = db.selectFrom('tags').select('slug').where('no_such_column' as never, '=', 1 as never);
+    const result = readRows(db, bad);
+    await expect(result).rejects.toThrow(/no such column/);
+  });
+});
