@@ -9,9 +9,22 @@ export type T = (key: MessageKey, values?: Values) => string;
 
 const catalogues: Record<Locale, Record<string, string>> = { en, 'pt-BR': ptBR };
 const compiled: Record<Locale, Map<string, IntlMessageFormat>> = { en: new Map(), 'pt-BR': new Map() };
+/** Messages asked for without values always format the same: kept as strings (a page asks for dozens). */
+const plain: Record<Locale, Map<string, string>> = { en: new Map(), 'pt-BR': new Map() };
 
 /** Formats one catalogue message; compiled formatters are cached per locale. */
 export function translate(locale: Locale, key: MessageKey, values?: Values): string {
+  if (values === undefined) {
+    const hit = plain[locale].get(key);
+    if (hit !== undefined) return hit;
+    const text = format(locale, key);
+    plain[locale].set(key, text);
+    return text;
+  }
+  return format(locale, key, values);
+}
+
+function format(locale: Locale, key: MessageKey, values?: Values): string {
   let fmt = compiled[locale].get(key);
   if (!fmt) {
     const source = catalogues[locale][key] ?? catalogues.en[key];

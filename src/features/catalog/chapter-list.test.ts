@@ -14,7 +14,7 @@ const labels: RowLabels = {
 
 function chapter(over: Partial<ChapterView>): ChapterView {
   return {
-    e4pid: 'EPI-abc', number: 1, name: 'Chapter 1', title: null, subtitle: null, releasedAt: 100, dateText: 'Jan 1, 2026',
+    e4pid: 'EPI-abc', number: 1, name: 'Chapter 1', title: null, subtitle: null, releasedAt: 100, dateText: 'Jan 1, 2026', relative: false,
     iso: '1970-01-01T00:01:40.000Z', state: 'free', finalPrice: 0, originalPrice: 0, onSale: false,
     href: '/read/s/abc/chapter-1/', thumbnail: 'pool/thumbs/thumb-01.webp', ...over,
   };
@@ -53,6 +53,12 @@ describe('chapter rows', () => {
     expect(html).not.toContain('<a ');
     expect(html).toContain('aria-disabled="true"');
     expect(html).toContain('data-countdown="999">in 3 days</time>');
+  });
+  it('only relatively shown dates carry the instant the browser refreshes them from', () => {
+    const html = render([chapter({ number: 1 }), chapter({ number: 2, relative: true, releasedAt: 500, dateText: '2 days ago' })]);
+    expect(html).toContain('<time datetime="1970-01-01T00:01:40.000Z">Jan 1, 2026</time>');
+    expect(html).toContain('data-relative="500">2 days ago</time>');
+    expect(html.match(/data-relative/g)).toHaveLength(1);
   });
   it('puts the coming-soon row between distant chapters', () => {
     const html = render([chapter({ number: 20 }), chapter({ number: 23 })]);

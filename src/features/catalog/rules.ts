@@ -154,12 +154,12 @@ export const PT_MAX_UPCOMING = 5;
  * On the Portuguese site, when released chapters exist, at most 5 upcoming ones are listed:
  * the 5 soonest. Elsewhere (or when nothing is released yet) every chapter stays.
  */
-export function limitUpcoming<T extends { releasedAt: number }>(chapters: readonly T[], siteId: number, now: number): T[] {
+export function limitUpcoming<T>(chapters: readonly T[], siteId: number, now: number, releasedAt: (c: T) => number = (c) => (c as { releasedAt: number }).releasedAt): T[] {
   if (siteId !== 3) return [...chapters];
-  const upcoming = chapters.filter((c) => c.releasedAt > now);
+  const upcoming = chapters.filter((c) => releasedAt(c) > now);
   if (upcoming.length <= PT_MAX_UPCOMING || upcoming.length === chapters.length) return [...chapters];
-  const keep = new Set([...upcoming].sort((a, b) => a.releasedAt - b.releasedAt).slice(0, PT_MAX_UPCOMING));
-  return chapters.filter((c) => c.releasedAt <= now || keep.has(c));
+  const keep = new Set([...upcoming].sort((a, b) => releasedAt(a) - releasedAt(b)).slice(0, PT_MAX_UPCOMING));
+  return chapters.filter((c) => releasedAt(c) <= now || keep.has(c));
 }
 
 export const RELATIVE_DATE_LIMIT = 3 * 24 * 3600;
@@ -192,13 +192,42 @@ export function relativeTime(at: number, now: number, locale: Locale): string {
 
 const DATE_MEMO_MAX = 20_000;
 const dateMemo = new Map<string, string>();
+const offsetMemo = new Map<string, number | null>();
+const offsetParts = (timeZone: string) =>
+  cached(`o:${timeZone}`, () => new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }));
+
+/** The zone's UTC offset (seconds) at an instant. */
+function zoneOffset(at: number, timeZone: string): number {
+  const p: Record<string, number> = {};
+  for (const { type, value } of offsetParts(timeZone).formatToParts(new Date(at * 1000))) p[type] = Number(value);
+  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) / 1000 - at;
+}
 
 /**
- * A date in the site's zone. Every zone's offset is a multiple of 15 minutes, so all instants in
- * one 15-minute slot share a calendar date: formatted strings are memoised by slot (bounded).
+ * The zone's local day number of an instant, or null on a UTC day when the zone's offset
+ * changes (a DST switch). The offset is looked up once per zone and UTC day, so the dates of
+ * a catalogue's chapters are formatted once per local day instead of once per instant.
+ */
+function localDay(at: number, timeZone: string): number | null {
+  const day = Math.floor(at / 86400);
+  const key = `${timeZone}|${day}`;
+  let offset = offsetMemo.get(key);
+  if (offset === undefined) {
+    const start = zoneOffset(day * 86400, timeZone);
+    offset = start === zoneOffset(day * 86400 + 86399, timeZone) ? start : null;
+    if (offsetMemo.size >= DATE_MEMO_MAX) offsetMemo.clear();
+    offsetMemo.set(key, offset);
+  }
+  return offset === null ? null : Math.floor((at + offset) / 86400);
+}
+
+/**
+ * A date in the site's zone, memoised by local day (or, on a day the zone changes its offset,
+ * by quarter hour: every zone's offset is a multiple of 15 minutes).
  */
 export function absoluteDate(at: number, locale: Locale, timeZone: string): string {
-  const key = `${locale}|${timeZone}|${Math.floor(at / 900)}`;
+  const day = localDay(at, timeZone);
+  const key = day === null ? `${locale}|${timeZone}|q${Math.floor(at / 900)}` : `${locale}|${timeZone}|${day}`;
   let text = dateMemo.get(key);
   if (text === undefined) {
     text = dateFormat(locale, timeZone).format(new Date(at * 1000));

@@ -5,7 +5,7 @@ import type { SeriesRow } from '../../../db/schema';
 import type { ChapterListRow } from './repository.server';
 import * as repo from './repository.server';
 import {
-  accessState, chapterDate, chapterName, finalPrice, isOnSale, limitUpcoming, readState, relativeTime, withGaps,
+  accessState, chapterDate, chapterName, dateDisplay, finalPrice, isOnSale, limitUpcoming, readState, relativeTime, withGaps,
   type AccessState, type Format, type ListItem, type ReadState,
   regionBlocks,
 } from './rules';
@@ -26,6 +26,8 @@ export interface ChapterView {
   subtitle: string | null;
   releasedAt: number;
   dateText: string;
+  /** True when the date is shown relatively ("2 days ago"): the browser keeps it fresh. */
+  relative: boolean;
   iso: string;
   state: AccessState;
   finalPrice: number;
@@ -118,20 +120,34 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
     const progressOf = new Map(progress.map((p) => [p.e4pid, p]));
     const allViews = new Map<string, ChapterView[]>();
     const nameFormat = series.chapter_name_format?.match(/\{(num|ord)\}/) ? series.chapter_name_format : defaultNameFormat(t, series.format);
-    codes.forEach((code) => {
-      const rows = all.filter((r) => r.language === code);
-      const views = limitUpcoming(rows.map((r) => chapterView(series, r, campaigns, nameFormat, opts)), site.id, now);
-      for (const v of views) {
+    // Views (names, dates, prices, links) are built only for the rows a page shows, plus the
+    // start-reading target; a signed-in reader's continue target needs them all.
+    const signedIn = opts.userId != null;
+    const memo = new Map<ChapterListRow, ChapterView>();
+    const viewOf = (r: ChapterListRow) => {
+      let v = memo.get(r);
+      if (!v) {
+        v = chapterView(series, r, campaigns, nameFormat, opts);
         const p = progressOf.get(v.e4pid);
         if (p) v.read = readState(p);
+        memo.set(r, v);
       }
-      allViews.set(code, views.slice());
-      const first = views.find((v) => v.state === 'free') ?? null;
-      if (opts.order === 'desc') views.reverse();
-      const pages = Math.max(1, Math.ceil(views.length / CHAPTERS_PER_PAGE));
+      return v;
+    };
+    codes.forEach((code) => {
+      const rows = limitUpcoming(all.filter((r) => r.language === code), site.id, now, (r) => r.released_at);
+      if (signedIn) allViews.set(code, rows.map(viewOf));
+      let first: ChapterView | null = null;
+      for (const r of rows) {
+        if (r.released_at > now) continue;
+        const v = viewOf(r);
+        if (v.state === 'free') { first = v; break; }
+      }
+      if (opts.order === 'desc') rows.reverse();
+      const pages = Math.max(1, Math.ceil(rows.length / CHAPTERS_PER_PAGE));
       const page = code === active ? Math.min(Math.max(1, opts.page), pages) : 1;
-      const slice = views.slice((page - 1) * CHAPTERS_PER_PAGE, page * CHAPTERS_PER_PAGE);
-      tabs.push({ code, label: languageLabel(t, code), total: views.length, items: withGaps(slice), page, pages, first });
+      const slice = rows.slice((page - 1) * CHAPTERS_PER_PAGE, page * CHAPTERS_PER_PAGE).map(viewOf);
+      tabs.push({ code, label: languageLabel(t, code), total: rows.length, items: withGaps(slice), page, pages, first });
     });
     resume = resumeTarget(progress, allViews);
     if (resume) resume.highlighted = true;
@@ -197,6 +213,7 @@ function chapterView(series: SeriesRow, row: ChapterListRow, campaigns: Paramete
     subtitle: row.subtitle,
     releasedAt: row.released_at,
     dateText: state === 'scheduled' ? relativeTime(row.released_at, now, site.locale) : chapterDate(row.released_at, now, site.locale, site.timeZone),
+    relative: state === 'scheduled' || dateDisplay(row.released_at, now) === 'relative',
     iso: new Date(row.released_at * 1000).toISOString(),
     state,
     finalPrice: price,
