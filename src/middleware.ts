@@ -80,6 +80,5 @@ export const onRequest = defineMiddleware(async (context, next) => {
       }
     } catch { /* malformed Origin: no CORS */ }
   }
-  const response = new Response(rendered.body, { status: rendered.status, statusText: rendered.statusText, headers });
-  return compress(response, request.headers.get('accept-encoding') ?? '');
+  return compress(rendered, request.headers.get('accept-encoding') ?? '', headers);
 });
