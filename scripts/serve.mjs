@@ -104,9 +104,9 @@ function startNext() {
     handler(req, res);
     break;
   }
-  if (head === queue.length) { queue.length = 0; head = 0; }
-  else if (head > 4096) { queue.splice(0, head); head = 0; }
-  else if (!scheduled) { scheduled = true; setImmediate(startNext); }
+  if (head === queue.length) { queue.length = 0; head = 0; return; }
+  if (head > 4096) { queue.splice(0, head); head = 0; }
+  if (!scheduled) { scheduled = true; setImmediate(startNext); }
 }
 server.keepAliveTimeout = 65_000;
 

@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 // Fast settings: on an 80 KB series page brotli quality 1 takes 0.16 ms for 9.2 KB, quality 2
 // 0.22 ms for 8.6 KB, quality 4 0.43 ms for 8.1 KB; gzip level 1 0.20 ms for 9.9 KB, level 6
 // 0.44 ms for 8.9 KB. A few hundred bytes are not worth doubling the page's compression time
-// (docs/decisions.md, "Compression"). Static assets are precompressed at the highest levels.
+// (docs/performance.md). Static assets are precompressed at the highest levels.
 const BROTLI_QUALITY = 1;
 const GZIP_LEVEL = 1;
 
