@@ -4,6 +4,7 @@
  * sitemap, and the public JSON endpoints.
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -93,6 +94,30 @@ describe.each(selectedDialects())('%s', (dialect) => {
       expect(res.status).toBe(200);
       expect(res.headers['content-encoding'] ?? 'identity').toBe('identity');
       expect(res.raw.toString('utf8')).toMatch(/<html[\s>]/);
+    });
+  });
+
+  describe('many clients at once', () => {
+    // Pages start one per event-loop turn in arrival order (scripts/serve.mjs). Requests whose
+    // clients hung up while queued are skipped, and must not stall the readers queued behind them.
+    it('answers the readers queued behind requests whose clients hung up', async () => {
+      const seriesPath = `/comics/${english.slug}/`;
+      // Keep the server busy so that what follows waits in the queue.
+      const busy = Array.from({ length: 60 }, () => server.request('/', { site: 'en' }));
+      await new Promise((r) => setTimeout(r, 20));
+      const abandoned = Array.from({ length: 30 }, () => new Promise<void>((resolve) => {
+        const socket = net.connect(server.port, '127.0.0.1', () => {
+          socket.write(`GET ${seriesPath} HTTP/1.1\r\nHost: localhost:${server.port}\r\n\r\n`);
+          setTimeout(() => socket.destroy(), 30);
+        });
+        socket.on('close', () => resolve());
+        socket.on('error', () => resolve());
+      }));
+      await Promise.all(abandoned);
+      const readers = Array.from({ length: 20 }, () => server.request(seriesPath, { site: 'en' }));
+      const answers = await Promise.all([...busy, ...readers]);
+      expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
+      for (const r of answers.slice(busy.length)) expect(htmlText(r.text)).toContain(english.name);
     });
   });
 
