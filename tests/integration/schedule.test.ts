@@ -122,6 +122,15 @@ for (const dialect of selectedDialects()) {
       expect(html).toContain('aria-roledescription="carousel"');
       for (const name of names.campaigns) expect(html).toContain(name);
       expect(html).toContain(await message('pt-BR', 'calendar.next'));
+      // A Portuguese-only page: canonical to itself, no hreflang pointing at the English redirect.
+      expect(html).toContain(`<link rel="canonical" href="${server.origin('br')}/calendario/"`);
+      expect(html).not.toMatch(/<link rel="alternate" hreflang=/);
+    });
+
+    it('/schedule/ names its counterpart on the other site', async () => {
+      const html = (await server.request('/schedule/', { site: 'br' })).text;
+      expect(html).toContain(`<link rel="alternate" hreflang="en" href="${server.origin('en')}/schedule/"`);
+      expect(html).toContain(`<link rel="alternate" hreflang="pt-BR" href="${server.origin('br')}/schedule/"`);
     });
 
     it('en: /calendario/ redirects to /schedule/ on the same host', async () => {
