@@ -103,6 +103,47 @@ async function load(name: string, port: number, pathFor: () => string, connectio
   return row;
 }
 
+/**
+ * Open loop: requests arrive at `rate` per second with exponential gaps (a Poisson stream, like
+ * many independent readers), whether or not earlier ones have been answered, over a pool of
+ * keep-alive connections. Latency counts from the moment a request was due, so a stalled server
+ * is not hidden by requests that were never sent (no coordinated omission). This is the
+ * latency a reader sees at that traffic; the closed loop above measures the saturated server.
+ */
+async function openLoop(name: string, rate: number, pathFor: () => string) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  const end = started + DURATION * 1000;
+  const pending: Promise<void>[] = [];
+  let due = started;
+  while (due < end) {
+    due += (-Math.log(1 - Math.random()) / rate) * 1000;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    const scheduled = due;
+    pending.push(new Promise<void>((resolve) => {
+      const req = http.get({ host: '127.0.0.1', port: PORT, path: pathFor(), agent, headers: { host: `localhost:${PORT}`, 'accept-encoding': 'br, gzip' } }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode !== 200) errors++;
+          latencies.push(performance.now() - scheduled);
+          resolve();
+        });
+      });
+      req.on('error', () => { errors++; resolve(); });
+    }));
+  }
+  await Promise.all(pending);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0);
+  const row = { name, rps: Math.round(latencies.length / DURATION), p50: at(0.5), p99: at(0.99), errors };
+  console.log(`${name.padEnd(34)} ${String(row.rps).padStart(6)} req/s   p50 ${String(row.p50).padStart(4)} ms   p99 ${String(row.p99).padStart(4)} ms   errors ${row.errors}   (open loop)`);
+  return row;
+}
+
 /** A server that does nothing but send fixed bytes: the ceiling for this machine. */
 function bareServer(body: Buffer, headers: http.OutgoingHttpHeaders): Promise<http.Server> {
   const server = http.createServer((_req, res) => { res.writeHead(200, headers); res.end(body); });
@@ -140,7 +181,8 @@ try {
     for (let i = 0; i < 200; i++) await get(`/comics/${pick(slugs)}/`);
     const row = await load('series page (random series)', PORT, () => `/comics/${pick(slugs)}/`);
     const single = await load('series page, 1 connection', PORT, () => `/comics/${pick(slugs)}/`, 1);
-    console.log(`\nSeries page: p99 ${row.p99} ms at ${CONNECTIONS} connections (target ≤ ${TARGETS.p99Ms} ms): ${row.p99 <= TARGETS.p99Ms && row.errors === 0 ? 'met' : 'NOT met'}; ${row.rps} req/s (target ≥ ${TARGETS.rps}); one connection p50 ${single.p50} ms, p99 ${single.p99} ms.`);
+    const open = await openLoop(`series page, ${TARGETS.rps} req/s arriving`, TARGETS.rps, () => `/comics/${pick(slugs)}/`);
+    console.log(`\nSeries page: p99 ${row.p99} ms at ${CONNECTIONS} connections (target ≤ ${TARGETS.p99Ms} ms): ${row.p99 <= TARGETS.p99Ms && row.errors === 0 ? 'met' : 'NOT met'}; ${row.rps} req/s (target ≥ ${TARGETS.rps}); one connection p50 ${single.p50} ms, p99 ${single.p99} ms; at ${TARGETS.rps} req/s arriving (open loop) p99 ${open.p99} ms.`);
   } else if (process.env.BENCH_ONLY === 'suggest') {
     // Quick loop while tuning the search: only the suggestions rows.
     const { row, single } = await benchSuggestions();
@@ -167,6 +209,7 @@ try {
     // Service time without queueing: in a closed loop, mean latency = connections / throughput
     // (Little's law), so the 25-connection p99 is mostly waiting for the one event loop.
     const single = await load('series page, 1 connection', PORT, () => `/comics/${pick(slugs)}/`, 1);
+    const open = await openLoop(`series page, ${TARGETS.rps} req/s arriving`, TARGETS.rps, () => `/comics/${pick(slugs)}/`);
     const orders = ['', 'order=name&', 'order=-popularity&', 'order=chapters&'];
     rows.push(await load('listing fragment (random page)', PORT, () => `/comics/fragment/?${pick(orders)}page=${1 + Math.floor(Math.random() * 50)}`));
     rows.push(await load('sapi comics (random page)', PORT, () => `/sapi/comics?ordering=-last_updated&page=${1 + Math.floor(Math.random() * 50)}`));
@@ -185,11 +228,12 @@ try {
 
     const series = rows[0]!;
     console.log(`\nService time of one series page (1 connection): p50 ${single.p50} ms, p99 ${single.p99} ms. At 25 connections, Little's law gives a mean of ${(CONNECTIONS / series.rps * 1000).toFixed(0)} ms at ${series.rps} req/s; a 50 ms p99 there needs well over ${Math.round(CONNECTIONS / 0.05)} req/s from one process.`);
+    console.log(`At ${TARGETS.rps} req/s arriving at random (open loop, Poisson, latency from when each request was due): p50 ${open.p50} ms, p99 ${open.p99} ms, ${open.errors} errors. The targets above are read from the saturated closed loop.`);
     console.log(`Home page: ${home.body.length} bytes HTML, ${homeGz} bytes gzipped; ${homeRow.rps} req/s, p99 ${homeRow.p99} ms at ${CONNECTIONS} connections.`);
     console.log(`Service time of one suggestions request (1 connection): p50 ${suggestSingle.p50} ms, p99 ${suggestSingle.p99} ms.`);
     console.log(`Series page reaches ${((series.rps / ceiling.rps) * 100).toFixed(1)}% of the bare-server ceiling.`);
     const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
-    console.log(`Targets: series p99 ≤ ${TARGETS.p99Ms} ms: ${verdict(series.p99 <= TARGETS.p99Ms)}; ≥ ${TARGETS.rps} req/s: ${verdict(series.rps >= TARGETS.rps)}; HTML ≤ 30 KB gz: ${verdict(htmlGz <= TARGETS.htmlGzip)}; JS ≤ 15 KB gz: ${verdict(js <= TARGETS.jsGzip)}; suggestions p99 ≤ ${TARGETS.suggestP99Ms} ms: ${verdict(suggestRow.p99 <= TARGETS.suggestP99Ms && suggestRow.errors === 0)}`);
+    console.log(`Targets: series p99 ≤ ${TARGETS.p99Ms} ms at ${CONNECTIONS} connections (saturated): ${verdict(series.p99 <= TARGETS.p99Ms)}; at ${TARGETS.rps} req/s arriving: ${verdict(open.p99 <= TARGETS.p99Ms && open.errors === 0)}; ≥ ${TARGETS.rps} req/s: ${verdict(series.rps >= TARGETS.rps)}; HTML ≤ 30 KB gz: ${verdict(htmlGz <= TARGETS.htmlGzip)}; JS ≤ 15 KB gz: ${verdict(js <= TARGETS.jsGzip)}; suggestions p99 ≤ ${TARGETS.suggestP99Ms} ms: ${verdict(suggestRow.p99 <= TARGETS.suggestP99Ms && suggestRow.errors === 0)}`);
   }
 } finally {
   server.kill('SIGTERM');
