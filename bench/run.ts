@@ -103,6 +103,11 @@ async function load(name: string, port: number, pathFor: () => string, connectio
   return row;
 }
 
+/** The p-quantile (0..1) of an ascending list; 0 for an empty one. */
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+}
+
 /**
  * Open loop: requests arrive at `rate` per second with exponential gaps (a Poisson stream, like
  * many independent readers), whether or not earlier ones have been answered, over a pool of
@@ -138,7 +143,7 @@ async function openLoop(name: string, rate: number, pathFor: () => string) {
   await Promise.all(pending);
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const at = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0);
+  const at = (p: number) => Math.round(percentile(latencies, p));
   const row = { name, rps: Math.round(latencies.length / DURATION), p50: at(0.5), p99: at(0.99), errors };
   console.log(`${name.padEnd(34)} ${String(row.rps).padStart(6)} req/s   p50 ${String(row.p50).padStart(4)} ms   p99 ${String(row.p99).padStart(4)} ms   errors ${row.errors}   (open loop)`);
   return row;
@@ -168,7 +173,7 @@ async function benchSuggestions() {
     if (res.status !== 200 && res.status !== 404) throw new Error(`${q} answered ${res.status}`);
   }
   cold.sort((a, b) => a - b);
-  const at = (p: number) => cold[Math.min(cold.length - 1, Math.floor(p * cold.length))]!.toFixed(1);
+  const at = (p: number) => percentile(cold, p).toFixed(1);
   console.log(`${'search suggestions, cold (each once)'.padEnd(34)} ${String(distinct.length).padStart(6)} queries   p50 ${at(0.5).padStart(4)} ms   p99 ${at(0.99).padStart(4)} ms   max ${at(1)} ms`);
   const row = await load('search suggestions (typed prefixes)', PORT, () => pick(queries), CONNECTIONS, true);
   const single = await load('search suggestions, 1 connection', PORT, () => pick(queries), 1, true);
