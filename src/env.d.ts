@@ -17,5 +17,7 @@ declare namespace App {
     user: import('./features/accounts/users.server').User | null;
     /** Id of the current session (public half of the token), or null. */
     sessionId: string | null;
+    /** Set by scripts/serve.mjs: where the middleware leaves a page's compressed bytes (src/server/http.ts). */
+    sink?: import('./server/http').BodySink;
   }
 }

@@ -80,5 +80,5 @@ export const onRequest = defineMiddleware(async (context, next) => {
       }
     } catch { /* malformed Origin: no CORS */ }
   }
-  return compress(rendered, request.headers.get('accept-encoding') ?? '', headers);
+  return compress(rendered, request.headers.get('accept-encoding') ?? '', headers, locals.sink);
 });

@@ -31,6 +31,17 @@ describe('readRows on SQLite', () => {
     expect(await readRow(db, db.selectFrom('tags').select('name').where('slug', '=', 'none'))).toBeUndefined();
   });
 
+  it('builds the same objects as Kysely for joins, repeated column names, nulls and odd names', async () => {
+    const join = db.selectFrom('tags as a').innerJoin('tags as b', 'b.slug', 'a.slug').select(['a.slug', 'b.slug', 'a.name_pt as nome "x"', 'a.color']).orderBy('a.slug');
+    const rows = await readRows(db, join);
+    expect(rows).toEqual(await join.execute());
+    expect(rows[0]).toEqual({ slug: 'action', 'nome "x"': 'Ação', color: '#f00' });
+    const empty = db.selectFrom('tags').selectAll().where('slug', '=', 'none');
+    expect(await readRows(db, empty)).toEqual([]);
+    // The same SQL text through Kysely afterwards still gives objects (its statements are separate).
+    expect(await db.selectFrom('tags').selectAll().orderBy('slug').execute()).toEqual(await readRows(db, db.selectFrom('tags').selectAll().orderBy('slug')));
+  });
+
   it('waits for an open transaction instead of reading its uncommitted rows', async () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));

@@ -31,12 +31,54 @@ export async function createDb(url: string = config.databaseUrl): Promise<{ db: 
   database.pragma('mmap_size = 1073741824');
   const cached = withStatementCache(database);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
-  sqliteHandles.set(db, cached);
+  sqliteHandles.set(db, {
+    // readRows' statements are its own (raw mode); Kysely's driver keeps object-mode ones for the same text.
+    prepare: (text) => database.prepare(text) as unknown as RawStatement,
+    get inTransaction() { return database.inTransaction; },
+    readers: new Map(),
+  });
   return { db, dialect: 'sqlite' };
 }
 
+interface SqliteHandle {
+  prepare: (sql: string) => RawStatement;
+  inTransaction: boolean;
+  /** `readRows`' own statements: raw (array) rows and a generated row builder per SQL text. */
+  readers: Map<string, RowReader>;
+}
+interface RawStatement {
+  raw: (on: boolean) => RawStatement;
+  columns: () => { name: string }[];
+  all: (...params: readonly unknown[]) => unknown[][];
+}
+interface RowReader {
+  stmt: RawStatement;
+  build: (row: unknown[]) => unknown;
+}
+
 /** The better-sqlite3 handle behind a SQLite Kysely instance (absent for PostgreSQL). */
-const sqliteHandles = new WeakMap<DB, { prepare: (sql: string) => unknown; inTransaction: boolean }>();
+const sqliteHandles = new WeakMap<DB, SqliteHandle>();
+const MAX_READERS = 500;
+
+/**
+ * A statement that returns arrays, and a function that turns one array into the row object,
+ * generated from the column names (the last of two equal names wins, as in better-sqlite3's
+ * own objects). better-sqlite3 builds each row object from C++ one property at a time, which
+ * costs more than the query on a 60-row chapter list (120 µs against 70 µs); the generated
+ * literal gives every row the same shape.
+ */
+function rowReader(handle: SqliteHandle, text: string): RowReader {
+  let reader = handle.readers.get(text);
+  if (reader) return reader;
+  const stmt = handle.prepare(text).raw(true);
+  const fields = stmt.columns().map((c, i) => `${JSON.stringify(c.name)}: r[${i}]`);
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- column names are JSON-quoted, indexes are numbers
+  const build = new Function('r', `return { ${fields.join(', ')} };`) as (row: unknown[]) => unknown;
+  reader = { stmt, build };
+  if (handle.readers.size >= MAX_READERS) handle.readers.delete(handle.readers.keys().next().value!);
+  handle.readers.set(text, reader);
+  return reader;
+}
 
 type Compilable<R> = { compile(): CompiledQuery<R>; execute(): Promise<R[]> };
 
@@ -54,8 +96,11 @@ export function readRows<R>(db: DB, query: Compilable<R>): Promise<R[]> {
   if (!handle || handle.inTransaction) return query.execute();
   try {
     const { sql: text, parameters } = query.compile();
-    const stmt = handle.prepare(text) as { all: (...p: readonly unknown[]) => R[] };
-    return Promise.resolve(stmt.all(...parameters));
+    const { stmt, build } = rowReader(handle, text);
+    const raw = stmt.all(...parameters);
+    const rows = new Array<R>(raw.length);
+    for (let i = 0; i < raw.length; i++) rows[i] = build(raw[i]!) as R;
+    return Promise.resolve(rows);
   } catch (error) {
     return Promise.reject(error);
   }

@@ -89,6 +89,25 @@ describe.each(selectedDialects())('%s', (dialect) => {
       expect(res.text).toMatch(/<html[\s>]/);
     });
 
+    it('sends the same page compressed as plain, with its exact length and no internal header', async () => {
+      const series = (await server.request('/comics/')).text.match(/href="(\/comics\/[a-z0-9-]+\/)"/)![1]!;
+      for (const p of ['/', series, '/about/']) {
+        const plain = await server.request(p, { decompress: false });
+        for (const encoding of ['br', 'gzip']) {
+          const res = await server.request(p, { headers: { 'accept-encoding': encoding } });
+          expect(res.headers['content-encoding'], `GET ${p} (${encoding})`).toBe(encoding);
+          expect(Number(res.headers['content-length']), `GET ${p} (${encoding}): content-length`).toBe(res.raw.length);
+          expect(Object.keys(res.headers).filter((h) => h.startsWith('x-inkpass')), `GET ${p}: internal headers`).toEqual([]);
+          expect([res.text.startsWith('<!DOCTYPE html>'), res.text.includes('</body></html>')], `GET ${p} (${encoding}): the whole page`).toEqual([true, true]);
+          // /about/ has no times on it that could tick over between the two requests.
+          if (p === '/about/') expect(res.text, `GET ${p} (${encoding}): same page`).toBe(plain.raw.toString('utf8'));
+        }
+        const head = await server.request(p, { method: 'HEAD', headers: { 'accept-encoding': 'br' } });
+        expect(head.status, `HEAD ${p}`).toBe(200);
+        expect(head.raw.length, `HEAD ${p}: no body`).toBe(0);
+      }
+    });
+
     it('sends plain HTML to a client that accepts no encoding', async () => {
       const res = await server.request('/', { decompress: false });
       expect(res.status).toBe(200);
