@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createDb, readRow, readRows, type DB } from './db';
+import { createDb, preparedRead, readRow, readRows, type DB } from './db';
 import { migrateToLatest } from '../../db/migrate';
 
 // readRows runs SQLite reads synchronously beside Kysely's executor; these tests pin down that
@@ -61,5 +61,44 @@ describe('readRows on SQLite', () => {
     const bad = db.selectFrom('tags').select('slug').where('no_such_column' as never, '=', 1 as never);
     const result = readRows(db, bad);
     await expect(result).rejects.toThrow(/no such column/);
+  });
+});
+
+describe('preparedRead', () => {
+  const bySlug = preparedRead((db, slug: string) => db.selectFrom('tags').select(['slug', 'name']).where('slug', '=', slug));
+  const bySlugs = preparedRead((db, color: string, slugs: readonly string[]) =>
+    db.selectFrom('tags').select('slug').where('color', '!=', color).where('slug', 'in', slugs).orderBy('slug'));
+
+  it('gives what the built query gives, for every value and list length, call after call', async () => {
+    for (const slug of ['drama', 'action', 'none', 'drama']) {
+      expect(await bySlug(db, slug)).toEqual(await db.selectFrom('tags').select(['slug', 'name']).where('slug', '=', slug).execute());
+    }
+    expect(await bySlugs(db, '#000', ['drama'])).toEqual([{ slug: 'drama' }]);
+    expect(await bySlugs(db, '#000', ['drama', 'action'])).toEqual([{ slug: 'action' }, { slug: 'drama' }]);
+    expect(await bySlugs(db, '#00f', ['drama', 'action'])).toEqual([{ slug: 'action' }]);
+    expect(await bySlugs(db, '#000', ['nope', 'drama', 'action'])).toEqual([{ slug: 'action' }, { slug: 'drama' }]);
+    expect(await bySlugs(db, '#000', ['drama'])).toEqual([{ slug: 'drama' }]);
+  });
+
+  it('refuses a builder that does not use each argument once as a value', async () => {
+    const twice = preparedRead((db, slug: string) => db.selectFrom('tags').select('slug').where('slug', '=', slug).where('name', '!=', slug));
+    await expect(twice(db, 'drama')).rejects.toThrow(/exactly once/);
+    const unused = preparedRead((db, _slug: string) => db.selectFrom('tags').select('slug'));
+    await expect(unused(db, 'drama')).rejects.toThrow(/exactly once/);
+  });
+
+  it('waits for an open transaction instead of reading its uncommitted rows', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const tx = db.transaction().execute(async (trx) => {
+      await trx.insertInto('tags').values({ slug: 'ghost', name: 'Ghost', name_pt: 'Fantasma', color: '#000' } as never).execute();
+      await held;
+      throw new Error('rolled back');
+    });
+    await new Promise((r) => setTimeout(r, 10));
+    const during = bySlug(db, 'ghost');
+    release();
+    await expect(tx).rejects.toThrow('rolled back');
+    expect(await during).toEqual([]);
   });
 });

@@ -10,7 +10,23 @@
 import { sql } from 'kysely';
 import type { DB } from '../../server/db';
 
-/** Recomputes the released-chapter counters of every series with a chapter released in (since, now]. Returns how many series it touched. */
+/**
+ * Series per batch. A batch is one read and one transaction, and on SQLite it runs without
+ * giving the event loop a turn (the driver's promises resolve at once): 50 series take about
+ * 3 ms. Between batches the loop serves waiting requests. In one 200-series batch, the first
+ * check after a start on the 10,000-series catalogue (7,500 series, 400 ms) stalled every page
+ * for 10 ms at a time, 38 times over.
+ */
+export const RELEASE_BATCH = 50;
+
+/** Lets the event loop run everything already waiting (I/O, requests) before going on. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Recomputes the released-chapter counters of every series with a chapter released in
+ * (since, now]. Returns how many series it touched. Works in batches of RELEASE_BATCH series,
+ * yielding to the event loop between them.
+ */
 export async function refreshReleasedSeries(db: DB, since: number, now: number): Promise<number> {
   const touched = await db
     .selectFrom('chapters')
@@ -20,8 +36,9 @@ export async function refreshReleasedSeries(db: DB, since: number, now: number):
     .groupBy('series_id')
     .execute();
   const ids = touched.map((r) => Number(r.series_id));
-  for (let i = 0; i < ids.length; i += 200) {
-    const batch = ids.slice(i, i + 200);
+  for (let i = 0; i < ids.length; i += RELEASE_BATCH) {
+    if (i > 0) await nextTurn();
+    const batch = ids.slice(i, i + RELEASE_BATCH);
     const perLanguage = await db
       .selectFrom('chapters')
       .select([

@@ -1,9 +1,11 @@
-import { readRow, readRows, type DB } from '../../server/db';
+import { preparedRead, readRow, readRows, type DB } from '../../server/db';
 
 /** Row-level reads of the catalogue. Services turn these rows into page models. */
 
+// The series page's reads are prepared (built and compiled once, see preparedRead).
+const seriesBySlug = preparedRead((db, slug: string) => db.selectFrom('series').selectAll().where('slug', '=', slug));
 export function findSeriesBySlug(db: DB, slug: string) {
-  return readRow(db, db.selectFrom('series').selectAll().where('slug', '=', slug));
+  return seriesBySlug(db, slug).then((rows) => rows[0]);
 }
 
 export function findSeriesByE4pid(db: DB, e4pid: string) {
@@ -21,24 +23,24 @@ export function findSeriesByIdOrE4pid(db: DB, ref: string) {
   return Promise.resolve(undefined);
 }
 
+const peopleOf = preparedRead((db, seriesId: number) => db
+  .selectFrom('series_people')
+  .innerJoin('people', 'people.id', 'series_people.person_id')
+  .select(['people.id', 'people.name', 'people.alt', 'people.slug', 'series_people.role'])
+  .where('series_people.series_id', '=', seriesId)
+  .orderBy('series_people.position'));
 export function seriesPeople(db: DB, seriesId: number) {
-  return readRows(db, db
-    .selectFrom('series_people')
-    .innerJoin('people', 'people.id', 'series_people.person_id')
-    .select(['people.id', 'people.name', 'people.alt', 'people.slug', 'series_people.role'])
-    .where('series_people.series_id', '=', seriesId)
-    .orderBy('series_people.position')
-    );
+  return peopleOf(db, seriesId);
 }
 
+const tagsOf = preparedRead((db, seriesId: number) => db
+  .selectFrom('series_tags')
+  .innerJoin('tags', 'tags.id', 'series_tags.tag_id')
+  .selectAll('tags')
+  .where('series_tags.series_id', '=', seriesId)
+  .orderBy('series_tags.position'));
 export function seriesTags(db: DB, seriesId: number) {
-  return readRows(db, db
-    .selectFrom('series_tags')
-    .innerJoin('tags', 'tags.id', 'series_tags.tag_id')
-    .selectAll('tags')
-    .where('series_tags.series_id', '=', seriesId)
-    .orderBy('series_tags.position')
-    );
+  return tagsOf(db, seriesId);
 }
 
 export function seriesKeywords(db: DB, seriesId: number) {
@@ -50,17 +52,20 @@ export function seriesKeywords(db: DB, seriesId: number) {
     );
 }
 
+const languagesOf = preparedRead((db, seriesId: number) => db.selectFrom('series_languages').selectAll().where('series_id', '=', seriesId).orderBy('language'));
 export function seriesLanguages(db: DB, seriesId: number) {
-  return readRows(db, db.selectFrom('series_languages').selectAll().where('series_id', '=', seriesId).orderBy('language'));
+  return languagesOf(db, seriesId);
 }
 
+const campaignsOf = preparedRead((db, seriesId: number) => db.selectFrom('campaigns').selectAll().where('series_id', '=', seriesId));
 export function seriesCampaigns(db: DB, seriesId: number) {
-  return readRows(db, db.selectFrom('campaigns').selectAll().where('series_id', '=', seriesId));
+  return campaignsOf(db, seriesId);
 }
 
+const publisherById = preparedRead((db, id: number) => db.selectFrom('publishers').selectAll().where('id', '=', id));
 export function findPublisher(db: DB, id: number | null) {
   if (id == null) return Promise.resolve(undefined);
-  return readRow(db, db.selectFrom('publishers').selectAll().where('id', '=', id));
+  return publisherById(db, id).then((rows) => rows[0]);
 }
 
 /** Every chapter of a series in one language, ascending by number. */
@@ -75,16 +80,16 @@ export function chaptersOf(db: DB, seriesId: number, language: string) {
 }
 
 /** The columns a chapter list shows, for several languages in one query (served by the unique index). */
+const chapterList = preparedRead((db, seriesId: number, languages: readonly string[]) => db
+  .selectFrom('chapters')
+  .select(['e4pid', 'language', 'number', 'title', 'subtitle', 'released_at', 'original_price', 'thumbnail'])
+  .where('series_id', '=', seriesId)
+  .where('language', 'in', languages)
+  .orderBy('language')
+  .orderBy('number', 'asc'));
 export function chapterListOf(db: DB, seriesId: number, languages: readonly string[]) {
   if (languages.length === 0) return Promise.resolve([]);
-  return readRows(db, db
-    .selectFrom('chapters')
-    .select(['e4pid', 'language', 'number', 'title', 'subtitle', 'released_at', 'original_price', 'thumbnail'])
-    .where('series_id', '=', seriesId)
-    .where('language', 'in', [...languages])
-    .orderBy('language')
-    .orderBy('number', 'asc')
-    );
+  return chapterList(db, seriesId, languages);
 }
 export type ChapterListRow = Awaited<ReturnType<typeof chapterListOf>>[number];
 

@@ -191,8 +191,10 @@ export function relativeTime(at: number, now: number, locale: Locale): string {
 }
 
 const DATE_MEMO_MAX = 20_000;
-const dateMemo = new Map<string, string>();
-const offsetMemo = new Map<string, number | null>();
+/** Per zone: UTC day number -> the zone's offset that whole day, or null on a day it changes. */
+const offsetMemo = new Map<string, Map<number, number | null>>();
+/** Per zone and locale: local day number (or -1 - quarter hour on a DST day) -> formatted date. */
+const dateMemo = new Map<string, Map<string, Map<number, string>>>();
 const offsetParts = (timeZone: string) =>
   cached(`o:${timeZone}`, () => new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }));
 
@@ -203,6 +205,14 @@ function zoneOffset(at: number, timeZone: string): number {
   return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) / 1000 - at;
 }
 
+/** A bounded memo table inside `memo` (numeric keys: no key strings built per lookup on the chapter list's hot path). */
+function memoTable<V>(memo: Map<string, Map<number, V>>, key: string): Map<number, V> {
+  let table = memo.get(key);
+  if (!table) memo.set(key, (table = new Map()));
+  else if (table.size >= DATE_MEMO_MAX) table.clear();
+  return table;
+}
+
 /**
  * The zone's local day number of an instant, or null on a UTC day when the zone's offset
  * changes (a DST switch). The offset is looked up once per zone and UTC day, so the dates of
@@ -210,13 +220,12 @@ function zoneOffset(at: number, timeZone: string): number {
  */
 function localDay(at: number, timeZone: string): number | null {
   const day = Math.floor(at / 86400);
-  const key = `${timeZone}|${day}`;
-  let offset = offsetMemo.get(key);
+  const offsets = memoTable(offsetMemo, timeZone);
+  let offset = offsets.get(day);
   if (offset === undefined) {
     const start = zoneOffset(day * 86400, timeZone);
     offset = start === zoneOffset(day * 86400 + 86399, timeZone) ? start : null;
-    if (offsetMemo.size >= DATE_MEMO_MAX) offsetMemo.clear();
-    offsetMemo.set(key, offset);
+    offsets.set(day, offset);
   }
   return offset === null ? null : Math.floor((at + offset) / 86400);
 }
@@ -227,12 +236,14 @@ function localDay(at: number, timeZone: string): number | null {
  */
 export function absoluteDate(at: number, locale: Locale, timeZone: string): string {
   const day = localDay(at, timeZone);
-  const key = day === null ? `${locale}|${timeZone}|q${Math.floor(at / 900)}` : `${locale}|${timeZone}|${day}`;
-  let text = dateMemo.get(key);
+  const key = day === null ? -1 - Math.floor(at / 900) : day;
+  let byLocale = dateMemo.get(timeZone);
+  if (!byLocale) dateMemo.set(timeZone, (byLocale = new Map()));
+  const dates = memoTable(byLocale, locale);
+  let text = dates.get(key);
   if (text === undefined) {
     text = dateFormat(locale, timeZone).format(new Date(at * 1000));
-    if (dateMemo.size >= DATE_MEMO_MAX) dateMemo.clear();
-    dateMemo.set(key, text);
+    dates.set(key, text);
   }
   return text;
 }

@@ -21,7 +21,7 @@ export function chapterPrefix(language: string, format: Format): string {
 
 /** /read/{series slug}/{episode id without EPI-}/{chapter|episode}-{number with dot as dash}/ */
 export function readerPath(series: { slug: string; format: Format }, chapter: { e4pid: string; number: number; language: string }): string {
-  const id = chapter.e4pid.replace(/^EPI-/, '');
+  const id = chapter.e4pid.startsWith('EPI-') ? chapter.e4pid.slice(4) : chapter.e4pid;
   return `/read/${encodeURIComponent(series.slug)}/${encodeURIComponent(id)}/${chapterPrefix(chapter.language, series.format)}-${numberSegment(chapter.number)}/`;
 }
 
