@@ -23,6 +23,22 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * Another request's transaction, in the middle of its work: it has added a tag and waits (so the
+ * connection is held) until `release`, then rolls back. `rolledBack` settles once it has.
+ */
+async function openTransactionAdding(slug: string) {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const tx = db.transaction().execute(async (trx) => {
+    await trx.insertInto('tags').values({ slug, name: slug, name_pt: slug, color: '#000' } as never).execute();
+    await held;
+    throw new Error('rolled back');
+  });
+  await new Promise((r) => setTimeout(r, 10));
+  return { release, rolledBack: expect(tx).rejects.toThrow('rolled back') };
+}
+
 describe('readRows on SQLite', () => {
   it('returns the same rows as Kysely', async () => {
     const query = db.selectFrom('tags').selectAll().orderBy('slug');
@@ -43,17 +59,10 @@ describe('readRows on SQLite', () => {
   });
 
   it('waits for an open transaction instead of reading its uncommitted rows', async () => {
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    const tx = db.transaction().execute(async (trx) => {
-      await trx.insertInto('tags').values({ slug: 'phantom', name: 'Phantom', name_pt: 'Fantasma', color: '#000' } as never).execute();
-      await held;
-      throw new Error('rolled back');
-    });
-    await new Promise((r) => setTimeout(r, 10));
+    const { release, rolledBack } = await openTransactionAdding('phantom');
     const during = readRows(db, db.selectFrom('tags').select('slug').orderBy('slug'));
     release();
-    await expect(tx).rejects.toThrow('rolled back');
+    await rolledBack;
     expect((await during).map((t) => t.slug)).toEqual(['action', 'drama']);
   });
 
@@ -88,17 +97,10 @@ describe('preparedRead', () => {
   });
 
   it('waits for an open transaction instead of reading its uncommitted rows', async () => {
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    const tx = db.transaction().execute(async (trx) => {
-      await trx.insertInto('tags').values({ slug: 'ghost', name: 'Ghost', name_pt: 'Fantasma', color: '#000' } as never).execute();
-      await held;
-      throw new Error('rolled back');
-    });
-    await new Promise((r) => setTimeout(r, 10));
+    const { release, rolledBack } = await openTransactionAdding('ghost');
     const during = bySlug(db, 'ghost');
     release();
-    await expect(tx).rejects.toThrow('rolled back');
+    await rolledBack;
     expect(await during).toEqual([]);
   });
 });
