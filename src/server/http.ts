@@ -66,6 +66,9 @@ export async function compress(source: Response, acceptEncoding: string, headers
   return new Response(body, init);
 }
 
+/** undici's key for a Response's internal state, found on the first Response that has one. */
+let stateKey: symbol | undefined;
+
 /**
  * The bytes a Response was made from, when it was made from bytes and nobody has read its body:
  * Astro renders a page to one Uint8Array (streaming is off, see astro.config.mjs). Reading them
@@ -77,7 +80,7 @@ export async function compress(source: Response, acceptEncoding: string, headers
  */
 export function bufferedBytes(response: Response): Buffer | undefined {
   if (response.bodyUsed) return undefined;
-  const key = Object.getOwnPropertySymbols(response).find((s) => s.description === 'state');
+  const key = (stateKey ??= Object.getOwnPropertySymbols(response).find((s) => s.description === 'state'));
   const state: unknown = key ? (response as unknown as Record<symbol, unknown>)[key] : undefined;
   const source = (state as { body?: { source?: unknown; length?: unknown } } | undefined)?.body;
   if (!source || !(source.source instanceof Uint8Array) || source.length !== source.source.byteLength) return undefined;
