@@ -70,6 +70,16 @@ describe.each(selectedDialects())('%s', (dialect) => {
     });
   });
 
+  it('ends every page with </html>: page scripts are inside the document, not after it', async () => {
+    const series = (await server.request('/comics/')).text.match(/href="(\/comics\/[a-z0-9-]+\/)"/)![1]!;
+    const pages: [string, 'en' | 'br'][] = [['/', 'en'], [series, 'en'], ['/comics/', 'en'], ['/schedule/', 'en'], ['/auth/signup/', 'en'], ['/calendario/', 'br'], ['/', 'br']];
+    for (const [p, site] of pages) {
+      const res = await server.request(p, { site });
+      expect(res.status, `GET ${site} ${p}`).toBe(200);
+      expect(res.text.trimEnd().slice(-7), `GET ${site} ${p}: what follows </html>`).toBe('</html>');
+    }
+  });
+
   describe('compression', () => {
     it('compresses HTML pages for a browser that accepts br and gzip, and says it varies', async () => {
       for (const p of ['/', '/comics/']) {
