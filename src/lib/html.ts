@@ -1,5 +1,5 @@
 /**
- * Markup helpers that keep a page's text inside Latin-1.
+ * Escaping for markup built as strings, and helpers that keep a page's text inside Latin-1.
  *
  * V8 stores a string whose characters are all below U+0100 with one byte per character and any
  * other string with two. A rendered page is one string, so a single "…" in the shared header
@@ -9,13 +9,18 @@
  * browser reads the same text.
  */
 
-const SPECIAL = /[&<>"']/g;
 const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const SPECIAL = /[&<>"']/;
 const WIDE = /[\u0100-\u{10FFFF}]/gu;
 
-/** Escaped for HTML text or a quoted attribute value, with characters above U+00FF as `&#N;`. */
+/** Escaped for HTML text or a quoted attribute value (the string itself when nothing needs it). */
+export function escapeHtml(text: string): string {
+  return SPECIAL.test(text) ? text.replace(/[&<>"']/g, (c) => ENTITY[c]!) : text;
+}
+
+/** `escapeHtml`, with characters above U+00FF as `&#N;`. */
 export function latin1Html(text: string): string {
-  return text.replace(SPECIAL, (c) => ENTITY[c]!).replace(WIDE, (c) => `&#${c.codePointAt(0)};`);
+  return escapeHtml(text).replace(WIDE, (c) => `&#${c.codePointAt(0)};`);
 }
 
 /**

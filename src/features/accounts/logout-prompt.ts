@@ -1,3 +1,5 @@
+import { escapeHtml } from '../../lib/html';
+
 /** The logout confirmation, as the HTML fragment GET /auth/logout/ returns (spec section 2: loaded into the header dialog). */
 export interface LogoutTexts {
   title: string;
@@ -6,8 +8,6 @@ export interface LogoutTexts {
   cancel: string;
 }
 
-const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESC[c]!);
 
 /**
  * In the dialog, Cancel is a `formmethod="dialog"` button (closes it, nothing sent); on the

@@ -8,6 +8,7 @@ import type { ListItem } from './rules';
 import type { ChapterView } from './series.server';
 import { mediaUrl } from './media';
 import { loginPath } from '../reader/urls';
+import { escapeHtml } from '../../lib/html';
 
 export interface RowLabels {
   free: string;
@@ -21,11 +22,6 @@ export interface RowLabels {
   continue?: string;
 }
 
-const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const SPECIAL = /[&<>"']/;
-export function escapeHtml(s: string): string {
-  return SPECIAL.test(s) ? s.replace(/[&<>"']/g, (c) => ESC[c]!) : s;
-}
 
 /** Labels escaped once per list instead of once per row. */
 interface Escaped {

@@ -3,14 +3,16 @@
  * (`updates`) or scheduled in one (`futures`), grouped per series. The same query feeds the
  * latest-updates list of the home page (latest.server.ts). Documented in docs/api.md ("Relay").
  */
-import type { DB } from '../../server/db';
+import type { APIRoute } from 'astro';
+import { getDb, type DB } from '../../server/db';
+import { json, jsonError } from '../../server/http';
 import type { Site } from '../../lib/site';
 import type { T } from '../../lib/i18n';
 import { finalPrice, isOnSale, type Campaign } from '../catalog/rules';
 import { displayChapterName } from '../catalog/naming';
-import { mediaUrl, parseImages, type AbsoluteUrl } from '../catalog/media';
+import { absoluteUrl, mediaUrl, parseImages, type AbsoluteUrl } from '../catalog/media';
 import { readerPath, seriesPath } from '../reader/urls';
-import { RELAY_MAX_IDS, RELAY_MAX_ITEMS, parseAfter, parseBefore, parseClientId, parsePublisher, parseSeriesRefs, type RelayFailure } from './relay';
+import { RELAY_CACHE, RELAY_MAX_IDS, RELAY_MAX_ITEMS, parseAfter, parseBefore, parseClientId, parsePublisher, parseSeriesRefs, type RelayFailure } from './relay';
 import { campaignsOf, findSiteSeries, newestReleased, publisherExists, releasesBetween, type ReleaseRow, type RelaySeriesRow } from './repository.server';
 
 export interface RelaySerie {
@@ -191,4 +193,17 @@ export async function relayResponse(
     before: mode === 'futures' ? bound.value : undefined,
   });
   return { status: 200, body: { status: 'ok', data: { episodes: entries } } };
+}
+
+/** The GET handler of both relay routes (docs/api.md, "Relay"): JSON, open to any origin. */
+export function relayRoute(mode: 'updates' | 'futures'): APIRoute {
+  return async ({ params, url, locals }) => {
+    const answer = await relayResponse(
+      await getDb(),
+      { publisher: params.publisher, ids: params.ids, search: url.searchParams, site: locals.site, t: locals.t, now: locals.now, abs: absoluteUrl(url) },
+      mode,
+    );
+    if (answer.status !== 200) return jsonError(answer.status, answer.detail);
+    return json(answer.body, { cache: RELAY_CACHE, headers: { 'Access-Control-Allow-Origin': '*' } });
+  };
 }

@@ -5,6 +5,7 @@
  * SQLite and PostgreSQL; the time conditions walk the chapters(released_at, series_id) index.
  */
 import type { DB } from '../../server/db';
+import type { Campaign } from '../catalog/rules';
 
 export interface ReleaseRow {
   id: number;
@@ -190,16 +191,11 @@ export async function publisherExists(db: DB, id: number): Promise<boolean> {
   return (await db.selectFrom('publishers').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
-export interface RunningCampaignRow {
+/** A running campaign (the pricing fields of `Campaign`) with what the calendar shows of its series. */
+export interface RunningCampaignRow extends Campaign {
   id: number;
   name: string;
   series_id: number;
-  override_starting_count: number | null;
-  override_ending_count: number | null;
-  override_all_free: number;
-  discount: number;
-  starts_at: number;
-  ends_at: number;
   slug: string;
   series_name: string;
   images: string;
