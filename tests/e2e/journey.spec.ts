@@ -97,6 +97,10 @@ for (const site of SITES) {
     if (locale === 'pt-BR') await expect(page.locator('html')).toHaveAttribute('lang', /^pt/i);
     const reader = page.locator('#reader.is-js');
     await expect(reader).toBeVisible();
+    // `is-js` comes from an inline script while the page parses; the keys are handled once the
+    // reader's module has run (it marks the element data-ready). Keys pressed before that are the
+    // browser's: a click-navigation does not wait for the load event as page.goto does.
+    await expect(reader).toHaveAttribute('data-ready', '1');
     await expect(page.locator('#reader')).toHaveAttribute('data-progress-token', /^p1\./);
 
     // Read to the end with the keyboard (PageDown is "next" in both paged modes).
