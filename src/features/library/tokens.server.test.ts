@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PROGRESS_TOKEN_TTL, clampTtl, signAppToken, signProgressToken, verifyAppToken, verifyProgressToken } from './tokens.server';
+import { keyFor } from '../../server/secrets';
 import { completionAt, historyState, isNewerUpdate, mergeProgress, parseProgressReport } from './progress';
 
 const S = 'test-secret';
@@ -35,6 +36,21 @@ describe('app tokens', () => {
     expect(verifyAppToken(t.replace('sessionid123', 'sessionid124'), now, S)).toEqual({ ok: false, code: 'token_invalid' });
     expect(verifyAppToken(null, now, S)).toEqual({ ok: false, code: 'token_invalid' });
     expect(verifyAppToken(`a1.3.${now + 60}.0123456789abcdef0123456789abcdef`, now, S)).toEqual({ ok: false, code: 'token_invalid' });
+  });
+  it('are refused when they claim to live longer than any token is issued for', () => {
+    const far = signAppToken('sessionid123', 3, now + 3600 + 120, S);
+    expect(verifyAppToken(far, now, S)).toEqual({ ok: false, code: 'token_invalid' });
+    expect(verifyAppToken(signAppToken('sessionid123', 3, 4_102_444_800, S), now, S)).toEqual({ ok: false, code: 'token_invalid' });
+    expect(verifyAppToken(signAppToken('sessionid123', 3, now + 3600, S), now, S).ok).toBe(true);
+  });
+  it('and progress tokens are signed with their own keys by default', () => {
+    const app = signAppToken('sessionid123', 3, now + 60);
+    expect(verifyAppToken(app, now).ok).toBe(true);
+    expect(verifyAppToken(app, now, keyFor('progress-token'))).toEqual({ ok: false, code: 'token_invalid' });
+    expect(verifyAppToken(app, now, keyFor('page-url'))).toEqual({ ok: false, code: 'token_invalid' });
+    const progress = signProgressToken(7, 'EPI-abc', now);
+    expect(verifyProgressToken(progress, { userId: 7, e4pid: 'EPI-abc', now }).ok).toBe(true);
+    expect(verifyProgressToken(progress, { userId: 7, e4pid: 'EPI-abc', now }, keyFor('app-token')).ok).toBe(false);
   });
   it('clamp the ttl to 60..3600', () => {
     expect(clampTtl(null)).toBe(3600);

@@ -1,6 +1,6 @@
 /**
- * Signed tokens of the library (HMAC-SHA256 with config.mediaSecret, like the page URLs in
- * reader/signing.server.ts, with their own purpose prefixes so no token verifies as another):
+ * Signed tokens of the library (HMAC-SHA256, each kind with its own key from
+ * server/secrets.ts and its own purpose prefix, so no token verifies as another):
  *
  *   progress token  p1.{userId}.{chapter e4pid}.{issuedAt}.{sig}   sig over `progress:v1:...`
  *     Embedded in the reader page for a signed-in reader of a readable chapter; it proves
@@ -9,7 +9,9 @@
  *     Short-lived bearer token from /sapi/app/token for the history and episodes APIs.
  */
 import crypto from 'node:crypto';
-import { config } from '../../server/config';
+import { keyFor } from '../../server/secrets';
+
+type Secret = string | Buffer;
 
 /** A progress token older than this is refused (the reader reloads the page for a new one). */
 export const PROGRESS_TOKEN_TTL = 24 * 3600;
@@ -17,7 +19,7 @@ export const APP_TOKEN_MIN_TTL = 60;
 export const APP_TOKEN_MAX_TTL = 3600;
 const SIG_HEX = 32;
 
-function mac(secret: string, message: string): string {
+function mac(secret: Secret, message: string): string {
   return crypto.createHmac('sha256', secret).update(message).digest('hex').slice(0, SIG_HEX);
 }
 
@@ -27,7 +29,7 @@ function sameSig(expected: string, given: string): boolean {
   return a.length === b.length && crypto.timingSafeEqual(a, b);
 }
 
-export function signProgressToken(userId: number, e4pid: string, issuedAt: number, secret: string = config.mediaSecret): string {
+export function signProgressToken(userId: number, e4pid: string, issuedAt: number, secret: Secret = keyFor('progress-token')): string {
   return `p1.${userId}.${e4pid}.${issuedAt}.${mac(secret, `progress:v1:${userId}:${e4pid}:${issuedAt}`)}`;
 }
 
@@ -43,7 +45,7 @@ export type ProgressTokenVerdict =
 export function verifyProgressToken(
   token: string,
   expect: { userId: number; e4pid: string; now: number },
-  secret: string = config.mediaSecret,
+  secret: Secret = keyFor('progress-token'),
 ): ProgressTokenVerdict {
   const m = /^p1\.(\d{1,12})\.(EPI-[A-Za-z0-9_-]{1,64})\.(\d{1,12})\.([0-9a-f]{32})$/i.exec(token);
   if (!m) return { ok: false, reason: 'invalid' };
@@ -69,14 +71,14 @@ export function clampTtl(raw: string | null): number {
  * logging out (which deletes the session) ends the token too; `apiCaller` checks the session.
  * The session id alone is not a credential (the cookie's secret half never leaves the cookie).
  */
-export function signAppToken(sessionId: string, userId: number, expiresAt: number, secret: string = config.mediaSecret): string {
+export function signAppToken(sessionId: string, userId: number, expiresAt: number, secret: Secret = keyFor('app-token')): string {
   return `a2.${sessionId}.${userId}.${expiresAt}.${mac(secret, `app:v2:${sessionId}:${userId}:${expiresAt}`)}`;
 }
 
 export type AppTokenVerdict = { ok: true; sessionId: string; userId: number; expiresAt: number } | { ok: false; code: 'token_invalid' | 'token_expired' };
 
 /** Checks the token's signature and expiry only; the caller must still check that its session is alive. */
-export function verifyAppToken(token: string | null, now: number, secret: string = config.mediaSecret): AppTokenVerdict {
+export function verifyAppToken(token: string | null, now: number, secret: Secret = keyFor('app-token')): AppTokenVerdict {
   const m = /^a2\.([A-Za-z0-9_-]{8,64})\.(\d{1,12})\.(\d{1,12})\.([0-9a-f]{32})$/i.exec(token ?? '');
   if (!m) return { ok: false, code: 'token_invalid' };
   const sessionId = m[1]!;
@@ -84,5 +86,7 @@ export function verifyAppToken(token: string | null, now: number, secret: string
   const expiresAt = Number(m[3]);
   if (!sameSig(mac(secret, `app:v2:${sessionId}:${userId}:${expiresAt}`), m[4]!)) return { ok: false, code: 'token_invalid' };
   if (expiresAt <= now) return { ok: false, code: 'token_expired' };
+  // Never issued for longer than the maximum lifetime (a minute's slack for clocks).
+  if (expiresAt > now + APP_TOKEN_MAX_TTL + 60) return { ok: false, code: 'token_invalid' };
   return { ok: true, sessionId, userId, expiresAt };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PAGE_URL_STEP, PAGE_URL_TTL, pageExpiry, signPage, signedPageUrl, verifyPage } from './signing.server';
+import { keyFor } from '../../server/secrets';
 
 const SECRET = 'test-secret';
 const NOW = 1_800_000_123;
@@ -87,9 +88,20 @@ describe('page URL signing', () => {
     expect(verifyPage(p.e4pid, 1.5, p.exp, p.sig, NOW, SECRET)).toBe('invalid');
   });
 
-  it('uses config.mediaSecret by default', () => {
+  it("uses the server's page-url key by default, and no other purpose's key", () => {
     const p = parse(signedPageUrl('EPI-abc123', 1, NOW));
     expect(verifyPage(p.e4pid, p.position, p.exp, p.sig, NOW)).toBe('ok');
     expect(verifyPage(p.e4pid, p.position, p.exp, p.sig, NOW, SECRET)).toBe('invalid');
+    for (const purpose of ['progress-token', 'app-token', 'payment-webhook'] as const) {
+      expect(verifyPage(p.e4pid, p.position, p.exp, p.sig, NOW, keyFor(purpose))).toBe('invalid');
+    }
+  });
+
+  it('refuses a correctly signed URL that expires further ahead than any URL is issued', () => {
+    for (const exp of [pageExpiry(NOW) + PAGE_URL_STEP, NOW + 365 * 86400, 4_102_444_800 /* year 2100 */]) {
+      expect(verifyPage('EPI-abc123', 1, String(exp), signPage('EPI-abc123', 1, exp, SECRET), NOW, SECRET)).toBe('invalid');
+    }
+    // The longest URL issued now is fine.
+    expect(verifyPage('EPI-abc123', 1, String(pageExpiry(NOW)), signPage('EPI-abc123', 1, pageExpiry(NOW), SECRET), NOW, SECRET)).toBe('ok');
   });
 });

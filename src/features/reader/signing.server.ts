@@ -2,13 +2,15 @@
  * Signed, expiring URLs for chapter page images (ARCHITECTURE.md section 5).
  *
  *   /media/p/{e4pid}/{position}.webp?exp={unix}&sig={hex}
- *   sig = first 32 hex chars of HMAC-SHA256(mediaSecret, `${e4pid}:${position}:${exp}`)
+ *   sig = first 32 hex chars of HMAC-SHA256(page-url key, `${e4pid}:${position}:${exp}`)
  *
  * Only the reader page model and the manifest hand these out, and only for chapters the
  * visitor may read; the media route checks the signature before touching the database.
  */
 import crypto from 'node:crypto';
-import { config } from '../../server/config';
+import { keyFor } from '../../server/secrets';
+
+type Secret = string | Buffer;
 
 /** How long a handed-out page URL stays valid. */
 export const PAGE_URL_TTL = 2 * 3600;
@@ -24,7 +26,7 @@ export function pageExpiry(now: number): number {
   return Math.ceil((now + PAGE_URL_TTL) / PAGE_URL_STEP) * PAGE_URL_STEP;
 }
 
-export function signPage(e4pid: string, position: number, exp: number, secret: string = config.mediaSecret): string {
+export function signPage(e4pid: string, position: number, exp: number, secret: Secret = keyFor('page-url')): string {
   return crypto.createHmac('sha256', secret).update(`${e4pid}:${position}:${exp}`).digest('hex').slice(0, SIGNATURE_HEX);
 }
 
@@ -33,7 +35,7 @@ export function pagePath(e4pid: string, position: number): string {
 }
 
 /** A signed URL (path and query) for one page of a chapter, valid for about two hours from `now`. */
-export function signedPageUrl(e4pid: string, position: number, now: number, secret: string = config.mediaSecret): string {
+export function signedPageUrl(e4pid: string, position: number, now: number, secret: Secret = keyFor('page-url')): string {
   const exp = pageExpiry(now);
   return `${pagePath(e4pid, position)}?exp=${exp}&sig=${signPage(e4pid, position, exp, secret)}`;
 }
@@ -48,7 +50,7 @@ export function verifyPage(
   exp: string | null,
   sig: string | null,
   now: number,
-  secret: string = config.mediaSecret,
+  secret: Secret = keyFor('page-url'),
 ): Verdict {
   if (!exp || !sig || !/^\d{1,12}$/.test(exp) || !/^[0-9a-f]+$/i.test(sig) || sig.length !== SIGNATURE_HEX) return 'invalid';
   if (!Number.isInteger(position) || position < 0) return 'invalid';
@@ -57,5 +59,7 @@ export function verifyPage(
   if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) return 'invalid';
   // Checked after the signature so a forged far-future exp is reported as invalid, not expired.
   if (Number(exp) <= now) return 'expired';
+  // No URL is ever issued further ahead than this: a longer one comes from a leaked key or a bug.
+  if (Number(exp) > pageExpiry(now)) return 'invalid';
   return 'ok';
 }
