@@ -3,6 +3,8 @@ import * as catalog from './2026-11-21T00-catalog';
 import * as accounts from './2026-11-21T01-accounts';
 import * as library from './2026-11-21T02-library';
 import * as search from './2026-11-21T03-search';
+import * as bigintTimes from './2026-11-23T00-bigint-times';
+import * as rateLimitWindowIdx from './2026-11-23T01-rate-limit-window-idx';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -10,6 +12,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21T01-accounts': accounts,
   '2026-11-21T02-library': library,
   '2026-11-21T03-search': search,
+  '2026-11-23T00-bigint-times': bigintTimes,
+  '2026-11-23T01-rate-limit-window-idx': rateLimitWindowIdx,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,5 @@
 import { preparedRead, readRow, readRows, type DB } from '../../server/db';
+import { parseSeriesRef } from '../../lib/params';
 
 /** Row-level reads of the catalogue. Services turn these rows into page models. */
 
@@ -16,11 +17,11 @@ export function findSeriesById(db: DB, id: number) {
   return readRow(db, db.selectFrom('series').selectAll().where('id', '=', id));
 }
 
-/** Accepts a numeric id or an e4pid (SER-...). */
-export function findSeriesByIdOrE4pid(db: DB, ref: string) {
-  if (/^\d{1,10}$/.test(ref)) return findSeriesById(db, Number(ref));
-  if (/^SER-[a-z0-9]{1,32}$/i.test(ref)) return findSeriesByE4pid(db, ref);
-  return Promise.resolve(undefined);
+/** Accepts a numeric id or an e4pid (SER-...); anything else (an id out of range included) finds nothing. */
+export function findSeriesByIdOrE4pid(db: DB, raw: string) {
+  const ref = parseSeriesRef(raw);
+  if (!ref) return Promise.resolve(undefined);
+  return 'id' in ref ? findSeriesById(db, ref.id) : findSeriesByE4pid(db, ref.e4pid);
 }
 
 const peopleOf = preparedRead((db, seriesId: number) => db

@@ -9,6 +9,7 @@
  * 422: well-formed but not acceptable (too many series, `after` in the future).
  */
 import type { MessageKey } from '../../lib/i18n';
+import { parseId } from '../../lib/params';
 
 export const RELAY_PUBLISHER = 'inkpass';
 export const RELAY_MAX_IDS = 60;
@@ -52,7 +53,8 @@ export function parseSeriesRefs(raw: string | undefined): Parsed<{ ids: number[]
   const ids = new Set<number>();
   const e4pids = new Set<string>();
   for (const p of parts) {
-    if (/^[1-9]\d{0,9}$/.test(p) && Number(p) <= 2_147_483_647) ids.add(Number(p));
+    const id = parseId(p);
+    if (id !== null) ids.add(id);
     else if (/^SER-[A-Za-z0-9_-]{1,40}$/.test(p)) e4pids.add(p);
     else return fail(400, 'relay.error.ids');
   }
