@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withTrailingSlash } from './slashless.mjs';
+import { applyProxyPolicy, isMalformedPath, isOversized, refuse, trustProxyFromEnv } from './edge.mjs';
 
 process.env.NODE_ENV ??= 'production';
 const root = path.resolve(fileURLToPath(new URL('../dist/client/', import.meta.url)));
@@ -61,7 +62,15 @@ function serveStatic(req, res, entry) {
   fs.createReadStream(file).pipe(res);
 }
 
-const TRUST_PROXY = process.env.TRUST_PROXY === '1';
+const TRUST_PROXY = trustProxyFromEnv();
+
+/** Requests answered 400 for a URL that cannot be decoded, since the last report. */
+let malformed = 0;
+setInterval(() => {
+  if (malformed === 0) return;
+  console.log(`[inkpass] ${malformed} request(s) with a malformed URL answered 400 in the last minute`);
+  malformed = 0;
+}, 60_000).unref();
 
 function onRequest(req, res) {
   if (req.method === 'GET' || req.method === 'HEAD') {
@@ -69,15 +78,20 @@ function onRequest(req, res) {
     const entry = urlPath.length < 512 ? lookup(urlPath) : null;
     if (entry) return serveStatic(req, res, entry);
   }
-  // Astro's clientAddress believes the first X-Forwarded-For value, which any client can send.
-  // Without a trusted proxy use the socket; behind one, keep only the hop it appended.
-  const xff = req.headers['x-forwarded-for'];
-  if (!TRUST_PROXY) delete req.headers['x-forwarded-for'];
-  else if (xff) req.headers['x-forwarded-for'] = String(xff).split(',').pop().trim();
+  if (isMalformedPath(req.url ?? '/')) {
+    malformed++;
+    return refuse(req, res, 400, 'error.url.malformed');
+  }
+  if (isOversized(req.headers)) return refuse(req, res, 413, 'error.body.tooLarge');
+  applyProxyPolicy(req.headers, TRUST_PROXY);
   req.url = withTrailingSlash(req.url ?? '/');
   enqueue(req, res);
 }
 const server = http.createServer(onRequest);
+// A request, body included, must arrive within this time (Node's default is five minutes): a
+// client that announces a body and never sends it holds a socket and a queued page for no one.
+server.requestTimeout = 30_000;
+server.headersTimeout = 20_000;
 
 /**
  * Pages start in arrival order, one per turn of the event loop. Node would otherwise start every

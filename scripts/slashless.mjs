@@ -1,3 +1,5 @@
+import { applyProxyPolicy, trustProxyFromEnv } from './edge.mjs';
+
 /**
  * Pages use trailing slashes, but API, relay, feed, media and sitemap URLs are named without one
  * (`/sapi/comics?page=2`, `/media/series/x/cover-350.webp`, `/sitemaps/chapters-0.xml`).
@@ -14,15 +16,18 @@ export function withTrailingSlash(url) {
   return SLASHLESS.test(path) ? `${path}/${q < 0 ? '' : url.slice(q)}` : url;
 }
 
-/** Vite plugin doing the same in `astro dev`. */
+/** Vite plugin doing the same in `astro dev`, with the production forwarded-header policy. */
 export function slashlessDev() {
   return {
     name: 'inkpass-slashless',
     configureServer(server) {
+      const trustProxy = trustProxyFromEnv();
       // First in the stack: Astro's own dev middleware answers slashless paths with a 404 before later ones run.
       server.middlewares.stack.unshift({
         route: '',
         handle: (req, _res, next) => {
+          // The same forwarded-header policy as production (scripts/edge.mjs).
+          applyProxyPolicy(req.headers, trustProxy);
           if (req.url) req.url = withTrailingSlash(req.url);
           next();
         },

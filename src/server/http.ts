@@ -1,4 +1,5 @@
 import zlib from 'node:zlib';
+import { config } from './config';
 
 // Synchronous on purpose: for 10-100 KB pages the stream machinery of async zlib costs the
 // event loop more (about 0.6 ms a page, measured) than compressing in place.
@@ -85,6 +86,15 @@ export function bufferedBytes(response: Response): Buffer | undefined {
   const source = (state as { body?: { source?: unknown; length?: unknown } } | undefined)?.body;
   if (!source || !(source.source instanceof Uint8Array) || source.length !== source.source.byteLength) return undefined;
   return Buffer.from(source.source.buffer, source.source.byteOffset, source.source.byteLength);
+}
+
+/**
+ * An answer that depends on the visitor's country says so to shared caches. Only the
+ * configured country header is believed (COUNTRY_HEADER), so it is the only one to vary on;
+ * without one nothing depends on the country.
+ */
+export function varyOnCountry(headers: Headers): void {
+  if (config.countryHeader) appendVary(headers, config.countryHeader);
 }
 
 export function appendVary(headers: Headers, value: string): void {

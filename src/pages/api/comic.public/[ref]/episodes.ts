@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { getDb } from '../../../../server/db';
 import { findSeriesByIdOrE4pid } from '../../../../features/catalog/repository.server';
 import { episodesResponse } from '../../../../features/catalog/api.server';
-import { json, jsonError } from '../../../../server/http';
+import { json, jsonError, varyOnCountry } from '../../../../server/http';
 import { absoluteUrl } from '../../../../features/catalog/media';
 
 /** GET {api}/comic.public/{id}/episodes?language={lang}: episodes response (anonymous). */
@@ -14,6 +14,6 @@ export const GET: APIRoute = async ({ params, url, locals }) => {
   const abs = absoluteUrl(url);
   const { body, variesByCountry } = await episodesResponse(db, series, language, abs, locals.site, locals.t, locals.now, undefined, locals.country);
   const response = json(body, { cache: 'public, max-age=60, s-maxage=300' });
-  if (variesByCountry) response.headers.append('Vary', 'CF-IPCountry, X-Country-Code');
+  if (variesByCountry) varyOnCountry(response.headers);
   return response;
 };

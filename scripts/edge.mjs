@@ -1,0 +1,83 @@
+// What the HTTP server decides before a request reaches Astro, in one place: which forwarded
+// headers are believed, which bodies are too large to read, and which URLs are too broken to
+// route. Used by scripts/serve.mjs (production) and the dev server (astro.config.mjs).
+import fs from 'node:fs';
+
+/**
+ * Headers a reverse proxy sets about the original request. Astro builds the page's URL (so
+ * canonical links, feed links, the site and the origin check) from the first three, and the
+ * client address (rate limits) from X-Forwarded-For. Any client can send them, and pages are
+ * shared-cacheable, so a forged one would poison caches for everyone: they count only when
+ * TRUST_PROXY=1 says a proxy in front sets them (docs/operations.md has its configuration).
+ */
+const FORWARDED = ['forwarded', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-forwarded-for', 'x-real-ip'];
+
+/** Applies the forwarded-header policy to a Node request's headers, in place. */
+export function applyProxyPolicy(headers, trustProxy) {
+  if (!trustProxy) {
+    for (const name of FORWARDED) delete headers[name];
+    return;
+  }
+  // The proxy appends the address it saw; earlier hops came from the client and prove nothing.
+  const xff = headers['x-forwarded-for'];
+  if (xff) headers['x-forwarded-for'] = String(xff).split(',').pop().trim();
+}
+
+export function trustProxyFromEnv(env = process.env) {
+  const v = (env.TRUST_PROXY ?? '').trim();
+  if (v !== '' && v !== '0' && v !== '1') throw new Error(`TRUST_PROXY must be 1 (behind a proxy that sets X-Forwarded-*) or 0 (got "${v}")`);
+  return v === '1';
+}
+
+/**
+ * True when the path cannot be decoded (a stray `%`, an escape that is not UTF-8) or decodes
+ * to a NUL: no route can match it, so it is answered 400 without waking the app (which would
+ * log an error for each).
+ */
+export function isMalformedPath(url) {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  try {
+    return decodeURIComponent(path).includes('\u0000');
+  } catch {
+    return true;
+  }
+}
+
+/** Requests with a body larger than this are refused before anything reads it (src/server/body.ts). */
+export const MAX_REQUEST_BODY = 64 * 1024;
+
+/** True when a request announces a body larger than any endpoint takes. */
+export function isOversized(headers) {
+  const declared = headers['content-length'];
+  return declared !== undefined && /^\d+$/.test(declared) && Number(declared) > MAX_REQUEST_BODY;
+}
+
+const catalogues = {};
+/** A message for the host's site, from the same catalogues the app uses (i18n/). */
+export function edgeMessage(host, key) {
+  const locale = /^br\./i.test(String(host ?? '')) ? 'pt-BR' : 'en';
+  catalogues[locale] ??= JSON.parse(fs.readFileSync(new URL(`../i18n/${locale}.json`, import.meta.url), 'utf8'));
+  return { locale, text: catalogues[locale][key] ?? key };
+}
+
+/**
+ * Answers a request the edge refuses: a small localized page (or JSON under the API paths),
+ * never cached, and the connection closed when a body may still be on its way.
+ */
+export function refuse(req, res, status, key) {
+  const { locale, text } = edgeMessage(req.headers.host, key);
+  const api = /^\/(s?api|relay)\//.test(req.url ?? '');
+  const body = api
+    ? JSON.stringify({ detail: text })
+    : `<!doctype html><html lang="${locale}"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${status}</title><p>${text}</p></html>`;
+  const headers = {
+    'Content-Type': api ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+  };
+  if (status === 413) headers.Connection = 'close';
+  res.writeHead(status, headers);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
