@@ -5,6 +5,9 @@ import { compress, appendVary, PUBLIC_CACHE, PRIVATE_CACHE } from './server/http
 import { resolveSession } from './features/accounts/middleware.server';
 import { maybeRefreshReleases } from './features/catalog/release.server';
 import { getDb } from './server/db';
+import { config } from './server/config';
+import { isSameOriginMutation } from './server/origin';
+import { checkedLocation } from './lib/redirect';
 
 export const THEME_COOKIE_DARK = 'dark';
 export const THEME_COOKIE_LITE = 'lite';
@@ -33,7 +36,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const dark = cookies.get(THEME_COOKIE_DARK)?.value;
   const lite = cookies.get(THEME_COOKIE_LITE)?.value;
   locals.theme = dark != null ? (dark === '1' ? 'dark' : 'light') : lite != null ? (lite === '1' ? 'light' : 'dark') : 'auto';
-  const country = (request.headers.get('cf-ipcountry') ?? request.headers.get('x-country-code') ?? '').toUpperCase();
+  // Believed only from the header an operator says its CDN sets (COUNTRY_HEADER): any client can send one.
+  const country = config.countryHeader ? (request.headers.get(config.countryHeader) ?? '').trim().toUpperCase() : '';
   locals.country = /^[A-Z]{2}$/.test(country) ? country : null;
   locals.personalized = PERSONAL_COOKIES.test(request.headers.get('cookie') ?? '');
   // Only requests carrying a session cookie touch the sessions table; anonymous pages stay identical.
@@ -42,11 +46,15 @@ export const onRequest = defineMiddleware(async (context, next) => {
   locals.sessionId = session.sessionId;
 
   let rendered: Response;
-  if (!READ_METHODS.has(request.method) && !MUTATION_PATHS.test(context.url.pathname)) {
+  const mutation = !READ_METHODS.has(request.method);
+  if (mutation && !MUTATION_PATHS.test(context.url.pathname)) {
     rendered = new Response(locals.t('error.api.methodNotAllowed'), {
       status: 405,
       headers: { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
     });
+  } else if (mutation && !isSameOriginMutation(request.headers, context.url.origin)) {
+    // One rule for every mutation, before any route runs (src/server/origin.ts).
+    rendered = new Response(locals.t('error.api.crossSite'), { status: 403, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
   } else {
     rendered = await next();
   }
@@ -58,6 +66,9 @@ export const onRequest = defineMiddleware(async (context, next) => {
   }
   // Copy: some responses (redirects) have immutable headers.
   const headers = new Headers(rendered.headers);
+  // Every Location leaving the server is checked here too, whoever produced it (src/lib/redirect.ts).
+  const location = headers.get('Location');
+  if (location !== null && checkedLocation(location, context.url.origin) === null) headers.set('Location', '/');
   const type = headers.get('Content-Type') ?? '';
   if (!headers.has('Cache-Control') && (request.method === 'GET' || request.method === 'HEAD')) {
     if (type.startsWith('text/html') && (rendered.status === 200 || rendered.status === 404)) {

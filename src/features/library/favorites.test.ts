@@ -1,25 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FAVORITES_PAGE_SIZE, favoriteEndpoint, favoritesPageCount, isForeignMutation, isSeriesRef } from './favorites';
+import { FAVORITES_PAGE_SIZE, favoriteEndpoint, favoritesPageCount, isSeriesRef } from './favorites';
 import { requestFavorite } from '../../lib/client/favorites';
 import { defaultParams, parseListing, serializeListing } from '../catalog/listing';
-
-const h = (o: Record<string, string>) => new Headers(o);
-const ORIGIN = 'http://localhost:4321';
-
-describe('isForeignMutation', () => {
-  it('accepts same-origin fetches and requests without the headers', () => {
-    expect(isForeignMutation(h({ 'sec-fetch-site': 'same-origin', origin: ORIGIN }), ORIGIN)).toBe(false);
-    expect(isForeignMutation(h({}), ORIGIN)).toBe(false);
-  });
-  it('refuses any Sec-Fetch-Site other than same-origin', () => {
-    for (const v of ['cross-site', 'same-site', 'none', 'CROSS-SITE']) expect(isForeignMutation(h({ 'sec-fetch-site': v }), ORIGIN)).toBe(true);
-  });
-  it('refuses a foreign or null Origin', () => {
-    expect(isForeignMutation(h({ origin: 'http://evil.example' }), ORIGIN)).toBe(true);
-    expect(isForeignMutation(h({ origin: 'null' }), ORIGIN)).toBe(true);
-    expect(isForeignMutation(h({ origin: 'http://br.localhost:4321' }), ORIGIN)).toBe(true);
-  });
-});
 
 describe('favorites helpers', () => {
   it('accepts series e4pids and numeric ids only', () => {

@@ -1,33 +1,21 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '../../../server/db';
 import { json, jsonError } from '../../../server/http';
-import { isCrossSite } from '../../../features/accounts/request.server';
+import { bodyErrorKey, readJson } from '../../../server/body';
 import { parseProgressReport } from '../../../features/library/progress';
 import { recordProgress } from '../../../features/library/progress.server';
 import { verifyProgressToken } from '../../../features/library/tokens.server';
-
-const MAX_BYTES = 4096;
 
 /**
  * POST /api/progress/ — JSON {e4pid, completion, completed, progress_token, seq}, as
  * application/json or text/plain (navigator.sendBeacon). See docs/library-progress.md.
  */
-export const POST: APIRoute = async ({ request, url, locals }) => {
+export const POST: APIRoute = async ({ request, locals }) => {
   const { t, user, now } = locals;
-  if (isCrossSite(request, url)) return jsonError(403, t('error.api.crossSite'));
   if (!user) return jsonError(401, t('error.api.loginRequired'));
-  const type = (request.headers.get('content-type') ?? '').toLowerCase();
-  if (!/^(application\/json|text\/plain)\s*(;|$)/.test(type)) return jsonError(415, t('error.api.badRequest'));
-  if (Number(request.headers.get('content-length') ?? '0') > MAX_BYTES) return jsonError(413, t('error.api.badRequest'));
-  let body: unknown;
-  try {
-    const text = await request.text();
-    if (text.length > MAX_BYTES) return jsonError(413, t('error.api.badRequest'));
-    body = JSON.parse(text);
-  } catch {
-    return jsonError(400, t('error.api.badRequest'));
-  }
-  const report = parseProgressReport(body);
+  const body = await readJson(request);
+  if (!body.ok) return jsonError(body.status, t(bodyErrorKey(body)));
+  const report = parseProgressReport(body.value);
   if (!report) return jsonError(400, t('error.api.badRequest'));
   const verdict = verifyProgressToken(report.token, { userId: user.id, e4pid: report.e4pid, now });
   if (!verdict.ok) {

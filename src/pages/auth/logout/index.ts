@@ -1,9 +1,10 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '../../../server/db';
-import { readSameSiteForm } from '../../../features/accounts/request.server';
+import { bodyErrorKey, readForm } from '../../../server/body';
 import { clearSessionCookie } from '../../../features/accounts/middleware.server';
 import { invalidateSession } from '../../../features/accounts/sessions.server';
 import { logoutPromptHtml } from '../../../features/accounts/logout-prompt';
+import { redirectTo } from '../../../lib/redirect';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
@@ -19,13 +20,13 @@ export const GET: APIRoute = async ({ url, locals, rewrite }) => {
 };
 
 /** Ends the session on the server, clears the cookie, goes home. */
-export const POST: APIRoute = async ({ request, url, locals, cookies, redirect }) => {
+export const POST: APIRoute = async ({ request, url, locals, cookies }) => {
   const { t } = locals;
   const text = (status: number, body: string) =>
     new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...NO_STORE } });
-  const body = await readSameSiteForm(request, url);
-  if (!body.ok) return text(body.status, t(body.error));
+  const body = await readForm(request);
+  if (!body.ok) return text(body.status, t(bodyErrorKey(body)));
   if (locals.sessionId) await invalidateSession(await getDb(), locals.sessionId);
   clearSessionCookie(cookies, url.protocol === 'https:');
-  return redirect('/', 303);
+  return redirectTo('/');
 };
