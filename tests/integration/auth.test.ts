@@ -249,22 +249,22 @@ for (const dialect of selectedDialects()) {
       expect(fetchSite.status).toBe(403);
     });
 
-    it('answers malformed and oversized bodies with 400 and a clear message', async () => {
-      const bad = await message('en', 'auth.error.badForm');
+    it('answers bodies of the wrong type with 415, oversized ones with 413 and malformed ones with 400, each with a clear message', async () => {
+      const wrongType = await message('en', 'error.body.type');
       const json = await post('/auth/login/', JSON.stringify({ email: reader.email, password: PASSWORD }), { headers: { 'content-type': 'application/json' } });
-      expect(json.status).toBe(400);
-      expect(htmlText(json.text)).toContain(bad);
+      expect(json.status).toBe(415);
+      expect(htmlText(json.text)).toContain(wrongType);
       const none = await post('/auth/signup/', 'email=x', { headers: { 'content-type': 'text/xml' } });
-      expect(none.status).toBe(400);
+      expect(none.status).toBe(415);
       const big = await post('/auth/signup/', form({ email: 'a@b.cd', display_name: 'x'.repeat(20_000), password: PASSWORD, terms: '1' }));
-      expect(big.status).toBe(400);
-      expect(htmlText(big.text)).toContain(await message('en', 'auth.error.formTooLarge'));
+      expect(big.status).toBe(413);
+      expect(htmlText(big.text)).toContain(await message('en', 'error.body.tooLarge'));
       const badUtf8 = await post('/auth/login/', Buffer.from([0x65, 0x6d, 0x61, 0x69, 0x6c, 0x3d, 0xff, 0xfe]) as unknown as string, { site: 'br' });
       expect(badUtf8.status).toBe(400);
-      expect(htmlText(badUtf8.text)).toContain(await message('pt-BR', 'auth.error.badForm'));
+      expect(htmlText(badUtf8.text)).toContain(await message('pt-BR', 'error.body.malformed'));
       const logout = await post('/auth/logout/', '{}', { headers: { 'content-type': 'application/json' } });
-      expect(logout.status).toBe(400);
-      expect(logout.text).toBe(bad);
+      expect(logout.status).toBe(415);
+      expect(logout.text).toBe(wrongType);
     });
 
     it('serves the logout prompt as an HTML fragment, and as a full page without JavaScript', async () => {

@@ -63,6 +63,8 @@ const QUERIES = [
   'language=xx', 'language=', `language=${encodeURIComponent(XSS)}`, 'language=en&language=pt-br', 'language=../../etc',
   'filter=a&filter=b&filter=c', 'order=bogus', 'view=%00', 'site_id=99', 'site_id=-1', 'site_id=abc', 'show_all_sites=maybe',
   'limit=-5', 'limit=1000000', 'skip=-1',
+  // Values PostgreSQL cannot take where SQLite would: ids and counts past 2^31, NUL in text.
+  'page=2147483648', 'skip=2147483648', 'limit=4294967296', 'q=%00', 'q=ab%00cd', 'language=en%00', 'filter=%00', 'after=99999999999', 'before=2147483648',
 ];
 
 /** Malformed path tails, appended to a route's path. */
@@ -94,6 +96,9 @@ function unknownProbes(s: SeriesSample): { path: string; kind: 'html' | 'json' }
     { path: `/sapi/comics/${encodeURIComponent("SER-x' OR '1'='1")}`, kind: 'json' },
     { path: '/api/comic.public/999999999', kind: 'json' },
     { path: '/api/comic.public/99999999999999999999', kind: 'json' },
+    { path: '/api/comic.public/2147483648', kind: 'json' },
+    { path: '/api/comic.public/4294967296/episodes?language=en', kind: 'json' },
+    { path: '/sapi/comics/2147483648', kind: 'json' },
     { path: '/api/comic.public/-1', kind: 'json' },
     { path: '/api/comic.public/0', kind: 'json' },
     { path: '/api/comic.public/abc', kind: 'json' },
@@ -156,7 +161,7 @@ describe.each(selectedDialects())('%s', (dialect) => {
       // Inside each data-driven segment (slug, id, chapter).
       const segs = route.path.split('/');
       for (const i of route.dynamic ?? []) {
-        for (const bad of ['%E0%A4%A', '%', '..', '%2e%2e', '-1', '99999999999999999999', 'x'.repeat(5_000)]) {
+        for (const bad of ['%E0%A4%A', '%', '..', '%2e%2e', '-1', '99999999999999999999', '2147483648', '4294967296', '%00', 'x'.repeat(5_000)]) {
           const copy = [...segs];
           copy[i] = bad;
           probes.push({ path: withQuery({ ...route, path: copy.join('/') }, '') });

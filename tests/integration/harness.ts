@@ -158,6 +158,39 @@ export function clientFor(info: { dialect: TestDialect; port: number; databaseUr
 // ---------------------------------------------------------------------------------------------
 // Lifecycle
 
+/**
+ * What every test server runs with: production mode, the country header a CDN would set
+ * (geoblocking tests), and a short body time-out so the slow-body tests need not wait long.
+ */
+const SERVER_ENV = { NODE_ENV: 'production', COUNTRY_HEADER: 'cf-ipcountry', BODY_TIMEOUT_MS: '2000' } as const;
+
+/**
+ * Another server process on an existing database, with settings of its own (`env` is added to
+ * the usual ones; a value of '' removes a setting). For tests of settings and of several
+ * processes sharing one database. Stop it when done.
+ */
+export async function startExtraServer(base: { dialect: TestDialect; databaseUrl: string }, env: Record<string, string> = {}): Promise<ServerHandle> {
+  const log = new Tail();
+  const port = await freePort();
+  const merged: NodeJS.ProcessEnv = { ...process.env, ...SERVER_ENV, DATABASE_URL: base.databaseUrl, MEDIA_DIR, PORT: String(port), HOST: '127.0.0.1', WARMUP: '0', ...env };
+  for (const [k, v] of Object.entries(env)) if (v === '') delete merged[k];
+  const child = spawn(process.execPath, ['scripts/serve.mjs'], { cwd: ROOT, env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (c) => log.push(String(c)));
+  child.stderr!.on('data', (c) => log.push(String(c)));
+  try {
+    await waitUntilAnswering(port, child, 60_000);
+  } catch (e) {
+    await killChild(child);
+    (e as Error).message += `\n--- output (tail) ---\n${log.text()}`;
+    throw e;
+  }
+  return {
+    ...clientFor({ dialect: base.dialect, port, databaseUrl: base.databaseUrl }),
+    output: () => log.text(),
+    stop: () => killChild(child),
+  };
+}
+
 /** Builds a fresh database, prepares it (migrate + seed), starts `node scripts/serve.mjs` on it. */
 export async function startServer({ dialect }: { dialect: TestDialect }): Promise<ServerHandle> {
   if (!fs.existsSync(ENTRY)) {
@@ -175,7 +208,7 @@ export async function startServer({ dialect }: { dialect: TestDialect }): Promis
   };
   try {
     fs.mkdirSync(MEDIA_DIR, { recursive: true });
-    const env = { ...process.env, DATABASE_URL: db.url, MEDIA_DIR, NODE_ENV: 'production' };
+    const env = { ...process.env, ...SERVER_ENV, DATABASE_URL: db.url, MEDIA_DIR };
     const started = Date.now();
     const prep = await run('npx', ['tsx', 'scripts/prepare-db.ts'], { env, log, timeoutMs: 240_000 });
     if (prep !== 0) throw new Error(`prepare-db (${dialect}) exited with ${prep}`);

@@ -615,11 +615,11 @@ describe.each(selectedDialects())('series page (%s)', (dialect) => {
       }
     });
 
-    it('answers slugs with uppercase or odd characters with 404', async () => {
+    it('answers slugs with uppercase or odd characters with 404, and undecodable ones with 400', async () => {
       const slug = S(DEMO.readerManga).slug;
       const bad = [
         slug.toUpperCase(), slug[0]!.toUpperCase() + slug.slice(1), slug.replace(/-/g, '_'), `${slug}%20`, `%20${slug}`, `${slug}.`,
-        `${slug}%00`, `${slug}%2F..`, '%E2%9C%93', `${slug}'`, `${slug}%22%3E%3Cb%3E`, 'a'.repeat(300), `${slug}%C3%A9`,
+        `${slug}%2F..`, '%E2%9C%93', `${slug}'`, `${slug}%22%3E%3Cb%3E`, 'a'.repeat(300), `${slug}%C3%A9`,
       ];
       const wrong: string[] = [];
       for (const b of bad) {
@@ -627,6 +627,11 @@ describe.each(selectedDialects())('series page (%s)', (dialect) => {
         if (res.status !== 404) wrong.push(`/comics/${b}/ -> ${res.status}`);
         const leak = leakIn(res.text);
         if (leak) wrong.push(`/comics/${b}/ leaks: ${leak}`);
+      }
+      // Paths that cannot be decoded, or decode to a NUL, are malformed rather than unknown.
+      for (const b of [`${slug}%00`, `${slug}%`, `${slug}%E0%A4%A`, `%C0%AF${slug}`.replace('%C0%AF', '%FF')]) {
+        const res = await get(`/comics/${b}/`);
+        if (res.status !== 400) wrong.push(`/comics/${b}/ -> ${res.status}, expected 400`);
       }
       expect(wrong).toEqual([]);
     });
