@@ -9,9 +9,9 @@ import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import autocannon from 'autocannon';
-import { createDb } from '../src/server/db';
-import { migrateToLatest } from '../db/migrate';
-import { isCatalogEmpty, seedDemo } from '../db/seed/index';
+import { createDb } from '~/server/db';
+import { migrateToLatest } from '@db/migrate';
+import { isCatalogEmpty, seedDemo } from '@db/seed/index';
 
 const PORT = Number(process.env.BENCH_PORT ?? 4390);
 const CONNECTIONS = 25;

@@ -1,5 +1,5 @@
 import { Migrator } from 'kysely';
-import type { DB } from '../src/server/db';
+import type { DB } from '~/server/db';
 import { migrationProvider } from './migrations/index';
 
 /** Applies every pending migration; throws with the failing migration's error. */

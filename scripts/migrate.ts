@@ -1,5 +1,5 @@
-import { createDb } from '../src/server/db';
-import { migrateToLatest } from '../db/migrate';
+import { createDb } from '~/server/db';
+import { migrateToLatest } from '@db/migrate';
 
 const { db } = await createDb();
 try {

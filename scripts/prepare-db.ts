@@ -1,11 +1,11 @@
 // Used by `npm start` and `npm run dev`: apply migrations, then seed the demo catalogue
 // only when the catalogue is empty, so a second start never re-seeds or loses data.
-import { createDb } from '../src/server/db';
-import { config } from '../src/server/config';
-import { migrateToLatest } from '../db/migrate';
-import { isCatalogEmpty, seedDemo } from '../db/seed/index';
-import { seedDemoUsers } from '../db/seed/users';
-import { refreshReleasedSeries } from '../src/features/catalog/release.server';
+import { createDb } from '~/server/db';
+import { config } from '~/server/config';
+import { migrateToLatest } from '@db/migrate';
+import { isCatalogEmpty, seedDemo } from '@db/seed/index';
+import { seedDemoUsers } from '@db/seed/users';
+import { refreshReleasedSeries } from '~/features/catalog/release.server';
 
 const { db } = await createDb();
 try {

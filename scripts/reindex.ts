@@ -5,9 +5,9 @@
  * GIN index on PostgreSQL) for the given series ids, or for every series. Run after editing
  * series, people, tags or keywords by hand (docs/content.md).
  */
-import { createDb } from '../src/server/db';
-import { migrateToLatest } from '../db/migrate';
-import { reindexSeries } from '../src/features/search/index.server';
+import { createDb } from '~/server/db';
+import { migrateToLatest } from '@db/migrate';
+import { reindexSeries } from '~/features/search/index.server';
 
 const args = process.argv.slice(2);
 const ids = args.map(Number);

@@ -6,11 +6,11 @@
  * is left alone unless --force is given, in which case its rows are deleted
  * first. --large builds the benchmark catalogue (about 10,000 series).
  */
-import { createDb } from '../src/server/db';
-import { config } from '../src/server/config';
-import { migrateToLatest } from '../db/migrate';
-import { clearCatalog, isCatalogEmpty, seedDemo } from '../db/seed/index';
-import { seedDemoUsers } from '../db/seed/users';
+import { createDb } from '~/server/db';
+import { config } from '~/server/config';
+import { migrateToLatest } from '@db/migrate';
+import { clearCatalog, isCatalogEmpty, seedDemo } from '@db/seed/index';
+import { seedDemoUsers } from '@db/seed/users';
 
 const args = new Set(process.argv.slice(2));
 const unknown = [...args].filter((a) => a !== '--force' && a !== '--large');

@@ -5,9 +5,9 @@
  * taken or the input is invalid, 2 on a usage error.
  */
 import { parseArgs } from 'node:util';
-import { createDb } from '../src/server/db';
-import { migrateToLatest } from '../db/migrate';
-import { AccountInputError, createUser } from '../src/features/accounts/users.server';
+import { createDb } from '~/server/db';
+import { migrateToLatest } from '@db/migrate';
+import { AccountInputError, createUser } from '~/features/accounts/users.server';
 
 const USAGE = 'Usage: npm run user -- create --email <email> --name <display name> --password <password> [--staff]';
 
@@ -45,7 +45,7 @@ try {
   }
 } catch (e) {
   if (!(e instanceof AccountInputError)) throw e;
-  const { translate } = await import('../src/lib/i18n');
+  const { translate } = await import('~/lib/i18n');
   console.error(translate('en', e.key as never));
   code = 1;
 } finally {

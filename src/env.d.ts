@@ -2,9 +2,9 @@
 
 declare namespace App {
   interface Locals {
-    site: import('./lib/site').Site;
-    locale: import('./lib/site').Locale;
-    t: import('./lib/i18n').T;
+    site: import('~/lib/site').Site;
+    locale: import('~/lib/site').Locale;
+    t: import('~/lib/i18n').T;
     /** 'dark' or 'light' from the theme cookies; 'auto' follows the system setting. */
     theme: 'dark' | 'light' | 'auto';
     /** Unix seconds at the start of the request: one "now" per request. */
@@ -14,10 +14,10 @@ declare namespace App {
     /** True when the response depends on the visitor (cookies), so it must not be shared-cached. */
     personalized: boolean;
     /** The signed-in reader (from the inkpass_session cookie), or null. */
-    user: import('./features/accounts/users.server').User | null;
+    user: import('~/features/accounts/users.server').User | null;
     /** Id of the current session (public half of the token), or null. */
     sessionId: string | null;
     /** Set by scripts/serve.mjs: where the middleware leaves a page's compressed bytes (src/server/http.ts). */
-    sink?: import('./server/http').BodySink;
+    sink?: import('~/server/http').BodySink;
   }
 }

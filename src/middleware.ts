@@ -1,13 +1,13 @@
 import { defineMiddleware } from 'astro:middleware';
-import { siteFromHost, otherHost } from './lib/site';
-import { createT } from './lib/i18n';
-import { compress, appendVary, PUBLIC_CACHE, PRIVATE_CACHE } from './server/http';
-import { resolveSession } from './features/accounts/middleware.server';
-import { maybeRefreshReleases } from './features/catalog/release.server';
-import { getDb } from './server/db';
-import { config } from './server/config';
-import { isSameOriginMutation } from './server/origin';
-import { checkedLocation } from './lib/redirect';
+import { siteFromHost, otherHost } from '~/lib/site';
+import { createT } from '~/lib/i18n';
+import { compress, appendVary, PUBLIC_CACHE, PRIVATE_CACHE } from '~/server/http';
+import { resolveSession } from '~/features/accounts/middleware.server';
+import { maybeRefreshReleases } from '~/features/catalog/release.server';
+import { getDb } from '~/server/db';
+import { config } from '~/server/config';
+import { isSameOriginMutation } from '~/server/origin';
+import { checkedLocation } from '~/lib/redirect';
 
 export const THEME_COOKIE_DARK = 'dark';
 export const THEME_COOKIE_LITE = 'lite';

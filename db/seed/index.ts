@@ -9,11 +9,11 @@
  */
 import type { Transaction } from 'kysely';
 import type { Database } from '../schema';
-import type { DB } from '../../src/server/db';
+import type { DB } from '~/server/db';
 import { ensureArt } from './art';
 import { type BuildContext, type BuiltSeries, IdBook, SlugBook, buildBulkSeries, buildDemoSeries, chapterPages, slugify } from './build';
 import { KEYWORDS, PEOPLE_ALT, PUBLISHERS, SERIES, TAGS } from './catalog';
-import { reindexSeries } from '../../src/features/search/index.server';
+import { reindexSeries } from '~/features/search/index.server';
 
 /** Slugs of the demo series with special properties, for tests and demos. */
 export const DEMO = {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type DB } from '../../src/server/db';
+import { createDb, type DB } from '~/server/db';
 import { migrateToLatest } from '../migrate';
 import { plannedKeys, poolPages, svgSources } from './art';
 import { slugify } from './build';

@@ -2,8 +2,8 @@
  * Demo accounts (README "Demo accounts"): a reader and a staff member, created if absent
  * through the same service the sign-up page uses.
  */
-import type { DB } from '../../src/server/db';
-import { createUser, findUserByEmail } from '../../src/features/accounts/users.server';
+import type { DB } from '~/server/db';
+import { createUser, findUserByEmail } from '~/features/accounts/users.server';
 
 export const DEMO_USERS = [
   { email: 'reader@inkpass.test', displayName: 'Demo Reader', password: 'reader-demo-1', isStaff: false },

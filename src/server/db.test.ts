@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createDb, preparedRead, readRow, readRows, type DB } from './db';
-import { migrateToLatest } from '../../db/migrate';
+import { migrateToLatest } from '@db/migrate';
 
 // readRows runs SQLite reads synchronously beside Kysely's executor; these tests pin down that
 // it returns what Kysely returns and never reads inside another request's open transaction.

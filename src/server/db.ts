@@ -1,5 +1,5 @@
 import { Kysely, PostgresDialect, SqliteDialect, sql, type CompiledQuery, type Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '@db/schema';
 import { config } from './config';
 import fs from 'node:fs';
 import path from 'node:path';

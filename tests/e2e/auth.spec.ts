@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { DEMO } from '../../db/seed/index';
+import { DEMO } from '@db/seed/index';
 import { brUrl, expect, message, test } from './fixtures';
 
 const terms = (locale: 'en' | 'pt-BR') => message(locale, 'auth.signup.termsRequired', { product: 'Inkpass' });

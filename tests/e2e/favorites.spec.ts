@@ -1,4 +1,4 @@
-import { DEMO } from '../../db/seed/index';
+import { DEMO } from '@db/seed/index';
 import { expect, message, test } from './fixtures';
 
 test.describe('favorites', () => {

@@ -9,7 +9,7 @@
  */
 import crypto from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { DEMO } from '../../db/seed/index';
+import { DEMO } from '@db/seed/index';
 import { brUrl, enUrl, expect, message, test } from './fixtures';
 
 type Locale = 'en' | 'pt-BR';

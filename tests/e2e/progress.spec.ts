@@ -2,7 +2,7 @@
  * Reading progress as a reader sees it: the demo reader reads a free chapter to its last page,
  * then finds the series under "Read Again" in the reading history and on the series page row.
  */
-import { DEMO } from '../../db/seed/index';
+import { DEMO } from '@db/seed/index';
 import { expect, message, test } from './fixtures';
 
 test.describe('reading progress', () => {

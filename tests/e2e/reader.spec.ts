@@ -4,7 +4,7 @@
  * Demo series come from db/seed DEMO; chapter URLs from the series page's /read/ links.
  */
 import type { Page } from '@playwright/test';
-import { DEMO } from '../../db/seed/index';
+import { DEMO } from '@db/seed/index';
 import { expect, message, test } from './fixtures';
 
 interface ChapterLink {

@@ -5,7 +5,7 @@
  * language filter's at-least-one rule; submitting to the listing.
  */
 import type { Page, Request } from '@playwright/test';
-import { DEMO } from '../../db/seed/index';
+import { DEMO } from '@db/seed/index';
 import { brUrl, enUrl, expect, message, test } from './fixtures';
 
 const SITES = [

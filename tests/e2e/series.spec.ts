@@ -5,7 +5,7 @@
  * without JavaScript. Demo series come from db/seed DEMO; words from i18n/*.json.
  */
 import type { Locator, Page } from '@playwright/test';
-import { DEMO } from '../../db/seed/index';
+import { DEMO } from '@db/seed/index';
 import { brUrl, enUrl, expect, message, test } from './fixtures';
 
 const ORDER_KEY = 'inkpass.chapterOrder';

@@ -56,7 +56,7 @@ for (const dialect of selectedDialects()) {
     const whoAmI = async (cookie: string) => pageUser((await server.request('/', { headers: { cookie: `inkpass_session=${cookie}` } })).text);
 
     beforeAll(async () => {
-      const { createUser } = await import('../../src/features/accounts/users.server');
+      const { createUser } = await import('~/features/accounts/users.server');
       const email = unique('reader');
       const user = await withDb(server, (db) => createUser(db, { email, displayName: 'Rita Reader', password: PASSWORD }));
       reader = { email, id: user!.id };
@@ -173,7 +173,7 @@ for (const dialect of selectedDialects()) {
     });
 
     it('ends the other sessions of an account when its password changes', async () => {
-      const { createUser, changePassword } = await import('../../src/features/accounts/users.server');
+      const { createUser, changePassword } = await import('~/features/accounts/users.server');
       const email = unique('changer');
       const user = (await withDb(server, (db) => createUser(db, { email, displayName: 'Chang', password: PASSWORD })))!;
       const keep = sessionCookie(await login(email, PASSWORD))!;

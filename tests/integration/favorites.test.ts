@@ -16,8 +16,8 @@ for (const dialect of selectedDialects()) {
     let series: SeriesSample[];
 
     const makeReader = async (name: string) => {
-      const { createUser } = await import('../../src/features/accounts/users.server');
-      const { createSession } = await import('../../src/features/accounts/sessions.server');
+      const { createUser } = await import('~/features/accounts/users.server');
+      const { createSession } = await import('~/features/accounts/sessions.server');
       return withDb(server, async (db) => {
         const email = `${name}-${crypto.randomBytes(4).toString('hex')}@example.test`;
         const user = await createUser(db, { email, displayName: name, password: 'correct-horse-9' });

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leakIn, message, selectedDialects, useServer, withDb } from './harness';
-import { DEMO } from '../../db/seed/index';
+import { DEMO } from '@db/seed/index';
 
 /**
  * A small well-formedness check (no XML library in the project): every tag closes in order,

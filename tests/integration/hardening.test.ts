@@ -11,7 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO } from '../../db/seed/index';
+import { DEMO } from '@db/seed/index';
 import {
   htmlText, message, selectedDialects, startExtraServer, useServer, withDb,
   type RequestOptions, type ServerClient, type ServerHandle, type SiteName, type TestResponse,
@@ -92,8 +92,8 @@ for (const dialect of selectedDialects()) {
       });
 
     beforeAll(async () => {
-      const { createUser } = await import('../../src/features/accounts/users.server');
-      const { createSession } = await import('../../src/features/accounts/sessions.server');
+      const { createUser } = await import('~/features/accounts/users.server');
+      const { createSession } = await import('~/features/accounts/sessions.server');
       const email = `hard-${crypto.randomBytes(4).toString('hex')}@example.test`;
       reader = await withDb(server, async (db) => {
         const user = await createUser(db, { email, displayName: 'Hana', password: PASSWORD });
@@ -335,7 +335,7 @@ for (const dialect of selectedDialects()) {
 
       it('ids past 2^31 are unknown (404), never a database error, on every route that takes one', async () => {
         const problems: string[] = [];
-        const { signAppToken } = await import('../../src/features/library/tokens.server');
+        const { signAppToken } = await import('~/features/library/tokens.server');
         const sessionId = reader.cookie.split('.')[0]!;
         const token = signAppToken(sessionId, reader.id, now() + 600);
         for (const id of BIG_IDS) {
@@ -420,7 +420,7 @@ for (const dialect of selectedDialects()) {
       });
 
       it('a session that expires after 2038 and a chapter released after 2038 work through the app', async () => {
-        const { createSession } = await import('../../src/features/accounts/sessions.server');
+        const { createSession } = await import('~/features/accounts/sessions.server');
         const session = await withDb(server, async (db) => {
           const s = await createSession(db, reader.id);
           await db.updateTable('sessions').set({ expires_at: AFTER_2038 }).where('user_id', '=', reader.id).where('id', '=', s.token.split('.')[0]!).execute();

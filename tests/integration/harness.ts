@@ -372,8 +372,8 @@ declare module 'vitest' {
  * the global setup started; starts (and stops) its own when run without it.
  */
 /** Runs `fn` with a Kysely handle on the server's own database (to arrange or inspect rows). */
-export async function withDb<T>(server: { databaseUrl: string }, fn: (db: import('../../src/server/db').DB) => Promise<T>): Promise<T> {
-  const { createDb } = await import('../../src/server/db');
+export async function withDb<T>(server: { databaseUrl: string }, fn: (db: import('~/server/db').DB) => Promise<T>): Promise<T> {
+  const { createDb } = await import('~/server/db');
   const { db } = await createDb(server.databaseUrl);
   try {
     return await fn(db);
@@ -428,7 +428,7 @@ export interface SeriesSample {
 
 /** A few active series (with their English chapter if any), read through the app's own createDb. */
 export async function anySeries(server: { databaseUrl: string }, limit = 5): Promise<SeriesSample[]> {
-  const { createDb } = await import('../../src/server/db');
+  const { createDb } = await import('~/server/db');
   const { db } = await createDb(server.databaseUrl);
   try {
     const now = Math.floor(Date.now() / 1000);

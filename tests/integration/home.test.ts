@@ -7,7 +7,7 @@
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO } from '../../db/seed/index';
+import { DEMO } from '@db/seed/index';
 import { leakIn, message, selectedDialects, useServer, withDb, type SiteName } from './harness';
 
 /** The carousel regions of a page: accessible name → the HTML of the region. */
@@ -114,8 +114,8 @@ for (const dialect of selectedDialects()) {
       let fav: { id: number; slug: string; name: string };
 
       beforeAll(async () => {
-        const { createUser } = await import('../../src/features/accounts/users.server');
-        const { createSession } = await import('../../src/features/accounts/sessions.server');
+        const { createUser } = await import('~/features/accounts/users.server');
+        const { createSession } = await import('~/features/accounts/sessions.server');
         ({ reader, read, fav } = await withDb(server, async (db) => {
           const email = `home-${crypto.randomBytes(4).toString('hex')}@example.test`;
           const user = await createUser(db, { email, displayName: 'Home Reader', password: 'correct-horse-9' });

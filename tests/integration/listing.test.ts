@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { htmlText, message, selectedDialects, useServer, type ServerClient } from './harness';
-import { DEMO } from '../../db/seed/index';
+import { DEMO } from '@db/seed/index';
 
 const PAGE_SIZE = 24;
 const COMIC_FIELDS = ['e4pid', 'last_updated', 'name', 'uslug', 'link', 'format', 'color', 'thumbnail', 'cover'].sort();
@@ -20,7 +20,7 @@ interface Expected {
 
 /** What the listing should contain, read straight from the server's database. */
 async function expectedFrom(server: ServerClient): Promise<Expected> {
-  const { createDb } = await import('../../src/server/db');
+  const { createDb } = await import('~/server/db');
   const { db } = await createDb(server.databaseUrl);
   try {
     const rows = await db

@@ -19,8 +19,8 @@ for (const dialect of selectedDialects()) {
     let chapters: FreeChapter[];
 
     const newReader = async (): Promise<Reader> => {
-      const { createUser } = await import('../../src/features/accounts/users.server');
-      const { createSession } = await import('../../src/features/accounts/sessions.server');
+      const { createUser } = await import('~/features/accounts/users.server');
+      const { createSession } = await import('~/features/accounts/sessions.server');
       return withDb(server, async (db) => {
         const user = await createUser(db, { email: `p-${crypto.randomBytes(4).toString('hex')}@example.test`, displayName: 'Pat', password: 'correct-horse-9' });
         const s = await createSession(db, user!.id);
@@ -80,7 +80,7 @@ for (const dialect of selectedDialects()) {
     });
 
     it('ignores a stale update (older seq, or an older token) and keeps completed once set', async () => {
-      const { signProgressToken } = await import('../../src/features/library/tokens.server');
+      const { signProgressToken } = await import('~/features/library/tokens.server');
       const c = chapters[1]!;
       const now = Math.floor(Date.now() / 1000);
       const newer = signProgressToken(a.id, c.e4pid, now);
@@ -100,7 +100,7 @@ for (const dialect of selectedDialects()) {
     });
 
     it("refuses forged tokens: another reader's, tampered, another chapter, too old", async () => {
-      const { signProgressToken } = await import('../../src/features/library/tokens.server');
+      const { signProgressToken } = await import('~/features/library/tokens.server');
       const c = chapters[2]!;
       const tokenA = await tokenFrom(a, c);
       // IDOR: reader B cannot write A's progress with A's token.
@@ -158,7 +158,7 @@ for (const dialect of selectedDialects()) {
     });
 
     it('answers expired and bad tokens with 401 and distinct codes; the token needs a session', async () => {
-      const { signAppToken } = await import('../../src/features/library/tokens.server');
+      const { signAppToken } = await import('~/features/library/tokens.server');
       const sessionOfA = a.cookie.split('=')[1]!.split('.')[0]!;
       const expired = signAppToken(sessionOfA, a.id, Math.floor(Date.now() / 1000) - 1);
       const res = await server.request(`/api/house/history/me?token=${encodeURIComponent(expired)}`);
@@ -183,7 +183,7 @@ for (const dialect of selectedDialects()) {
       // A forged token naming another user with this session's id fails the signature; a validly
       // signed one for another user is refused because the session is not theirs.
       const [, sid, , exp] = token.split('.');
-      const { signAppToken } = await import('../../src/features/library/tokens.server');
+      const { signAppToken } = await import('~/features/library/tokens.server');
       const asA = signAppToken(sid!, a.id, Number(exp));
       expect((await server.request(`/api/house/history/me?token=${encodeURIComponent(asA)}`)).json()).toMatchObject({ code: 'token_invalid' });
       const out = await server.request('/auth/logout/', {

@@ -5,11 +5,11 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { htmlText, message, selectedDialects, useServer, type ServerClient } from './harness';
-import { DEMO } from '../../db/seed/index';
-import { readerPath, loginPath } from '../../src/features/reader/urls';
-import { pagePath, signPage } from '../../src/features/reader/signing.server';
-import { manifestPath } from '../../src/features/reader/manifest';
-import { finalPrice } from '../../src/features/catalog/rules';
+import { DEMO } from '@db/seed/index';
+import { readerPath, loginPath } from '~/features/reader/urls';
+import { pagePath, signPage } from '~/features/reader/signing.server';
+import { manifestPath } from '~/features/reader/manifest';
+import { finalPrice } from '~/features/catalog/rules';
 
 interface Chapter {
   id: number;
@@ -30,7 +30,7 @@ interface Series {
 
 /** Chapters of a demo series by access, read from the server's database with the app's own modules. */
 async function loadSeries(server: ServerClient, slug: string): Promise<Series> {
-  const { createDb } = await import('../../src/server/db');
+  const { createDb } = await import('~/server/db');
   const { db } = await createDb(server.databaseUrl);
   try {
     const now = Math.floor(Date.now() / 1000);

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leakIn, message, selectedDialects, useServer, withDb, type SiteName } from './harness';
-import { DEMO } from '../../db/seed/index';
+import { DEMO } from '@db/seed/index';
 
 const DAY = 86_400;
 const now = () => Math.floor(Date.now() / 1000);

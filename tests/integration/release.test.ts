@@ -6,13 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { selectedDialects, useServer, withDb } from './harness';
-import { DEMO } from '../../db/seed/index';
+import { DEMO } from '@db/seed/index';
 
 describe.each(selectedDialects())('release counters (%s)', (dialect) => {
   const server = useServer(dialect);
 
   it('counts a chapter once its release time has passed, and only then', async () => {
-    const { refreshReleasedSeries } = await import('../../src/features/catalog/release.server');
+    const { refreshReleasedSeries } = await import('~/features/catalog/release.server');
     await withDb(server, async (db) => {
       const now = Math.floor(Date.now() / 1000);
       const source = await db.selectFrom('series').selectAll().where('slug', '=', DEMO.decimal).executeTakeFirstOrThrow();

@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leakIn, message, selectedDialects, useServer, withDb } from './harness';
-import { DEMO } from '../../db/seed/index';
-import { SITES } from '../../src/lib/site';
-import { dayKey } from '../../src/features/schedule/dates';
+import { DEMO } from '@db/seed/index';
+import { SITES } from '~/lib/site';
+import { dayKey } from '~/features/schedule/dates';
 
 const now = () => Math.floor(Date.now() / 1000);
 const count = (html: string, re: RegExp) => (html.match(re) ?? []).length;
@@ -157,8 +157,8 @@ for (const dialect of selectedDialects()) {
     });
 
     it('loads the home variant (two weeks from Sunday) and latest updates from this database', async () => {
-      const { loadSchedule } = await import('../../src/features/schedule/schedule.server');
-      const { loadLatestUpdates } = await import('../../src/features/schedule/latest.server');
+      const { loadSchedule } = await import('~/features/schedule/schedule.server');
+      const { loadLatestUpdates } = await import('~/features/schedule/latest.server');
       await withDb(server, async (db) => {
         for (const site of [SITES[1], SITES[3]]) {
           const t = now();

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { selectedDialects, useServer, type ServerClient } from './harness';
-import { DEMO } from '../../db/seed/index';
+import { DEMO } from '@db/seed/index';
 
 type Tuple = [string, string[], string[], string[], string[], number[][]];
 
@@ -20,7 +20,7 @@ interface Known {
 }
 
 async function knownFrom(server: ServerClient): Promise<Known> {
-  const { createDb } = await import('../../src/server/db');
+  const { createDb } = await import('~/server/db');
   const { db } = await createDb(server.databaseUrl);
   try {
     const one = (slug: string) => db.selectFrom('series').select(['id', 'slug', 'name']).where('slug', '=', slug).executeTakeFirstOrThrow();

@@ -6,8 +6,8 @@
 import zlib from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { htmlText, leakIn, message, readerPath, selectedDialects, useServer, type ServerClient, type SiteName, type TestResponse } from './harness';
-import { DEMO } from '../../db/seed/index';
-import { finalPrice } from '../../src/features/catalog/rules';
+import { DEMO } from '@db/seed/index';
+import { finalPrice } from '~/features/catalog/rules';
 
 const PER_PAGE = 100;
 const COMIC_V2_KEYS = ['comic', 'similar_comics', 'info_bar', 'blocked', 'favorited', 'notifications', 'languages', 'default_language', 'sortbar_text', 'share_text', 'hints'];
@@ -36,7 +36,7 @@ interface DbSeries {
 }
 
 async function loadCatalogue(server: ServerClient): Promise<Map<string, DbSeries>> {
-  const { createDb } = await import('../../src/server/db');
+  const { createDb } = await import('~/server/db');
   const { db } = await createDb(server.databaseUrl);
   try {
     const now = Math.floor(Date.now() / 1000);

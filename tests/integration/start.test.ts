@@ -23,7 +23,7 @@ describe('starting twice on the same database', () => {
     const first = prepare(url);
     expect(first).toMatch(/Seeded \d+ series/);
 
-    const { createDb } = await import('../../src/server/db');
+    const { createDb } = await import('~/server/db');
     const { db } = await createDb(url);
     const count = async () => Number((await db.selectFrom('series').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     const before = await count();

@@ -1,4 +1,4 @@
-import type { DB } from '../../server/db';
+import type { DB } from '~/server/db';
 import { clear, hit } from './rate-limit.server';
 import { LIMITS } from './rate-limit';
 import { verifyDummy, verifyPassword } from './password.server';

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../lib/html';
+import { escapeHtml } from '~/lib/html';
 
 /** The logout confirmation, as the HTML fragment GET /auth/logout/ returns (spec section 2: loaded into the header dialog). */
 export interface LogoutTexts {

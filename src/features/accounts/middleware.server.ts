@@ -1,5 +1,5 @@
 import type { AstroCookies } from 'astro';
-import { getDb } from '../../server/db';
+import { getDb } from '~/server/db';
 import { SESSION_COOKIE, sessionCookieOptions } from './cookie';
 import { validateSessionToken } from './sessions.server';
 import type { User } from './users.server';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { DB } from '../../server/db';
+import type { DB } from '~/server/db';
 import { LIMITS, type Limit, type Verdict, verdict } from './rate-limit';
 
 /**

@@ -1,4 +1,4 @@
-import type { DB } from '../../server/db';
+import type { DB } from '~/server/db';
 import { ABSOLUTE_LIFETIME, IDLE_TIMEOUT, needsRefresh, sessionAlive, sessionRemaining } from './cookie';
 import { generateSessionToken, parseSessionToken, secretMatches } from './token.server';
 import { type User, toUser } from './users.server';

@@ -1,5 +1,5 @@
-import type { DB } from '../../server/db';
-import type { UserRow } from '../../../db/schema';
+import type { DB } from '~/server/db';
+import type { UserRow } from '@db/schema';
 import { hashPassword } from './password.server';
 import { emailError, nameError, normalizeEmail, normalizeName, passwordError } from './validation';
 

@@ -1,12 +1,12 @@
-import type { DB } from '../../server/db';
-import type { Site } from '../../lib/site';
-import type { T } from '../../lib/i18n';
-import type { ChapterRow, SeriesRow } from '../../../db/schema';
+import type { DB } from '~/server/db';
+import type { Site } from '~/lib/site';
+import type { T } from '~/lib/i18n';
+import type { ChapterRow, SeriesRow } from '@db/schema';
 import * as repo from './repository.server';
 import { finalPrice, regionBlocks, unitFor, type Campaign } from './rules';
 import { displayChapterName } from './naming';
 import { parseImages, parseJsonArray, parseJsonObject, mediaUrl, type AbsoluteUrl } from './media';
-import { readerPath, seriesPath } from '../reader/urls';
+import { readerPath, seriesPath } from '~/features/reader/urls';
 
 /** Public JSON shapes of spec sections 3 and 7 (comic response v2, episodes response). */
 

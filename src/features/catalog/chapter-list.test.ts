@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { renderChapterRows, type RowLabels } from './chapter-list';
-import { escapeHtml } from '../../lib/html';
+import { escapeHtml } from '~/lib/html';
 import type { ChapterView } from './series.server';
 import { withGaps } from './rules';
 

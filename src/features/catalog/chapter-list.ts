@@ -7,8 +7,8 @@
 import type { ListItem } from './rules';
 import type { ChapterView } from './series.server';
 import { mediaUrl } from './media';
-import { loginPath } from '../reader/urls';
-import { escapeHtml } from '../../lib/html';
+import { loginPath } from '~/features/reader/urls';
+import { escapeHtml } from '~/lib/html';
 
 export interface RowLabels {
   free: string;

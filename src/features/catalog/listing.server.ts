@@ -11,13 +11,13 @@
  * See docs/api.md ("Query and indexes").
  */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import type { Database } from '../../../db/schema';
-import type { DB } from '../../server/db';
+import type { Database } from '@db/schema';
+import type { DB } from '~/server/db';
 import { PAGE_SIZE, cleanQuery, siteIdsFor, type ListingParams, type Order, type OrderKey } from './listing';
 import { parseImages, type SeriesImages } from './media';
 import type { Format } from './rules';
-import { normalizeQuery } from '../search/normalize';
-import { seriesMatch } from '../search/index.server';
+import { normalizeQuery } from '~/features/search/normalize';
+import { seriesMatch } from '~/features/search/index.server';
 
 export interface ListingQuery {
   /** Series must have a language shown on one of these sites. */

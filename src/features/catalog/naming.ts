@@ -1,4 +1,4 @@
-import type { T } from '../../lib/i18n';
+import type { T } from '~/lib/i18n';
 import { chapterName, unitFor, type Format } from './rules';
 
 /** The localized "Chapter {num}" / "Episode {num}" template, with the placeholder kept for chapterName(). */

@@ -8,7 +8,7 @@
  * processes may run it at the same time.
  */
 import { sql } from 'kysely';
-import type { DB } from '../../server/db';
+import type { DB } from '~/server/db';
 
 /**
  * Series per batch. A batch is one read and one transaction, and on SQLite it runs without

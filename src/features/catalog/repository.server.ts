@@ -1,5 +1,5 @@
-import { preparedRead, readRow, readRows, type DB } from '../../server/db';
-import { parseSeriesRef } from '../../lib/params';
+import { preparedRead, readRow, readRows, type DB } from '~/server/db';
+import { parseSeriesRef } from '~/lib/params';
 
 /** Row-level reads of the catalogue. Services turn these rows into page models. */
 

@@ -2,7 +2,7 @@
  * Pure display and state rules for series and chapters (spec sections 4 and 5).
  * Shared by the server and by plain scripts; no I/O here.
  */
-import type { Locale } from '../../lib/site';
+import type { Locale } from '~/lib/site';
 import { parseJsonArray } from './media';
 
 export type Format = 'COMIC' | 'MANGA' | 'WEBTOON';

@@ -2,13 +2,13 @@
  * The anonymous JSON comics API (/sapi/comics, /sapi/comics/{e4pid}); documented in docs/api.md.
  * Field names follow the original API (uslug, link, ...), so they are snake_case on purpose.
  */
-import type { DB } from '../../server/db';
-import type { Site } from '../../lib/site';
+import type { DB } from '~/server/db';
+import type { Site } from '~/lib/site';
 import { PAGE_SIZE, MAX_PAGE, type Order } from './listing';
 import { querySeries, type ListingItem } from './listing.server';
 import { findSeriesByE4pid, seriesLanguages, seriesPeople, seriesTags } from './repository.server';
 import { mediaUrl, parseImages, type SeriesImages } from './media';
-import { seriesPath } from '../reader/urls';
+import { seriesPath } from '~/features/reader/urls';
 import type { Format } from './rules';
 
 export const SAPI_CACHE = 'public, max-age=60, s-maxage=300';

@@ -1,7 +1,7 @@
-import type { DB } from '../../server/db';
-import type { Site } from '../../lib/site';
-import type { T } from '../../lib/i18n';
-import type { SeriesRow } from '../../../db/schema';
+import type { DB } from '~/server/db';
+import type { Site } from '~/lib/site';
+import type { T } from '~/lib/i18n';
+import type { SeriesRow } from '@db/schema';
 import type { ChapterListRow } from './repository.server';
 import * as repo from './repository.server';
 import {
@@ -9,9 +9,9 @@ import {
   type AccessState, type Format, type ListItem, type ReadState,
   regionBlocks,
 } from './rules';
-import { progressForSeries } from '../library/progress.server';
+import { progressForSeries } from '~/features/library/progress.server';
 import { parseImages, parseJsonArray, type SeriesImages } from './media';
-import { readerPath, seriesPath } from '../reader/urls';
+import { readerPath, seriesPath } from '~/features/reader/urls';
 import { defaultNameFormat } from './naming';
 
 export const CHAPTERS_PER_PAGE = 100;

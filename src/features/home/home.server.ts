@@ -8,15 +8,15 @@
  * REMOVED and adult series; a shared front page does not advertise them). See docs/home.md.
  */
 import { sql, type ExpressionBuilder } from 'kysely';
-import type { Database } from '../../../db/schema';
-import type { DB } from '../../server/db';
-import type { Site } from '../../lib/site';
-import type { T } from '../../lib/i18n';
-import { mediaUrl } from '../catalog/media';
-import { finalPrice, relativeTime } from '../catalog/rules';
-import { displayChapterName } from '../catalog/naming';
-import { toListingItem, type ListingItem } from '../catalog/listing.server';
-import { readerPath, seriesPath } from '../reader/urls';
+import type { Database } from '@db/schema';
+import type { DB } from '~/server/db';
+import type { Site } from '~/lib/site';
+import type { T } from '~/lib/i18n';
+import { mediaUrl } from '~/features/catalog/media';
+import { finalPrice, relativeTime } from '~/features/catalog/rules';
+import { displayChapterName } from '~/features/catalog/naming';
+import { toListingItem, type ListingItem } from '~/features/catalog/listing.server';
+import { readerPath, seriesPath } from '~/features/reader/urls';
 import {
   FEATURED_CHAPTERS, REEL_THUMBS, SIMULPUB_MAX, SIMULPUB_WINDOW,
   dailyIndex, isSimulpub, rankRecommendations, selectSimulpub, tagProfile, topProfileTags,

@@ -1,8 +1,8 @@
 /** JSON shapes of the favorites API (spec section 3, "Favorited comic list", "Favorites entries"). */
-import type { DB } from '../../server/db';
-import type { Site } from '../../lib/site';
-import { mediaUrl, type AbsoluteUrl } from '../catalog/media';
-import { readerPath, seriesPath } from '../reader/urls';
+import type { DB } from '~/server/db';
+import type { Site } from '~/lib/site';
+import { mediaUrl, type AbsoluteUrl } from '~/features/catalog/media';
+import { readerPath, seriesPath } from '~/features/reader/urls';
 import { favoriteLanguages, listFavorites, type FavoriteEntry } from './favorites.server';
 
 

@@ -4,10 +4,10 @@
  * series id, so one reader can never see or change another reader's rows.
  */
 import { sql } from 'kysely';
-import type { DB } from '../../server/db';
-import { findSeriesByIdOrE4pid } from '../catalog/repository.server';
-import { parseImages, type SeriesImages } from '../catalog/media';
-import type { Format } from '../catalog/rules';
+import type { DB } from '~/server/db';
+import { findSeriesByIdOrE4pid } from '~/features/catalog/repository.server';
+import { parseImages, type SeriesImages } from '~/features/catalog/media';
+import type { Format } from '~/features/catalog/rules';
 import { FAVORITES_PAGE_SIZE, favoritesPageCount } from './favorites';
 
 // ---------------------------------------------------------------------------------------------

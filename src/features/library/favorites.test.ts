@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAVORITES_PAGE_SIZE, favoriteEndpoint, favoritesPageCount, isSeriesRef } from './favorites';
-import { requestFavorite } from '../../lib/client/favorites';
-import { defaultParams, parseListing, serializeListing } from '../catalog/listing';
+import { requestFavorite } from '~/lib/client/favorites';
+import { defaultParams, parseListing, serializeListing } from '~/features/catalog/listing';
 
 describe('favorites helpers', () => {
   it('accepts series e4pids and numeric ids only', () => {

@@ -1,5 +1,5 @@
 /** Favorites: pure rules shared by pages, the client script and tests. */
-import { parseSeriesRef } from '../../lib/params';
+import { parseSeriesRef } from '~/lib/params';
 
 export const FAVORITES_PAGE_SIZE = 24;
 

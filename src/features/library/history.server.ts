@@ -2,12 +2,12 @@
  * JSON shape of the user progress history (spec sections 3 and 7) and the bearer-or-session
  * resolution shared by the token-authenticated APIs.
  */
-import type { DB } from '../../server/db';
-import { json } from '../../server/http';
-import { parseJsonObject, type AbsoluteUrl } from '../catalog/media';
+import type { DB } from '~/server/db';
+import { json } from '~/server/http';
+import { parseJsonObject, type AbsoluteUrl } from '~/features/catalog/media';
 import type { HistoryPage } from './progress.server';
 import { verifyAppToken } from './tokens.server';
-import { isSessionAlive } from '../accounts/sessions.server';
+import { isSessionAlive } from '~/features/accounts/sessions.server';
 
 
 

@@ -4,10 +4,10 @@
  * or change another reader's rows (docs/library-progress.md).
  */
 import { sql } from 'kysely';
-import type { DB } from '../../server/db';
-import type { Format } from '../catalog/rules';
-import { parseImages } from '../catalog/media';
-import { readerPath, seriesPath } from '../reader/urls';
+import type { DB } from '~/server/db';
+import type { Format } from '~/features/catalog/rules';
+import { parseImages } from '~/features/catalog/media';
+import { readerPath, seriesPath } from '~/features/reader/urls';
 import { historyState } from './progress';
 
 export interface ChapterProgress {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PROGRESS_TOKEN_TTL, clampTtl, signAppToken, signProgressToken, verifyAppToken, verifyProgressToken } from './tokens.server';
-import { keyFor } from '../../server/secrets';
+import { keyFor } from '~/server/secrets';
 import { completionAt, historyState, isNewerUpdate, mergeProgress, parseProgressReport } from './progress';
 
 const S = 'test-secret';

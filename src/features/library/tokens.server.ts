@@ -9,7 +9,7 @@
  *     Short-lived bearer token from /sapi/app/token for the history and episodes APIs.
  */
 import crypto from 'node:crypto';
-import { keyFor } from '../../server/secrets';
+import { keyFor } from '~/server/secrets';
 
 type Secret = string | Buffer;
 

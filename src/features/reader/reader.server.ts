@@ -7,13 +7,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { ChapterRow, SeriesRow } from '../../../db/schema';
-import type { DB } from '../../server/db';
-import { config } from '../../server/config';
-import type { T } from '../../lib/i18n';
-import type { Locale } from '../../lib/site';
-import { accessState, chapterName, finalPrice, relativeTime, unitFor } from '../catalog/rules';
-import { parseJsonArray } from '../catalog/media';
+import type { ChapterRow, SeriesRow } from '@db/schema';
+import type { DB } from '~/server/db';
+import { config } from '~/server/config';
+import type { T } from '~/lib/i18n';
+import type { Locale } from '~/lib/site';
+import { accessState, chapterName, finalPrice, relativeTime, unitFor } from '~/features/catalog/rules';
+import { parseJsonArray } from '~/features/catalog/media';
 import {
   adjacentChapters,
   chapterPages,
@@ -21,7 +21,7 @@ import {
   findPublisher,
   findSeriesById,
   seriesCampaigns,
-} from '../catalog/repository.server';
+} from '~/features/catalog/repository.server';
 import { defaultMode, type Mode } from './modes';
 import { manifestPath as manifestPathFor, buildManifest, type Manifest } from './manifest';
 import { signedPageUrl } from './signing.server';

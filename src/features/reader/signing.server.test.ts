@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PAGE_URL_STEP, PAGE_URL_TTL, pageExpiry, signPage, signedPageUrl, verifyPage } from './signing.server';
-import { keyFor } from '../../server/secrets';
+import { keyFor } from '~/server/secrets';
 
 const SECRET = 'test-secret';
 const NOW = 1_800_000_123;

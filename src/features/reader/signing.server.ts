@@ -8,7 +8,7 @@
  * visitor may read; the media route checks the signature before touching the database.
  */
 import crypto from 'node:crypto';
-import { keyFor } from '../../server/secrets';
+import { keyFor } from '~/server/secrets';
 
 type Secret = string | Buffer;
 

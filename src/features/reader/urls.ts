@@ -1,5 +1,5 @@
 /** Reader and series URLs (spec section 2). Pure: used by pages, sitemaps, APIs and tests. */
-import { round2, type Format } from '../catalog/rules';
+import { round2, type Format } from '~/features/catalog/rules';
 
 /** Chapter-part prefix by content language; English uses chapter/episode by format. */
 export const LOCALIZED_PREFIX: Record<string, string> = {

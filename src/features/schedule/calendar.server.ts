@@ -2,12 +2,12 @@
  * The Brazilian daily calendar (spec section 2): the schedule's seven days in the site's zone,
  * each a collapsible section, and the promotions (campaigns) running now as rotating slides.
  */
-import type { DB } from '../../server/db';
-import type { Site } from '../../lib/site';
-import type { T } from '../../lib/i18n';
-import { formatChapterNumber } from '../catalog/rules';
-import { mediaUrl, parseImages } from '../catalog/media';
-import { seriesPath } from '../reader/urls';
+import type { DB } from '~/server/db';
+import type { Site } from '~/lib/site';
+import type { T } from '~/lib/i18n';
+import { formatChapterNumber } from '~/features/catalog/rules';
+import { mediaUrl, parseImages } from '~/features/catalog/media';
+import { seriesPath } from '~/features/reader/urls';
 import { bucket, type Day } from './dates';
 import { loadSchedule, type ScheduleItem } from './schedule.server';
 import { runningCampaigns } from './repository.server';

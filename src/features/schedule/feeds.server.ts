@@ -1,11 +1,11 @@
 /** The RSS feeds: latest chapters of the site, and of one series (docs/api.md, "Feeds"). */
-import type { DB } from '../../server/db';
-import type { Site } from '../../lib/site';
-import type { T } from '../../lib/i18n';
-import { displayChapterName } from '../catalog/naming';
-import { findSeriesBySlug } from '../catalog/repository.server';
-import { mediaUrl, parseImages } from '../catalog/media';
-import { readerPath, seriesPath } from '../reader/urls';
+import type { DB } from '~/server/db';
+import type { Site } from '~/lib/site';
+import type { T } from '~/lib/i18n';
+import { displayChapterName } from '~/features/catalog/naming';
+import { findSeriesBySlug } from '~/features/catalog/repository.server';
+import { mediaUrl, parseImages } from '~/features/catalog/media';
+import { readerPath, seriesPath } from '~/features/reader/urls';
 import { FEED_MAX_ITEMS, SITE_FEED_PATH, renderRss, seriesFeedPath, type FeedItem } from './feeds';
 import { releasesBetween, type ReleaseRow } from './repository.server';
 

@@ -2,13 +2,13 @@
  * Latest updates for the home page: the pager (paging.ts) over the site's recently updated
  * series, each request answered by the same query as the relay `updates` endpoint.
  */
-import type { DB } from '../../server/db';
-import type { Site } from '../../lib/site';
-import type { T } from '../../lib/i18n';
-import { createT } from '../../lib/i18n';
-import { displayChapterName } from '../catalog/naming';
-import { mediaUrl, parseImages } from '../catalog/media';
-import { readerPath, seriesPath } from '../reader/urls';
+import type { DB } from '~/server/db';
+import type { Site } from '~/lib/site';
+import type { T } from '~/lib/i18n';
+import { createT } from '~/lib/i18n';
+import { displayChapterName } from '~/features/catalog/naming';
+import { mediaUrl, parseImages } from '~/features/catalog/media';
+import { readerPath, seriesPath } from '~/features/reader/urls';
 import { LATEST_PAGING, pageLatestUpdates } from './paging';
 import { relayEntries } from './relay.server';
 import { findSiteSeries, recentlyUpdatedSeries, type ReleaseRow } from './repository.server';

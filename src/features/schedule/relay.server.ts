@@ -4,14 +4,14 @@
  * latest-updates list of the home page (latest.server.ts). Documented in docs/api.md ("Relay").
  */
 import type { APIRoute } from 'astro';
-import { getDb, type DB } from '../../server/db';
-import { json, jsonError } from '../../server/http';
-import type { Site } from '../../lib/site';
-import type { T } from '../../lib/i18n';
-import { finalPrice, isOnSale, type Campaign } from '../catalog/rules';
-import { displayChapterName } from '../catalog/naming';
-import { absoluteUrl, mediaUrl, parseImages, type AbsoluteUrl } from '../catalog/media';
-import { readerPath, seriesPath } from '../reader/urls';
+import { getDb, type DB } from '~/server/db';
+import { json, jsonError } from '~/server/http';
+import type { Site } from '~/lib/site';
+import type { T } from '~/lib/i18n';
+import { finalPrice, isOnSale, type Campaign } from '~/features/catalog/rules';
+import { displayChapterName } from '~/features/catalog/naming';
+import { absoluteUrl, mediaUrl, parseImages, type AbsoluteUrl } from '~/features/catalog/media';
+import { readerPath, seriesPath } from '~/features/reader/urls';
 import { RELAY_CACHE, RELAY_MAX_IDS, RELAY_MAX_ITEMS, parseAfter, parseBefore, parseClientId, parsePublisher, parseSeriesRefs, type RelayFailure } from './relay';
 import { campaignsOf, findSiteSeries, newestReleased, publisherExists, releasesBetween, type ReleaseRow, type RelaySeriesRow } from './repository.server';
 

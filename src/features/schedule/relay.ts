@@ -8,8 +8,8 @@
  * language. 400: malformed input; 404: unknown publisher or none of the series exist here;
  * 422: well-formed but not acceptable (too many series, `after` in the future).
  */
-import type { MessageKey } from '../../lib/i18n';
-import { parseId } from '../../lib/params';
+import type { MessageKey } from '~/lib/i18n';
+import { parseId } from '~/lib/params';
 
 export const RELAY_PUBLISHER = 'inkpass';
 export const RELAY_MAX_IDS = 60;

@@ -4,8 +4,8 @@
  * series are never listed; adult series are, flagged, as in the listing). Written once for
  * SQLite and PostgreSQL; the time conditions walk the chapters(released_at, series_id) index.
  */
-import type { DB } from '../../server/db';
-import type { Campaign } from '../catalog/rules';
+import type { DB } from '~/server/db';
+import type { Campaign } from '~/features/catalog/rules';
 
 export interface ReleaseRow {
   id: number;

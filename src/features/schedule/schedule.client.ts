@@ -9,8 +9,8 @@
  * Anything unexpected leaves the server-rendered page as it is.
  */
 import { REFRESH_MS, clockLabel, dayKey, dayLabels, isReleased, isTimeZone, monthLabel, periodIndex, scheduleDays, scheduleMonths, zoneLabel, type Period, type ScheduleVariant } from './dates';
-import { relativeTime } from '../catalog/rules';
-import type { Locale } from '../../lib/site';
+import { relativeTime } from '~/features/catalog/rules';
+import type { Locale } from '~/lib/site';
 
 interface ScheduleJson {
   variant: ScheduleVariant;

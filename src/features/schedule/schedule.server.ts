@@ -5,12 +5,12 @@
  * plus a day's margin on each side so the browser can re-bucket the entries in the reader's
  * own zone.
  */
-import type { DB } from '../../server/db';
-import type { Site } from '../../lib/site';
-import type { T } from '../../lib/i18n';
-import { displayChapterName } from '../catalog/naming';
-import { mediaUrl, parseImages } from '../catalog/media';
-import { readerPath, seriesPath } from '../reader/urls';
+import type { DB } from '~/server/db';
+import type { Site } from '~/lib/site';
+import type { T } from '~/lib/i18n';
+import { displayChapterName } from '~/features/catalog/naming';
+import { mediaUrl, parseImages } from '~/features/catalog/media';
+import { readerPath, seriesPath } from '~/features/reader/urls';
 import { DAY_SECONDS, scheduleDays, scheduleMonths, span, type Day, type Month, type ScheduleVariant } from './dates';
 import { releasesBetween } from './repository.server';
 
@@ -69,7 +69,7 @@ export interface LoadScheduleOptions {
 
 /** Released and scheduled chapters of the site's language over the schedule's days and three months. */
 export async function loadSchedule(db: DB, { site, now, variant, t }: LoadScheduleOptions): Promise<ScheduleData> {
-  const translate = t ?? (await import('../../lib/i18n')).createT(site.locale);
+  const translate = t ?? (await import('~/lib/i18n')).createT(site.locale);
   const days = scheduleDays(now, site.timeZone, variant);
   const months = scheduleMonths(now, site.timeZone);
   // Days from yesterday (or this week's Sunday); months only list what is still to come.

@@ -9,7 +9,7 @@
  * raw user text, so no FTS or tsquery syntax can reach the engines.
  */
 import { PostgresAdapter, sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
-import type { Database } from '../../../db/schema';
+import type { Database } from '@db/schema';
 import { normalizeQuery, normalizeText, searchDocument } from './normalize';
 
 type AnyDb = Kysely<Database> | Transaction<Database>;

@@ -4,10 +4,10 @@
  * `[term, names[], excerpts[], links[], thumbnails[], site_ids[]]`; no results is a 404 with
  * empty arrays. Documented in docs/api.md.
  */
-import type { DB } from '../../server/db';
-import { hostForSite, type Site, type SiteId } from '../../lib/site';
-import { mediaUrl, parseImages } from '../catalog/media';
-import { seriesPath } from '../reader/urls';
+import type { DB } from '~/server/db';
+import { hostForSite, type Site, type SiteId } from '~/lib/site';
+import { mediaUrl, parseImages } from '~/features/catalog/media';
+import { seriesPath } from '~/features/reader/urls';
 import { normalizeQuery, truncateQuery } from './normalize';
 import { searchIndexGeneration, searchSeries, seriesSites, type SearchHit } from './index.server';
 

@@ -22,7 +22,7 @@ import {
   type ListingParams,
   type ListingSite,
   type View,
-} from '../../features/catalog/listing';
+} from '~/features/catalog/listing';
 
 export const PAGE_PATH = '/comics/';
 export const FRAGMENT_PATH = '/comics/fragment/';

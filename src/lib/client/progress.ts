@@ -4,7 +4,7 @@
  * keeps the newest. Reports are throttled (one per 5 s, at once on the last page) and the
  * pending one is sent with navigator.sendBeacon when the page is hidden or left.
  */
-import { completionAt } from '../../features/library/progress';
+import { completionAt } from '~/features/library/progress';
 
 const THROTTLE_MS = 5000;
 const ENDPOINT = '/api/progress/';

@@ -16,7 +16,7 @@ import {
   tapZone,
   type Action,
   type Mode,
-} from '../../features/reader/modes';
+} from '~/features/reader/modes';
 import { createProgressReporter } from './progress';
 
 /** Refresh the page URLs this long before they expire. */

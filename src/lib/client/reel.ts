@@ -5,7 +5,7 @@
  * link to the series page. CSS shows it while the card is hovered or focused within. Touch
  * devices get nothing; with reduced motion the strip stands still. Failures are silent.
  */
-import { REEL_SPEED, reelDuration } from '../../features/home/rules';
+import { REEL_SPEED, reelDuration } from '~/features/home/rules';
 
 export interface ReelData {
   thumbnails: string[];

@@ -1,5 +1,5 @@
 /** Series page behaviours as a plain module: no framework on anonymous series pages. */
-import { resolveLanguageHash, relativeTime, RELATIVE_DATE_LIMIT } from '../../features/catalog/rules';
+import { resolveLanguageHash, relativeTime, RELATIVE_DATE_LIMIT } from '~/features/catalog/rules';
 import type { Locale } from '../site';
 
 export const ORDER_STORAGE_KEY = 'inkpass.chapterOrder';

@@ -4,8 +4,8 @@
  * Long-lived public caching with an ETag (size-mtime) so revalidation is a 304.
  */
 import type { APIRoute } from 'astro';
-import { isPublicMediaKey } from '../../features/catalog/media';
-import { fileResponse, imageType, mediaFile, notFound } from '../../features/reader/reader.server';
+import { isPublicMediaKey } from '~/features/catalog/media';
+import { fileResponse, imageType, mediaFile, notFound } from '~/features/reader/reader.server';
 
 const PUBLIC_MEDIA_CACHE = 'public, max-age=86400, stale-while-revalidate=604800';
 

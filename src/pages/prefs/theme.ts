@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { redirectTo } from '../../lib/redirect';
-import { bodyErrorKey, readForm } from '../../server/body';
+import { redirectTo } from '~/lib/redirect';
+import { bodyErrorKey, readForm } from '~/server/body';
 
 const MAX_AGE = 1080 * 24 * 3600;
 

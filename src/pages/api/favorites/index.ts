@@ -1,8 +1,8 @@
 import type { APIRoute } from 'astro';
-import { getDb } from '../../../server/db';
-import { json, jsonError, intParam } from '../../../server/http';
-import { favoritesListResponse } from '../../../features/library/favorites-api.server';
-import { absoluteUrl } from '../../../features/catalog/media';
+import { getDb } from '~/server/db';
+import { json, jsonError, intParam } from '~/server/http';
+import { favoritesListResponse } from '~/features/library/favorites-api.server';
+import { absoluteUrl } from '~/features/catalog/media';
 
 /** GET /api/favorites/?page=1&language=: the reader's favorited comic list (spec section 3). */
 export const GET: APIRoute = async ({ url, locals }) => {

@@ -1,10 +1,10 @@
 import type { APIRoute } from 'astro';
-import { getDb } from '../../../server/db';
-import { bodyErrorKey, readForm } from '../../../server/body';
-import { clearSessionCookie } from '../../../features/accounts/middleware.server';
-import { invalidateSession } from '../../../features/accounts/sessions.server';
-import { logoutPromptHtml } from '../../../features/accounts/logout-prompt';
-import { redirectTo } from '../../../lib/redirect';
+import { getDb } from '~/server/db';
+import { bodyErrorKey, readForm } from '~/server/body';
+import { clearSessionCookie } from '~/features/accounts/middleware.server';
+import { invalidateSession } from '~/features/accounts/sessions.server';
+import { logoutPromptHtml } from '~/features/accounts/logout-prompt';
+import { redirectTo } from '~/lib/redirect';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 

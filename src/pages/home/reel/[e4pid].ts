@@ -4,9 +4,9 @@
  * series page. Public and the same for every visitor of a site, so shared caches keep it.
  */
 import type { APIRoute } from 'astro';
-import { getDb } from '../../../server/db';
-import { json, jsonError } from '../../../server/http';
-import { reelFor } from '../../../features/home/home.server';
+import { getDb } from '~/server/db';
+import { json, jsonError } from '~/server/http';
+import { reelFor } from '~/features/home/home.server';
 
 const E4PID = /^SER-[A-Za-z0-9_-]{1,40}$/;
 

@@ -1,10 +1,10 @@
 import type { APIRoute } from 'astro';
-import { getDb } from '../../../server/db';
-import { redirectTo, safeNext } from '../../../lib/redirect';
-import { bodyErrorKey, field, readForm } from '../../../server/body';
-import { isSeriesRef } from '../../../features/library/favorites';
-import { setFavorite } from '../../../features/library/favorites.server';
-import { loginPath } from '../../../features/reader/urls';
+import { getDb } from '~/server/db';
+import { redirectTo, safeNext } from '~/lib/redirect';
+import { bodyErrorKey, field, readForm } from '~/server/body';
+import { isSeriesRef } from '~/features/library/favorites';
+import { setFavorite } from '~/features/library/favorites.server';
+import { loginPath } from '~/features/reader/urls';
 
 /**
  * POST /my/favorites/toggle/: the no-JavaScript favorite button. Fields: `series` (e4pid),

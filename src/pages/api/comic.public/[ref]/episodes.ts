@@ -1,9 +1,9 @@
 import type { APIRoute } from 'astro';
-import { getDb } from '../../../../server/db';
-import { findSeriesByIdOrE4pid } from '../../../../features/catalog/repository.server';
-import { episodesResponse } from '../../../../features/catalog/api.server';
-import { json, jsonError, varyOnCountry } from '../../../../server/http';
-import { absoluteUrl } from '../../../../features/catalog/media';
+import { getDb } from '~/server/db';
+import { findSeriesByIdOrE4pid } from '~/features/catalog/repository.server';
+import { episodesResponse } from '~/features/catalog/api.server';
+import { json, jsonError, varyOnCountry } from '~/server/http';
+import { absoluteUrl } from '~/features/catalog/media';
 
 /** GET {api}/comic.public/{id}/episodes?language={lang}: episodes response (anonymous). */
 export const GET: APIRoute = async ({ params, url, locals }) => {

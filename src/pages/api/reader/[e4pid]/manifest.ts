@@ -5,9 +5,9 @@
  * Scheduled or unknown: 404 {detail}. Never any page URL unless the chapter is readable.
  */
 import type { APIRoute } from 'astro';
-import { getDb } from '../../../../server/db';
-import { json, jsonError } from '../../../../server/http';
-import { loadReaderByE4pid, manifestOf } from '../../../../features/reader/reader.server';
+import { getDb } from '~/server/db';
+import { json, jsonError } from '~/server/http';
+import { loadReaderByE4pid, manifestOf } from '~/features/reader/reader.server';
 
 export const GET: APIRoute = async ({ params, locals }) => {
   const { t } = locals;

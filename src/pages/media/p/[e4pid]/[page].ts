@@ -4,9 +4,9 @@
  * Bad or expired signature: 403 (checked before any database work). Unknown page: 404.
  */
 import type { APIRoute } from 'astro';
-import { getDb } from '../../../../server/db';
-import { verifyPage } from '../../../../features/reader/signing.server';
-import { fileResponse, mediaFile, notFound, pageMediaKey } from '../../../../features/reader/reader.server';
+import { getDb } from '~/server/db';
+import { verifyPage } from '~/features/reader/signing.server';
+import { fileResponse, mediaFile, notFound, pageMediaKey } from '~/features/reader/reader.server';
 
 function forbidden(): Response {
   return new Response('Forbidden', { status: 403, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
