@@ -6,9 +6,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { htmlText, message, selectedDialects, useServer, type ServerClient } from './harness';
 import { DEMO } from '@db/seed/index';
-import { readerPath, loginPath } from '~/features/reader/urls';
-import { pagePath, signPage } from '~/features/reader/signing.server';
-import { manifestPath } from '~/features/reader/manifest';
+import { readerPath, loginPath, manifestPath, chapterPagePath } from '~/lib/paths';
+import { signPage } from '~/features/reader/signing.server';
 import { finalPrice } from '~/features/catalog/rules';
 
 interface Chapter {
@@ -215,7 +214,7 @@ describe.each(selectedDialects())('%s', (dialect) => {
       const paid = manga.paid[0]!;
       const exp = Math.floor(Date.now() / 1000) + 3600;
       const sig = signPage(free.e4pid, 0, exp);
-      const res = await server.request(`${pagePath(paid.e4pid, paid.pages[0]!.position)}?exp=${exp}&sig=${sig}`);
+      const res = await server.request(`${chapterPagePath(paid.e4pid, paid.pages[0]!.position)}?exp=${exp}&sig=${sig}`);
       expect(res.status).toBe(403);
     });
   });
@@ -313,16 +312,16 @@ describe.each(selectedDialects())('%s', (dialect) => {
     it('refuses an expired URL with 403', async () => {
       const c = manga.free[0]!;
       const exp = Math.floor(Date.now() / 1000) - 60;
-      const res = await server.request(`${pagePath(c.e4pid, c.pages[0]!.position)}?exp=${exp}&sig=${signPage(c.e4pid, c.pages[0]!.position, exp)}`);
+      const res = await server.request(`${chapterPagePath(c.e4pid, c.pages[0]!.position)}?exp=${exp}&sig=${signPage(c.e4pid, c.pages[0]!.position, exp)}`);
       expect(res.status).toBe(403);
     });
 
     it('answers 404 for a page that does not exist, even when signed', async () => {
       const c = manga.free[0]!;
       const exp = Math.floor(Date.now() / 1000) + 3600;
-      const res = await server.request(`${pagePath(c.e4pid, 999)}?exp=${exp}&sig=${signPage(c.e4pid, 999, exp)}`);
+      const res = await server.request(`${chapterPagePath(c.e4pid, 999)}?exp=${exp}&sig=${signPage(c.e4pid, 999, exp)}`);
       expect(res.status).toBe(404);
-      const unknown = await server.request(`${pagePath('EPI-zz00unknown', 0)}?exp=${exp}&sig=${signPage('EPI-zz00unknown', 0, exp)}`);
+      const unknown = await server.request(`${chapterPagePath('EPI-zz00unknown', 0)}?exp=${exp}&sig=${signPage('EPI-zz00unknown', 0, exp)}`);
       expect(unknown.status).toBe(404);
     });
   });

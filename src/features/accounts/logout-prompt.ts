@@ -1,4 +1,5 @@
 import { escapeHtml } from '~/lib/html';
+import { LOGOUT_PATH } from '~/lib/paths';
 
 /** The logout confirmation, as the HTML fragment GET /auth/logout/ returns (spec section 2: loaded into the header dialog). */
 export interface LogoutTexts {
@@ -17,7 +18,7 @@ export function logoutPromptHtml(x: LogoutTexts, full: boolean): string {
   const cancel = full
     ? `<a class="btn" href="/">${escapeHtml(x.cancel)}</a>`
     : `<button class="btn" type="submit" formmethod="dialog" formnovalidate value="cancel" autofocus>${escapeHtml(x.cancel)}</button>`;
-  return `<form class="logout-prompt" method="post" action="/auth/logout/">` +
+  return `<form class="logout-prompt" method="post" action="${LOGOUT_PATH}">` +
     `<h2 id="logout-title">${escapeHtml(x.title)}</h2>` +
     `<p>${escapeHtml(x.question)}</p>` +
     `<div class="logout-actions">${cancel}<button class="btn btn-primary" type="submit" value="confirm">${escapeHtml(x.confirm)}</button></div>` +

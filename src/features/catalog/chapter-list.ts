@@ -6,8 +6,7 @@
  */
 import type { ListItem } from './rules';
 import type { ChapterView } from './series.server';
-import { mediaUrl } from './media';
-import { loginPath } from '~/features/reader/urls';
+import { loginPath, mediaUrl } from '~/lib/paths';
 import { escapeHtml } from '~/lib/html';
 
 export interface RowLabels {

@@ -1,3 +1,4 @@
+import { LISTING_PATH } from '~/lib/paths';
 /**
  * Series listing parameters (spec sections 2, 5 and 7): parsing, validation and the one
  * canonical query string. Pure: shared by the page, the fragment endpoint, the client script
@@ -284,7 +285,7 @@ export function serializeListing(p: ListingParams, site: ListingSite, options: S
 }
 
 /** `/comics/` (or the fragment path) with the canonical query. */
-export function listingHref(p: ListingParams, site: ListingSite, base = '/comics/', options: SerializeOptions = {}): string {
+export function listingHref(p: ListingParams, site: ListingSite, base = LISTING_PATH, options: SerializeOptions = {}): string {
   const qs = serializeListing(p, site, options);
   return qs ? `${base}?${qs}` : base;
 }

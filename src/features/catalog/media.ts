@@ -5,11 +5,6 @@ export function isPublicMediaKey(key: string): boolean {
   return /^[a-z0-9][a-z0-9/_.-]*$/.test(key) && !key.includes('..') && PUBLIC_MEDIA_PREFIXES.some((p) => key.startsWith(p));
 }
 
-export function mediaUrl(key: string | null | undefined): string | null {
-  if (!key) return null;
-  return `/media/${key}`;
-}
-
 export type SeriesImages = Partial<Record<'cover' | 'full_cover' | 'zoom_cover' | 'thumbnail' | 'thumbnail_140' | 'thumbnail_70' | 'banner' | 'showcase' | 'preview' | 'wallpaper' | 'logo', string>>;
 
 export function parseImages(json: string): SeriesImages {

@@ -3,9 +3,11 @@
  * Shared by the server and by plain scripts; no I/O here.
  */
 import type { Locale } from '~/lib/site';
+import { round2 } from '~/lib/numbers';
 import { parseJsonArray } from './media';
 
-export type Format = 'COMIC' | 'MANGA' | 'WEBTOON';
+export type { Format } from '~/lib/paths';
+import type { Format } from '~/lib/paths';
 
 /** Up to two decimals, trailing zeros trimmed: 12 -> "12", 12.50 -> "12.5", 40.257 -> "40.26". */
 export function formatChapterNumber(n: number, locale?: Locale): string {
@@ -30,12 +32,6 @@ function cached<F extends Intl.NumberFormat | Intl.RelativeTimeFormat | Intl.Dat
 const numberFormat = (locale: Locale) => cached(`n:${locale}`, () => new Intl.NumberFormat(locale, { maximumFractionDigits: 2, useGrouping: false }));
 const relativeFormat = (locale: Locale) => cached(`r:${locale}`, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
 const dateFormat = (locale: Locale, timeZone: string) => cached(`d:${locale}:${timeZone}`, () => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone }));
-
-/** Rounds to two decimals in decimal, not binary: 1.005 -> 1.01. */
-export function round2(n: number): number {
-  const r = Number(`${Math.round(Number(`${n}e2`))}e-2`);
-  return Number.isFinite(r) ? r : Math.round(n * 100) / 100;
-}
 
 const enOrdinals = new Intl.PluralRules('en', { type: 'ordinal' });
 const ordinalSuffix: Record<string, string> = { one: 'st', two: 'nd', few: 'rd', other: 'th' };

@@ -7,8 +7,8 @@ import type { Site } from '~/lib/site';
 import { PAGE_SIZE, MAX_PAGE, type Order } from './listing';
 import { querySeries, type ListingItem } from './listing.server';
 import { findSeriesByE4pid, seriesLanguages, seriesPeople, seriesTags } from './repository.server';
-import { mediaUrl, parseImages, type SeriesImages } from './media';
-import { seriesPath } from '~/features/reader/urls';
+import { parseImages, type SeriesImages } from './media';
+import { seriesPath, mediaUrl } from '~/lib/paths';
 import type { Format } from './rules';
 
 export const SAPI_CACHE = 'public, max-age=60, s-maxage=300';

@@ -11,7 +11,7 @@ import {
 } from './rules';
 import { progressForSeries } from '~/features/library/progress.server';
 import { parseImages, parseJsonArray, type SeriesImages } from './media';
-import { readerPath, seriesPath } from '~/features/reader/urls';
+import { readerPath, seriesPath } from '~/lib/paths';
 import { defaultNameFormat } from './naming';
 
 export const CHAPTERS_PER_PAGE = 100;

@@ -1,5 +1,5 @@
 import type { DB } from '~/server/db';
-import { readerPath, seriesPath } from '~/features/reader/urls';
+import { readerPath, seriesPath } from '~/lib/paths';
 
 export const SITEMAP_CHUNK = 40_000;
 

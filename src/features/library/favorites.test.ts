@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { FAVORITES_PAGE_SIZE, favoriteEndpoint, favoritesPageCount, isSeriesRef } from './favorites';
+import { FAVORITES_PAGE_SIZE, favoritesPageCount, isSeriesRef } from './favorites';
 import { requestFavorite } from '~/lib/client/favorites';
 import { defaultParams, parseListing, serializeListing } from '~/features/catalog/listing';
+import { favoriteEndpoint } from '~/lib/paths';
 
 describe('favorites helpers', () => {
   it('accepts series e4pids and numeric ids only', () => {

@@ -12,8 +12,3 @@ export function favoritesPageCount(total: number, limit = FAVORITES_PAGE_SIZE): 
 export function isSeriesRef(ref: string): boolean {
   return parseSeriesRef(ref) !== null;
 }
-
-/** The JSON endpoint for a series' favorite state. */
-export function favoriteEndpoint(e4pid: string): string {
-  return `/api/favorites/${encodeURIComponent(e4pid)}/`;
-}

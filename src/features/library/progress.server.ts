@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { DB } from '~/server/db';
 import type { Format } from '~/features/catalog/rules';
 import { parseImages } from '~/features/catalog/media';
-import { readerPath, seriesPath } from '~/features/reader/urls';
+import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
 import { historyState } from './progress';
 
 export interface ChapterProgress {
@@ -177,7 +177,7 @@ export async function loadHistory(db: DB, userId: number, limit: number, skip: n
         name: r.name,
         slug: r.slug,
         format: r.format as Format,
-        cover: cover ? `/media/${cover}` : null,
+        cover: mediaUrl(cover),
         freeAvailability: r.free_availability,
         href: seriesPath(series),
       },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DIVINA_PROFILE, MANIFEST_TYPE, WEBPUB_CONTEXT, buildManifest, manifestPath, type ManifestInput } from './manifest';
+import { DIVINA_PROFILE, MANIFEST_TYPE, WEBPUB_CONTEXT, buildManifest, type ManifestInput } from './manifest';
 
 const base = (over: Partial<ManifestInput> = {}): ManifestInput => ({
   selfHref: '/api/reader/EPI-k3j9d2ab/manifest/',
@@ -90,12 +90,5 @@ describe('buildManifest', () => {
   it('serializes to plain JSON', () => {
     const m = buildManifest(base());
     expect(JSON.parse(JSON.stringify(m))).toEqual(m);
-  });
-});
-
-describe('manifestPath', () => {
-  it('is the reader API path of the chapter, with a trailing slash', () => {
-    expect(manifestPath('EPI-k3j9d2ab')).toBe('/api/reader/EPI-k3j9d2ab/manifest/');
-    expect(manifestPath('EPI-a/b')).toBe('/api/reader/EPI-a%2Fb/manifest/');
   });
 });

@@ -106,8 +106,3 @@ export function buildManifest(input: ManifestInput): Manifest {
   }
   return manifest;
 }
-
-/** The URL of a chapter's manifest: /api/reader/{e4pid}/manifest/ (trailing slash like every route). */
-export function manifestPath(e4pid: string): string {
-  return `/api/reader/${encodeURIComponent(e4pid)}/manifest/`;
-}

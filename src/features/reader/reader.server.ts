@@ -23,9 +23,10 @@ import {
   seriesCampaigns,
 } from '~/features/catalog/repository.server';
 import { defaultMode, type Mode } from './modes';
-import { manifestPath as manifestPathFor, buildManifest, type Manifest } from './manifest';
+import { buildManifest, type Manifest } from './manifest';
+import { manifestPath as manifestPathFor } from '~/lib/paths';
 import { signedPageUrl } from './signing.server';
-import { chapterPrefix, numberSegment, readerPath, seriesPath } from './urls';
+import { chapterPrefix, numberSegment, readerPath, seriesPath } from '~/lib/paths';
 
 /**
  * What the visitor gets for a chapter. Only 'readable' shows pages.

@@ -9,6 +9,7 @@
  */
 import crypto from 'node:crypto';
 import { keyFor } from '~/server/secrets';
+import { chapterPagePath } from '~/lib/paths';
 
 type Secret = string | Buffer;
 
@@ -30,14 +31,10 @@ export function signPage(e4pid: string, position: number, exp: number, secret: S
   return crypto.createHmac('sha256', secret).update(`${e4pid}:${position}:${exp}`).digest('hex').slice(0, SIGNATURE_HEX);
 }
 
-export function pagePath(e4pid: string, position: number): string {
-  return `/media/p/${encodeURIComponent(e4pid)}/${position}.webp`;
-}
-
 /** A signed URL (path and query) for one page of a chapter, valid for about two hours from `now`. */
 export function signedPageUrl(e4pid: string, position: number, now: number, secret: Secret = keyFor('page-url')): string {
   const exp = pageExpiry(now);
-  return `${pagePath(e4pid, position)}?exp=${exp}&sig=${signPage(e4pid, position, exp, secret)}`;
+  return `${chapterPagePath(e4pid, position)}?exp=${exp}&sig=${signPage(e4pid, position, exp, secret)}`;
 }
 
 /**

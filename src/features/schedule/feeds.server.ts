@@ -4,9 +4,9 @@ import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
 import { displayChapterName } from '~/features/catalog/naming';
 import { findSeriesBySlug } from '~/features/catalog/repository.server';
-import { mediaUrl, parseImages } from '~/features/catalog/media';
-import { readerPath, seriesPath } from '~/features/reader/urls';
-import { FEED_MAX_ITEMS, SITE_FEED_PATH, renderRss, seriesFeedPath, type FeedItem } from './feeds';
+import { parseImages } from '~/features/catalog/media';
+import { readerPath, seriesPath, mediaUrl, SITE_FEED_PATH, seriesFeedPath } from '~/lib/paths';
+import { FEED_MAX_ITEMS, renderRss, type FeedItem } from './feeds';
 import { releasesBetween, type ReleaseRow } from './repository.server';
 
 interface FeedContext {

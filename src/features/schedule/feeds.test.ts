@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FEED_MAX_ITEMS, renderRss, rssDate, seriesFeedPath, xmlEscape } from './feeds';
+import { FEED_MAX_ITEMS, renderRss, rssDate, xmlEscape } from './feeds';
+import { seriesFeedPath } from '~/lib/paths';
 
 describe('xmlEscape', () => {
   it('escapes markup characters and drops ones XML forbids', () => {

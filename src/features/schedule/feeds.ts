@@ -4,12 +4,6 @@ export const FEED_MAX_ITEMS = 50;
 export const FEED_CACHE = 'public, max-age=300, s-maxage=600';
 export const FEED_TYPE = 'application/rss+xml; charset=utf-8';
 
-/** Feed paths: site-wide, and per series by slug. */
-export const SITE_FEED_PATH = '/feeds/latest.xml';
-export function seriesFeedPath(slug: string): string {
-  return `/feeds/comics/${encodeURIComponent(slug)}.xml`;
-}
-
 /** Escapes text for XML content and attributes and drops characters XML 1.0 forbids. */
 export function xmlEscape(value: string): string {
   return value

@@ -9,8 +9,8 @@ import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
 import { displayChapterName } from '~/features/catalog/naming';
-import { mediaUrl, parseImages } from '~/features/catalog/media';
-import { readerPath, seriesPath } from '~/features/reader/urls';
+import { parseImages } from '~/features/catalog/media';
+import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
 import { DAY_SECONDS, scheduleDays, scheduleMonths, span, type Day, type Month, type ScheduleVariant } from './dates';
 import { releasesBetween } from './repository.server';
 

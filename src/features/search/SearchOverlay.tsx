@@ -13,6 +13,7 @@ import {
   type LanguageCode, type Languages, type OverlayConfig, type Suggestion,
 } from './overlay';
 import { $overlay, closeOverlay } from './overlay-store';
+import { LISTING_PATH } from '~/lib/paths';
 
 export function SearchOverlay(props: OverlayConfig) {
   const state = useStore($overlay);
@@ -190,7 +191,7 @@ function Dialog({ site, locale, messages: m, initialText, onClosed }: OverlayCon
         <form
           className="so-form"
           role="search"
-          action="/comics/"
+          action={LISTING_PATH}
           method="get"
           onSubmit={(e) => {
             e.preventDefault();

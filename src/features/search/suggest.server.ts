@@ -6,8 +6,8 @@
  */
 import type { DB } from '~/server/db';
 import { hostForSite, type Site, type SiteId } from '~/lib/site';
-import { mediaUrl, parseImages } from '~/features/catalog/media';
-import { seriesPath } from '~/features/reader/urls';
+import { parseImages } from '~/features/catalog/media';
+import { seriesPath, mediaUrl } from '~/lib/paths';
 import { normalizeQuery, truncateQuery } from './normalize';
 import { searchIndexGeneration, searchSeries, seriesSites, type SearchHit } from './index.server';
 

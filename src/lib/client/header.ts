@@ -1,3 +1,4 @@
+import { LOGOUT_PATH } from '~/lib/paths';
 /**
  * Small page-wide behaviours: theme toggle, language switch check, back-to-top, logout dialog,
  * and the opener of the search overlay. No framework: the overlay's React island is imported
@@ -98,7 +99,7 @@ function initLogout() {
   });
   const open = async () => {
     try {
-      const res = await fetch(button.dataset.promptUrl ?? '/auth/logout/', { credentials: 'same-origin', headers: { Accept: 'text/html' } });
+      const res = await fetch(button.dataset.promptUrl ?? LOGOUT_PATH, { credentials: 'same-origin', headers: { Accept: 'text/html' } });
       if (!res.ok) throw new Error(`status ${res.status}`);
       dialog.innerHTML = await res.text();
       dialog.showModal();

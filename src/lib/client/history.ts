@@ -1,3 +1,4 @@
+import { APP_TOKEN_PATH, historyApiPath, historyPath } from '~/lib/paths';
 /**
  * "Load more" on /my/history/ (spec sections 2, 8, 9), plain TypeScript. Gets a token from
  * /sapi/app/token once and reuses it; on a `token_expired` answer it fetches a new one and
@@ -73,7 +74,7 @@ export function initHistory(): void {
   let busy = false;
 
   const fetchToken = async (): Promise<string> => {
-    const r = await fetch('/sapi/app/token?ttl=3600', { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+    const r = await fetch(APP_TOKEN_PATH, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
     if (!r.ok) throw new HttpError(String(r.status));
     const body = (await r.json()) as { token?: string };
     if (!body.token) throw new Error('no token');
@@ -82,8 +83,7 @@ export function initHistory(): void {
 
   const fetchPage = async (retry: boolean): Promise<HistoryJson> => {
     token ??= await fetchToken();
-    const q = new URLSearchParams({ limit: String(pageSize), skip: String(skip), token });
-    const r = await fetch(`/api/house/history/me?${q}`, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+    const r = await fetch(historyApiPath({ limit: pageSize, skip, token }), { credentials: 'same-origin', headers: { Accept: 'application/json' } });
     if (r.status === 401 && retry) {
       const body = (await r.json().catch(() => null)) as { code?: string } | null;
       if (body?.code === 'token_expired') {
@@ -115,7 +115,7 @@ export function initHistory(): void {
       const items = data.history.map((item) => entryElement(item, labels, locale));
       list.append(...items);
       skip += items.length;
-      (more as HTMLAnchorElement).href = `/my/history/?skip=${skip}`;
+      (more as HTMLAnchorElement).href = historyPath(skip);
       more.hidden = items.length < pageSize;
       warning.hidden = true;
     } catch {

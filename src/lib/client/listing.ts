@@ -1,3 +1,4 @@
+import { LISTING_PATH, LISTING_FRAGMENT_PATH } from '~/lib/paths';
 /**
  * In-place updates for /comics/ (spec sections 2, 5 and 8). The page works without this
  * module (links and a GET form); with it, results come from /comics/fragment/ and replace
@@ -24,8 +25,8 @@ import {
   type View,
 } from '~/features/catalog/listing';
 
-export const PAGE_PATH = '/comics/';
-export const FRAGMENT_PATH = '/comics/fragment/';
+export const PAGE_PATH = LISTING_PATH;
+export const FRAGMENT_PATH = LISTING_FRAGMENT_PATH;
 export const TYPING_DEBOUNCE_MS = 350;
 
 interface Messages {

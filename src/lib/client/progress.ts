@@ -5,9 +5,10 @@
  * pending one is sent with navigator.sendBeacon when the page is hidden or left.
  */
 import { completionAt } from '~/features/library/progress';
+import { PROGRESS_ENDPOINT } from '~/lib/paths';
 
 const THROTTLE_MS = 5000;
-const ENDPOINT = '/api/progress/';
+const ENDPOINT = PROGRESS_ENDPOINT;
 
 export interface ProgressReporter {
   /** The reader is now on page `index` (0-based; `total` means the end slot). */

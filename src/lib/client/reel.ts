@@ -6,6 +6,7 @@
  * devices get nothing; with reduced motion the strip stands still. Failures are silent.
  */
 import { REEL_SPEED, reelDuration } from '~/features/home/rules';
+import { reelPath } from '~/lib/paths';
 
 export interface ReelData {
   thumbnails: string[];
@@ -31,7 +32,7 @@ export function parseReel(body: unknown): ReelData | null {
 function load(e4pid: string): Promise<ReelData | null> {
   let p = cache.get(e4pid);
   if (!p) {
-    p = fetch(`/home/reel/${encodeURIComponent(e4pid)}/`, { headers: { Accept: 'application/json' }, credentials: 'omit' })
+    p = fetch(reelPath(e4pid), { headers: { Accept: 'application/json' }, credentials: 'omit' })
       .then((r) => (r.ok ? r.json() : null))
       .then(parseReel)
       .catch(() => null);

@@ -4,7 +4,7 @@ import { redirectTo, safeNext } from '~/lib/redirect';
 import { bodyErrorKey, field, readForm } from '~/server/body';
 import { isSeriesRef } from '~/features/library/favorites';
 import { setFavorite } from '~/features/library/favorites.server';
-import { loginPath } from '~/features/reader/urls';
+import { loginPath, favoritesPath } from '~/lib/paths';
 
 /**
  * POST /my/favorites/toggle/: the no-JavaScript favorite button. Fields: `series` (e4pid),
@@ -15,7 +15,7 @@ export const POST: APIRoute = async ({ request, locals }) => {
   const parsed = await readForm(request);
   if (!parsed.ok) return new Response(locals.t(bodyErrorKey(parsed)), { status: parsed.status, headers });
   const form = parsed.value;
-  const next = safeNext(field(form, 'next', 2048), '/my/favorites/');
+  const next = safeNext(field(form, 'next', 2048), favoritesPath());
   if (!locals.user) return redirectTo(loginPath(next));
   const ref = field(form, 'series', 64);
   if (!isSeriesRef(ref)) return new Response(locals.t('error.api.notFound'), { status: 404, headers });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { LOCALIZED_PREFIX, chapterPrefix, loginPath, numberSegment, readerPath, seriesPath } from './urls';
+import {
+  LOCALIZED_PREFIX, categoryPath, chapterPagePath, chapterPrefix, favoritesPath, historyApiPath, historyPath, loginPath, manifestPath, mediaUrl,
+  numberSegment, readerPath, searchPath, seriesFeedPath, seriesPath, signupPath,
+} from './paths';
 
 const manga = { slug: 'moon-harbor', format: 'MANGA' as const };
 const comic = { slug: 'iron-lantern', format: 'COMIC' as const };
@@ -140,5 +143,37 @@ describe('seriesPath and loginPath', () => {
   it('sends the reader to login with the current path as next', () => {
     expect(loginPath('/read/moon-harbor/k3j9d2ab/chapter-12-5/')).toBe('/auth/login/?next=%2Fread%2Fmoon-harbor%2Fk3j9d2ab%2Fchapter-12-5%2F');
     expect(loginPath('/a/?b=1&c=2')).toBe('/auth/login/?next=%2Fa%2F%3Fb%3D1%26c%3D2');
+  });
+});
+
+describe('manifestPath', () => {
+  it('is the reader API path of the chapter, with a trailing slash', () => {
+    expect(manifestPath('EPI-k3j9d2ab')).toBe('/api/reader/EPI-k3j9d2ab/manifest/');
+    expect(manifestPath('EPI-a/b')).toBe('/api/reader/EPI-a%2Fb/manifest/');
+  });
+});
+
+describe('route builders', () => {
+  it('omit empty query values and page 1', () => {
+    expect(loginPath()).toBe('/auth/login/');
+    expect(loginPath('')).toBe('/auth/login/');
+    expect(loginPath('/comics/x/?order=asc')).toBe('/auth/login/?next=%2Fcomics%2Fx%2F%3Forder%3Dasc');
+    expect(signupPath('/my/history/')).toBe('/auth/signup/?next=%2Fmy%2Fhistory%2F');
+    expect(favoritesPath()).toBe('/my/favorites/');
+    expect(favoritesPath({ page: 1 })).toBe('/my/favorites/');
+    expect(favoritesPath({ page: 3 })).toBe('/my/favorites/?page=3');
+    expect(favoritesPath({ removed: 'SER-a' })).toBe('/my/favorites/?removed=SER-a');
+    expect(historyPath()).toBe('/my/history/');
+    expect(historyPath(25)).toBe('/my/history/?skip=25');
+  });
+
+  it('encode what comes from data', () => {
+    expect(categoryPath('slice of life')).toBe('/comics/?filter=slice+of+life');
+    expect(searchPath('a&b=c')).toBe('/comics/?q=a%26b%3Dc');
+    expect(seriesFeedPath('a/b')).toBe('/feeds/comics/a%2Fb.xml');
+    expect(chapterPagePath('EPI-x', 3)).toBe('/media/p/EPI-x/3.webp');
+    expect(historyApiPath({ limit: 25, skip: 0, token: 'a2.x' })).toBe('/api/house/history/me?limit=25&skip=0&token=a2.x');
+    expect(mediaUrl(null)).toBeNull();
+    expect(mediaUrl('series/x/cover.webp')).toBe('/media/series/x/cover.webp');
   });
 });

@@ -1,0 +1,127 @@
+/**
+ * Every route URL of the site, built in one place (pages, features, islands and tests use these,
+ * never hand-written strings), so a route can move by editing one function. Pure and
+ * browser-safe. Chapter URLs follow the product's scheme:
+ * /read/{series slug}/{episode id without EPI-}/{chapter|episode}-{number with dot as dash}/.
+ */
+import type { SeriesTable } from '@db/schema';
+import { round2 } from './numbers';
+
+export type Format = SeriesTable['format'];
+
+/** Chapter-part prefix by content language; English uses chapter/episode by format. */
+export const LOCALIZED_PREFIX: Record<string, string> = {
+  es: 'capitulo-espanol',
+  'pt-br': 'capitulo-portugues',
+  fr: 'chapitre-francais',
+  id: 'bab-bahasa',
+};
+
+/** "12.5" -> "12-5"; numbers keep at most two decimals, trailing zeros trimmed. */
+export function numberSegment(n: number): string {
+  if (Number.isInteger(n)) return String(n);
+  return round2(n).toFixed(2).replace(/\.?0+$/, '').replace('.', '-');
+}
+
+export function chapterPrefix(language: string, format: Format): string {
+  return LOCALIZED_PREFIX[language.toLowerCase()] ?? (format === 'WEBTOON' ? 'episode' : 'chapter');
+}
+
+const withQuery = (path: string, query: Record<string, string | number | null | undefined>): string => {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== null && v !== undefined && v !== '') q.set(k, String(v));
+  const s = q.toString();
+  return s ? `${path}?${s}` : path;
+};
+
+// Pages ---------------------------------------------------------------------------------------
+
+export const homePath = (): string => '/';
+export const aboutPath = (): string => '/about/';
+export const termsPath = (): string => '/terms/';
+export const privacyPath = (): string => '/privacy/';
+
+/** The listing; its query string is built by the listing's own serializer (catalog). */
+export const LISTING_PATH = '/comics/';
+export const LISTING_FRAGMENT_PATH = '/comics/fragment/';
+/** The listing filtered to one category (genre tiles, tag chips). */
+export function categoryPath(slug: string): string {
+  return withQuery(LISTING_PATH, { filter: slug });
+}
+
+export function seriesPath(series: { slug: string }): string {
+  return `/comics/${encodeURIComponent(series.slug)}/`;
+}
+
+export function readerPath(series: { slug: string; format: Format }, chapter: { e4pid: string; number: number; language: string }): string {
+  const id = chapter.e4pid.startsWith('EPI-') ? chapter.e4pid.slice(4) : chapter.e4pid;
+  return `/read/${encodeURIComponent(series.slug)}/${encodeURIComponent(id)}/${chapterPrefix(chapter.language, series.format)}-${numberSegment(chapter.number)}/`;
+}
+
+export const schedulePath = (): string => '/schedule/';
+/** The Portuguese site's daily calendar. */
+export const calendarPath = (): string => '/calendario/';
+
+// Accounts ------------------------------------------------------------------------------------
+
+/** Login link that brings the reader back to where they were. */
+export function loginPath(next?: string | null): string {
+  return withQuery('/auth/login/', { next });
+}
+export function signupPath(next?: string | null): string {
+  return withQuery('/auth/signup/', { next });
+}
+export const LOGOUT_PATH = '/auth/logout/';
+/** The logout confirmation as a whole page (without JavaScript). */
+export const logoutPagePath = (): string => `${LOGOUT_PATH}?full=1`;
+export const THEME_TOGGLE_PATH = '/prefs/theme/';
+
+// The reader's library ------------------------------------------------------------------------
+
+export function favoritesPath(query: { page?: number; removed?: string } = {}): string {
+  return withQuery('/my/favorites/', { page: query.page && query.page > 1 ? query.page : null, removed: query.removed });
+}
+export const FAVORITE_TOGGLE_PATH = '/my/favorites/toggle/';
+/** The JSON endpoint for a series' favorite state (POST favorites, DELETE removes). */
+export function favoriteEndpoint(e4pid: string): string {
+  return `/api/favorites/${encodeURIComponent(e4pid)}/`;
+}
+export function historyPath(skip = 0): string {
+  return withQuery('/my/history/', { skip: skip > 0 ? skip : null });
+}
+
+// Feeds, media, APIs --------------------------------------------------------------------------
+
+export const SITE_FEED_PATH = '/feeds/latest.xml';
+export function seriesFeedPath(slug: string): string {
+  return `/feeds/comics/${encodeURIComponent(slug)}.xml`;
+}
+
+/** A public image (cover, banner, thumbnail) by media key; chapter pages go through chapterPagePath. */
+export function mediaUrl(key: string | null | undefined): string | null {
+  return key ? `/media/${key}` : null;
+}
+
+/** A chapter page image, without its signature (signed URLs add `exp` and `sig`). */
+export function chapterPagePath(e4pid: string, position: number): string {
+  return `/media/p/${encodeURIComponent(e4pid)}/${position}.webp`;
+}
+
+/** The hover reel of a series card. */
+export function reelPath(e4pid: string): string {
+  return `/home/reel/${encodeURIComponent(e4pid)}/`;
+}
+
+/** The listing searching for a text. */
+export function searchPath(q: string): string {
+  return withQuery(LISTING_PATH, { q });
+}
+
+export const APP_TOKEN_PATH = '/sapi/app/token?ttl=3600';
+export function historyApiPath(query: { limit: number; skip: number; token: string }): string {
+  return withQuery('/api/house/history/me', query);
+}
+export const PROGRESS_ENDPOINT = '/api/progress/';
+export function manifestPath(e4pid: string): string {
+  return `/api/reader/${encodeURIComponent(e4pid)}/manifest/`;
+}
