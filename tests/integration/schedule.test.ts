@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leakIn, message, selectedDialects, useServer, withDb } from './harness';
 import { DEMO } from '@db/seed/index';
 import { SITES } from '~/lib/site';
-import { dayKey } from '~/features/schedule/dates';
+import { dayKey } from '~/lib/dates';
 
 const now = () => Math.floor(Date.now() / 1000);
 const count = (html: string, re: RegExp) => (html.match(re) ?? []).length;

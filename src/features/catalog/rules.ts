@@ -19,19 +19,13 @@ export function formatChapterNumber(n: number, locale?: Locale): string {
   return rounded.toFixed(2).replace(/\.?0+$/, '');
 }
 
-// Intl constructors are costly (tens of microseconds each); a page formats hundreds of values.
-const intlCache = new Map<string, Intl.NumberFormat | Intl.RelativeTimeFormat | Intl.DateTimeFormat>();
-function cached<F extends Intl.NumberFormat | Intl.RelativeTimeFormat | Intl.DateTimeFormat>(key: string, make: () => F): F {
-  let f = intlCache.get(key) as F | undefined;
-  if (!f) {
-    f = make();
-    intlCache.set(key, f);
-  }
+// Intl constructors are costly (tens of microseconds each); a page formats hundreds of numbers.
+const numberFormats = new Map<Locale, Intl.NumberFormat>();
+function numberFormat(locale: Locale): Intl.NumberFormat {
+  let f = numberFormats.get(locale);
+  if (!f) numberFormats.set(locale, (f = new Intl.NumberFormat(locale, { maximumFractionDigits: 2, useGrouping: false })));
   return f;
 }
-const numberFormat = (locale: Locale) => cached(`n:${locale}`, () => new Intl.NumberFormat(locale, { maximumFractionDigits: 2, useGrouping: false }));
-const relativeFormat = (locale: Locale) => cached(`r:${locale}`, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
-const dateFormat = (locale: Locale, timeZone: string) => cached(`d:${locale}:${timeZone}`, () => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone }));
 
 const enOrdinals = new Intl.PluralRules('en', { type: 'ordinal' });
 const ordinalSuffix: Record<string, string> = { one: 'st', two: 'nd', few: 'rd', other: 'th' };
@@ -156,97 +150,6 @@ export function limitUpcoming<T>(chapters: readonly T[], siteId: number, now: nu
   if (upcoming.length <= PT_MAX_UPCOMING || upcoming.length === chapters.length) return [...chapters];
   const keep = new Set([...upcoming].sort((a, b) => releasedAt(a) - releasedAt(b)).slice(0, PT_MAX_UPCOMING));
   return chapters.filter((c) => releasedAt(c) <= now || keep.has(c));
-}
-
-export const RELATIVE_DATE_LIMIT = 3 * 24 * 3600;
-
-/** Dates more than 3 days from now are shown as dates; nearer ones as relative times. */
-export function dateDisplay(at: number, now: number): 'relative' | 'absolute' {
-  return Math.abs(now - at) > RELATIVE_DATE_LIMIT ? 'absolute' : 'relative';
-}
-
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ['year', 365 * 86400],
-  ['month', 30 * 86400],
-  ['week', 7 * 86400],
-  ['day', 86400],
-  ['hour', 3600],
-  ['minute', 60],
-  ['second', 1],
-];
-
-/** "3 hours ago", "in 2 days", localized. */
-export function relativeTime(at: number, now: number, locale: Locale): string {
-  const diff = at - now;
-  const abs = Math.abs(diff);
-  const rtf = relativeFormat(locale);
-  for (const [unit, seconds] of UNITS) {
-    if (abs >= seconds || unit === 'second') return rtf.format(Math.round(diff / seconds), unit);
-  }
-  return rtf.format(0, 'second');
-}
-
-const DATE_MEMO_MAX = 20_000;
-/** Per zone: UTC day number -> the zone's offset that whole day, or null on a day it changes. */
-const offsetMemo = new Map<string, Map<number, number | null>>();
-/** Per zone and locale: local day number (or -1 - quarter hour on a DST day) -> formatted date. */
-const dateMemo = new Map<string, Map<string, Map<number, string>>>();
-const offsetParts = (timeZone: string) =>
-  cached(`o:${timeZone}`, () => new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }));
-
-/** The zone's UTC offset (seconds) at an instant. */
-function zoneOffset(at: number, timeZone: string): number {
-  const p: Record<string, number> = {};
-  for (const { type, value } of offsetParts(timeZone).formatToParts(new Date(at * 1000))) p[type] = Number(value);
-  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) / 1000 - at;
-}
-
-/** A bounded memo table inside `memo` (numeric keys: no key strings built per lookup on the chapter list's hot path). */
-function memoTable<V>(memo: Map<string, Map<number, V>>, key: string): Map<number, V> {
-  let table = memo.get(key);
-  if (!table) memo.set(key, (table = new Map()));
-  else if (table.size >= DATE_MEMO_MAX) table.clear();
-  return table;
-}
-
-/**
- * The zone's local day number of an instant, or null on a UTC day when the zone's offset
- * changes (a DST switch). The offset is looked up once per zone and UTC day, so the dates of
- * a catalogue's chapters are formatted once per local day instead of once per instant.
- */
-function localDay(at: number, timeZone: string): number | null {
-  const day = Math.floor(at / 86400);
-  const offsets = memoTable(offsetMemo, timeZone);
-  let offset = offsets.get(day);
-  if (offset === undefined) {
-    const start = zoneOffset(day * 86400, timeZone);
-    offset = start === zoneOffset(day * 86400 + 86399, timeZone) ? start : null;
-    offsets.set(day, offset);
-  }
-  return offset === null ? null : Math.floor((at + offset) / 86400);
-}
-
-/**
- * A date in the site's zone, memoised by local day (or, on a day the zone changes its offset,
- * by quarter hour: every zone's offset is a multiple of 15 minutes).
- */
-export function absoluteDate(at: number, locale: Locale, timeZone: string): string {
-  const day = localDay(at, timeZone);
-  const key = day === null ? -1 - Math.floor(at / 900) : day;
-  let byLocale = dateMemo.get(timeZone);
-  if (!byLocale) dateMemo.set(timeZone, (byLocale = new Map()));
-  const dates = memoTable(byLocale, locale);
-  let text = dates.get(key);
-  if (text === undefined) {
-    text = dateFormat(locale, timeZone).format(new Date(at * 1000));
-    dates.set(key, text);
-  }
-  return text;
-}
-
-/** A chapter date as the list shows it: relative within 3 days, a formatted date otherwise. */
-export function chapterDate(at: number, now: number, locale: Locale, timeZone: string): string {
-  return dateDisplay(at, now) === 'relative' ? relativeTime(at, now, locale) : absoluteDate(at, locale, timeZone);
 }
 
 /**

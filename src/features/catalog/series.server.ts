@@ -4,15 +4,12 @@ import type { T } from '~/lib/i18n';
 import type { SeriesRow } from '@db/schema';
 import type { ChapterListRow } from './repository.server';
 import * as repo from './repository.server';
-import {
-  accessState, chapterDate, chapterName, dateDisplay, finalPrice, isOnSale, limitUpcoming, readState, relativeTime, withGaps,
-  type AccessState, type Format, type ListItem, type ReadState,
-  regionBlocks,
-} from './rules';
+import { accessState, chapterName, finalPrice, isOnSale, limitUpcoming, readState, withGaps, type AccessState, type Format, type ListItem, type ReadState, regionBlocks } from './rules';
 import { progressForSeries } from '~/features/library/progress.server';
 import { parseImages, parseJsonArray, type SeriesImages } from './media';
 import { readerPath, seriesPath } from '~/lib/paths';
 import { defaultNameFormat } from './naming';
+import { chapterDate, dateDisplay, relativeTime } from '~/lib/dates';
 
 export const CHAPTERS_PER_PAGE = 100;
 

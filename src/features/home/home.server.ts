@@ -12,10 +12,11 @@ import type { Database } from '@db/schema';
 import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
-import { finalPrice, relativeTime } from '~/features/catalog/rules';
+import { finalPrice } from '~/features/catalog/rules';
 import { displayChapterName } from '~/features/catalog/naming';
 import { toListingItem, type ListingItem } from '~/features/catalog/listing.server';
 import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
+import { relativeTime } from '~/lib/dates';
 import {
   FEATURED_CHAPTERS, REEL_THUMBS, SIMULPUB_MAX, SIMULPUB_WINDOW,
   dailyIndex, isSimulpub, rankRecommendations, selectSimulpub, tagProfile, topProfileTags,

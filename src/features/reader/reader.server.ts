@@ -12,7 +12,7 @@ import type { DB } from '~/server/db';
 import { config } from '~/server/config';
 import type { T } from '~/lib/i18n';
 import type { Locale } from '~/lib/site';
-import { accessState, chapterName, finalPrice, relativeTime, unitFor } from '~/features/catalog/rules';
+import { accessState, chapterName, finalPrice, unitFor } from '~/features/catalog/rules';
 import { parseJsonArray } from '~/features/catalog/media';
 import {
   adjacentChapters,
@@ -27,6 +27,7 @@ import { buildManifest, type Manifest } from './manifest';
 import { manifestPath as manifestPathFor } from '~/lib/paths';
 import { signedPageUrl } from './signing.server';
 import { chapterPrefix, numberSegment, readerPath, seriesPath } from '~/lib/paths';
+import { relativeTime } from '~/lib/dates';
 
 /**
  * What the visitor gets for a chapter. Only 'readable' shows pages.

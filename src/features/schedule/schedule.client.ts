@@ -8,9 +8,9 @@
  *  - release statuses (RELEASED / "in 3 hours") refresh every 60 s.
  * Anything unexpected leaves the server-rendered page as it is.
  */
-import { REFRESH_MS, clockLabel, dayKey, dayLabels, isReleased, isTimeZone, monthLabel, periodIndex, scheduleDays, scheduleMonths, zoneLabel, type Period, type ScheduleVariant } from './dates';
-import { relativeTime } from '~/features/catalog/rules';
+import { REFRESH_MS, isReleased, periodIndex, scheduleDays, scheduleMonths, type Period, type ScheduleVariant } from './dates';
 import type { Locale } from '~/lib/site';
+import { relativeTime, clockLabel, dayKey, dayLabels, isTimeZone, monthLabel, zoneLabel } from '~/lib/dates';
 
 interface ScheduleJson {
   variant: ScheduleVariant;

@@ -11,8 +11,9 @@ import type { T } from '~/lib/i18n';
 import { displayChapterName } from '~/features/catalog/naming';
 import { parseImages } from '~/features/catalog/media';
 import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
-import { DAY_SECONDS, scheduleDays, scheduleMonths, span, type Day, type Month, type ScheduleVariant } from './dates';
+import { scheduleDays, scheduleMonths, span, type Day, type Month, type ScheduleVariant } from './dates';
 import { releasesBetween } from './repository.server';
+import { DAY_SECONDS } from '~/lib/dates';
 
 /** Upper bound of entries in one schedule (three months of a very busy catalogue). */
 export const SCHEDULE_MAX_ITEMS = 1500;

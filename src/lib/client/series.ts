@@ -1,6 +1,7 @@
 /** Series page behaviours as a plain module: no framework on anonymous series pages. */
-import { resolveLanguageHash, relativeTime, RELATIVE_DATE_LIMIT } from '~/features/catalog/rules';
+import { resolveLanguageHash } from '~/features/catalog/rules';
 import type { Locale } from '../site';
+import { relativeTime, RELATIVE_DATE_LIMIT } from '~/lib/dates';
 
 export const ORDER_STORAGE_KEY = 'inkpass.chapterOrder';
 const REFRESH_MS = 60_000;

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { absoluteDate, addDays, chapterDate, clockLabel, dateDisplay, dayKey, dayLabels, isTimeZone, monthLabel, relativeTime, startOfDay, weekdayOf, zoneLabel, zoneOffset } from './dates';
+
+const DAY = 86400;
+const SP = 'America/Sao_Paulo';
+const utc = (iso: string) => Date.parse(iso) / 1000;
+
+describe('dayKey and startOfDay', () => {
+  it('puts 02:59Z on the previous São Paulo day and 03:00Z on the next', () => {
+    expect(dayKey(utc('2026-11-21T02:59:59Z'), SP)).toBe('2026-11-20');
+    expect(dayKey(utc('2026-11-21T03:00:00Z'), SP)).toBe('2026-11-21');
+    // In UTC both are the 21st.
+    expect(dayKey(utc('2026-11-21T02:59:59Z'), 'UTC')).toBe('2026-11-21');
+  });
+
+  it('starts a São Paulo day at 03:00Z and a UTC day at 00:00Z', () => {
+    expect(startOfDay('2026-11-21', SP)).toBe(utc('2026-11-21T03:00:00Z'));
+    expect(startOfDay('2026-11-21', 'UTC')).toBe(utc('2026-11-21T00:00:00Z'));
+    expect(zoneOffset(utc('2026-11-21T12:00:00Z'), SP)).toBe(-3 * 3600);
+  });
+
+  it('handles a day whose midnight was skipped by daylight saving (São Paulo, 4 Nov 2018)', () => {
+    // Clocks jumped from 00:00 (-03) to 01:00 (-02): the day began at 03:00Z.
+    const start = startOfDay('2018-11-04', SP);
+    expect(start).toBe(utc('2018-11-04T03:00:00Z'));
+    expect(dayKey(start, SP)).toBe('2018-11-04');
+    expect(dayKey(start - 1, SP)).toBe('2018-11-03');
+    // That day was 23 hours long.
+    expect(startOfDay('2018-11-05', SP) - start).toBe(23 * 3600);
+  });
+
+  it('does calendar arithmetic across months, years and leap days', () => {
+    expect(addDays('2026-11-30', 1)).toBe('2026-12-01');
+    expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
+    expect(addDays('2028-02-28', 1)).toBe('2028-02-29');
+    expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+    expect(weekdayOf('2026-11-22')).toBe(0); // a Sunday
+    expect(() => addDays('21/11/2026', 1)).toThrow(RangeError);
+  });
+
+  it('knows real zones from made-up ones', () => {
+    expect(isTimeZone(SP)).toBe(true);
+    expect(isTimeZone('Mars/Olympus')).toBe(false);
+  });
+});
+
+describe('dates', () => {
+  const now = 1_700_000_000;
+  it('relative within 3 days, absolute beyond, both directions', () => {
+    expect(dateDisplay(now - 3 * DAY, now)).toBe('relative');
+    expect(dateDisplay(now - 3 * DAY - 1, now)).toBe('absolute');
+    expect(dateDisplay(now + 2 * DAY, now)).toBe('relative');
+    expect(dateDisplay(now + 4 * DAY, now)).toBe('absolute');
+  });
+  it('formats relative times in the locale', () => {
+    expect(relativeTime(now - 2 * 3600, now, 'en')).toBe('2 hours ago');
+    expect(relativeTime(now + DAY, now, 'en')).toBe('tomorrow');
+    expect(relativeTime(now - 2 * 3600, now, 'pt-BR')).toBe('há 2 horas');
+    expect(relativeTime(now + 3 * DAY, now, 'pt-BR')).toBe('em 3 dias');
+  });
+  it('formats older dates as dates in the site time zone', () => {
+    const at = Date.UTC(2023, 0, 1, 1, 0, 0) / 1000; // 1 Jan 01:00 UTC is still 31 Dec in São Paulo
+    expect(chapterDate(at, now, 'en', 'UTC')).toBe('Jan 1, 2023');
+    expect(chapterDate(at, now, 'pt-BR', 'America/Sao_Paulo')).toBe('31 de dez. de 2022');
+  });
+  it('memoised dates match Intl exactly around midnight and daylight-saving switches', () => {
+    const zones = ['UTC', 'America/Sao_Paulo', 'America/New_York', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kolkata', 'Pacific/Chatham'];
+    // Every quarter hour across the 2018 Brazilian DST switches and the 2024 US/EU ones, plus random instants.
+    const instants: number[] = [];
+    for (const [y, m, d] of [[2018, 10, 3], [2019, 1, 16], [2024, 2, 9], [2024, 2, 30], [2024, 9, 26], [2024, 10, 2], [2024, 3, 6]] as const) {
+      const base = Date.UTC(y, m, d) / 1000;
+      for (let s = 0; s < 3 * DAY; s += 900) instants.push(base + s, base + s + 899);
+    }
+    let seed = 7;
+    for (let i = 0; i < 2000; i++) instants.push((seed = (seed * 48271) % 2147483647) % 2_000_000_000);
+    for (const timeZone of zones) {
+      for (const locale of ['en', 'pt-BR'] as const) {
+        const direct = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone });
+        for (const at of instants) expect(absoluteDate(at, locale, timeZone), `${timeZone} ${at}`).toBe(direct.format(new Date(at * 1000)));
+      }
+    }
+  });
+});
+
+describe('labels', () => {
+  it('formats day, month and clock labels for each locale', () => {
+    expect(dayLabels('2026-11-21', 'en').weekday).toBe('Sat');
+    expect(dayLabels('2026-11-21', 'en').date).toBe('Nov 21');
+    expect(dayLabels('2026-11-21', 'pt-BR').weekday).toMatch(/^sáb/);
+    expect(dayLabels('2026-11-21', 'pt-BR').date).toMatch(/^21 de nov/);
+    expect(monthLabel({ year: 2026, month: 11 }, 'en')).toBe('November 2026');
+    expect(monthLabel({ year: 2026, month: 11 }, 'pt-BR')).toBe('Novembro de 2026');
+    expect(zoneLabel(SP, 'pt-BR')).toMatch(/Brasília/);
+    expect(zoneLabel('Nowhere/Town', 'en')).toBe('Nowhere/Town');
+    expect(zoneLabel('UTC', 'pt-BR')).toBe('UTC');
+    expect(zoneLabel('Etc/UTC', 'en')).toBe('UTC');
+    expect(clockLabel(utc('2026-11-21T18:00:00Z'), 'pt-BR', SP)).toBe('15:00');
+  });
+});
