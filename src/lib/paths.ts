@@ -125,3 +125,12 @@ export const PROGRESS_ENDPOINT = '/api/progress/';
 export function manifestPath(e4pid: string): string {
   return `/api/reader/${encodeURIComponent(e4pid)}/manifest/`;
 }
+
+/** Makes a site path absolute on the current host (null stays null). */
+export type AbsoluteUrl = (path: string | null) => string | null;
+
+/** The AbsoluteUrl for a request's own origin (Astro.url is validated against allowedDomains). */
+export function absoluteUrl(url: URL): AbsoluteUrl {
+  const origin = url.origin;
+  return (path) => (path ? origin + path : null);
+}

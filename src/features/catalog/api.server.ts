@@ -5,8 +5,9 @@ import type { ChapterRow, SeriesRow } from '@db/schema';
 import * as repo from './repository.server';
 import { finalPrice, regionBlocks, unitFor, type Campaign } from './rules';
 import { displayChapterName } from './naming';
-import { parseImages, parseJsonArray, parseJsonObject, type AbsoluteUrl } from './media';
-import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
+import { parseImages } from './images';
+import { readerPath, seriesPath, mediaUrl, type AbsoluteUrl } from '~/lib/paths';
+import { parseJsonArray, parseJsonObject } from '~/lib/json';
 
 /** Public JSON shapes of spec sections 3 and 7 (comic response v2, episodes response). */
 

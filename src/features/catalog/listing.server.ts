@@ -14,7 +14,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { Database } from '@db/schema';
 import type { DB } from '~/server/db';
 import { PAGE_SIZE, cleanQuery, siteIdsFor, type ListingParams, type Order, type OrderKey } from './listing';
-import { parseImages, type SeriesImages } from './media';
+import { parseImages, type SeriesImages } from './images';
 import type { Format } from './rules';
 import { normalizeQuery } from '~/features/search/normalize';
 import { seriesMatch } from '~/features/search/index.server';

@@ -4,10 +4,10 @@
  */
 import type { Locale } from '~/lib/site';
 import { round2 } from '~/lib/numbers';
-import { parseJsonArray } from './media';
 
 export type { Format } from '~/lib/paths';
 import type { Format } from '~/lib/paths';
+import { parseJsonArray } from '~/lib/json';
 
 /** Up to two decimals, trailing zeros trimmed: 12 -> "12", 12.50 -> "12.5", 40.257 -> "40.26". */
 export function formatChapterNumber(n: number, locale?: Locale): string {

@@ -7,7 +7,7 @@ import type { Site } from '~/lib/site';
 import { PAGE_SIZE, MAX_PAGE, type Order } from './listing';
 import { querySeries, type ListingItem } from './listing.server';
 import { findSeriesByE4pid, seriesLanguages, seriesPeople, seriesTags } from './repository.server';
-import { parseImages, type SeriesImages } from './media';
+import { parseImages, type SeriesImages } from './images';
 import { seriesPath, mediaUrl } from '~/lib/paths';
 import type { Format } from './rules';
 

@@ -6,10 +6,11 @@ import type { ChapterListRow } from './repository.server';
 import * as repo from './repository.server';
 import { accessState, chapterName, finalPrice, isOnSale, limitUpcoming, readState, withGaps, type AccessState, type Format, type ListItem, type ReadState, regionBlocks } from './rules';
 import { progressForSeries } from '~/features/library/progress.server';
-import { parseImages, parseJsonArray, type SeriesImages } from './media';
+import { parseImages, type SeriesImages } from './images';
 import { readerPath, seriesPath } from '~/lib/paths';
 import { defaultNameFormat } from './naming';
 import { chapterDate, dateDisplay, relativeTime } from '~/lib/dates';
+import { parseJsonArray } from '~/lib/json';
 
 export const CHAPTERS_PER_PAGE = 100;
 

@@ -1,8 +1,7 @@
 /** JSON shapes of the favorites API (spec section 3, "Favorited comic list", "Favorites entries"). */
 import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
-import { type AbsoluteUrl } from '~/features/catalog/media';
-import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
+import { readerPath, seriesPath, mediaUrl, type AbsoluteUrl } from '~/lib/paths';
 import { favoriteLanguages, listFavorites, type FavoriteEntry } from './favorites.server';
 
 

@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import type { DB } from '~/server/db';
 import { findSeriesByIdOrE4pid } from '~/features/catalog/repository.server';
-import { parseImages, type SeriesImages } from '~/features/catalog/media';
+import { parseImages, type SeriesImages } from '~/features/catalog/images';
 import type { Format } from '~/features/catalog/rules';
 import { FAVORITES_PAGE_SIZE, favoritesPageCount } from './favorites';
 

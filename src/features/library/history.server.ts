@@ -4,10 +4,11 @@
  */
 import type { DB } from '~/server/db';
 import { json } from '~/server/http';
-import { parseJsonObject, type AbsoluteUrl } from '~/features/catalog/media';
 import type { HistoryPage } from './progress.server';
 import { verifyAppToken } from './tokens.server';
 import { isSessionAlive } from '~/features/accounts/sessions.server';
+import { parseJsonObject } from '~/lib/json';
+import { type AbsoluteUrl } from '~/lib/paths';
 
 
 

@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import type { DB } from '~/server/db';
 import type { Format } from '~/features/catalog/rules';
-import { parseImages } from '~/features/catalog/media';
+import { parseImages } from '~/features/catalog/images';
 import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
 import { historyState } from './progress';
 

@@ -2,18 +2,12 @@
  * The reader's page model: loads a chapter by the id in its URL, checks the URL is the
  * canonical one, decides what the visitor may see, and (only when the chapter is readable)
  * hands out signed page URLs. Used by the reader page and by its manifest endpoint.
- * Also home to the media-file helpers the two /media/ routes share.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { Readable } from 'node:stream';
 import type { ChapterRow, SeriesRow } from '@db/schema';
 import type { DB } from '~/server/db';
-import { config } from '~/server/config';
 import type { T } from '~/lib/i18n';
 import type { Locale } from '~/lib/site';
 import { accessState, chapterName, finalPrice, unitFor } from '~/features/catalog/rules';
-import { parseJsonArray } from '~/features/catalog/media';
 import {
   adjacentChapters,
   chapterPages,
@@ -25,9 +19,11 @@ import {
 import { defaultMode, type Mode } from './modes';
 import { buildManifest, type Manifest } from './manifest';
 import { manifestPath as manifestPathFor } from '~/lib/paths';
-import { signedPageUrl } from './signing.server';
+import { signedPageUrl, verifyPage } from './signing.server';
+import { fileResponse, mediaFile, mediaForbidden, mediaNotFound } from '~/server/media';
 import { chapterPrefix, numberSegment, readerPath, seriesPath } from '~/lib/paths';
 import { relativeTime } from '~/lib/dates';
+import { parseJsonArray } from '~/lib/json';
 
 /**
  * What the visitor gets for a chapter. Only 'readable' shows pages.
@@ -218,56 +214,6 @@ export function manifestOf(model: ReaderModel): Manifest {
   });
 }
 
-// ---------------------------------------------------------------------------------------------
-// Media files (shared by /media/{key} and /media/p/{e4pid}/{page}.webp)
-
-const IMAGE_TYPES: Record<string, string> = {
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-};
-
-export function imageType(file: string): string | null {
-  return IMAGE_TYPES[path.extname(file).toLowerCase()] ?? null;
-}
-
-/**
- * The absolute path of a media key inside the media folder, or null when the key could
- * escape it (absolute paths, `..`, backslashes, NUL) or is not a regular file.
- */
-export function mediaFile(key: string, root: string = config.mediaDir): { file: string; size: number; mtimeMs: number } | null {
-  if (!key || key.length > 512 || /[\\\0]/.test(key) || key.startsWith('/') || path.isAbsolute(key)) return null;
-  if (key.split('/').some((part) => part === '..' || part === '.' || part === '')) return null;
-  const base = path.resolve(root);
-  const file = path.resolve(base, key);
-  if (!file.startsWith(base + path.sep)) return null;
-  try {
-    const real = fs.realpathSync(file);
-    const realBase = fs.realpathSync(base);
-    if (!real.startsWith(realBase + path.sep)) return null;
-    const stat = fs.statSync(real);
-    if (!stat.isFile()) return null;
-    return { file: real, size: stat.size, mtimeMs: stat.mtimeMs };
-  } catch {
-    return null;
-  }
-}
-
-/** Streams a file as a Response (HEAD gets the headers only). */
-export function fileResponse(file: { file: string; size: number }, headers: Headers, method = 'GET'): Response {
-  headers.set('Content-Length', String(file.size));
-  if (method === 'HEAD') return new Response(null, { status: 200, headers });
-  const stream = Readable.toWeb(fs.createReadStream(file.file)) as unknown as ReadableStream<Uint8Array>;
-  return new Response(stream, { status: 200, headers });
-}
-
-export function notFound(): Response {
-  return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
-}
-
 /** The media key of one page of a chapter, by the chapter's e4pid and the page position. */
 export async function pageMediaKey(db: DB, e4pid: string, position: number): Promise<string | null> {
   const row = await db
@@ -278,4 +224,28 @@ export async function pageMediaKey(db: DB, e4pid: string, position: number): Pro
     .where('chapter_pages.position', '=', position)
     .executeTakeFirst();
   return row?.media_key ?? null;
+}
+
+/**
+ * The answer to a chapter page URL (`/media/p/{e4pid}/{position}.webp?exp&sig`): 403 for a bad
+ * or expired signature (checked before any database work), 404 for an unknown page, else the
+ * image, private (the URL is a capability handed to one reader; it expires anyway).
+ */
+export async function chapterPageResponse(db: DB, url: URL, request: Request, now: number): Promise<Response> {
+  // Parsed from the URL itself: the route may be reached through an internal rewrite (see docs/reader.md).
+  const m = /^\/media\/p\/(EPI-[A-Za-z0-9_-]{1,64})\/(\d{1,5})\.webp\/?$/.exec(url.pathname);
+  if (!m) return mediaNotFound();
+  const e4pid = m[1]!;
+  const position = Number(m[2]);
+  if (verifyPage(e4pid, position, url.searchParams.get('exp'), url.searchParams.get('sig'), now) !== 'ok') return mediaForbidden();
+  const key = await pageMediaKey(db, e4pid, position);
+  const file = key ? mediaFile(key) : null;
+  if (!file) return mediaNotFound();
+  const headers = new Headers({
+    'Content-Type': 'image/webp',
+    'Cache-Control': 'private, max-age=600',
+    'Cross-Origin-Resource-Policy': 'same-site',
+    'X-Robots-Tag': 'noindex',
+  });
+  return fileResponse(file, headers, request.method);
 }

@@ -4,7 +4,7 @@ import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
 import { displayChapterName } from '~/features/catalog/naming';
 import { findSeriesBySlug } from '~/features/catalog/repository.server';
-import { parseImages } from '~/features/catalog/media';
+import { parseImages } from '~/features/catalog/images';
 import { readerPath, seriesPath, mediaUrl, SITE_FEED_PATH, seriesFeedPath } from '~/lib/paths';
 import { FEED_MAX_ITEMS, renderRss, type FeedItem } from './feeds';
 import { releasesBetween, type ReleaseRow } from './repository.server';

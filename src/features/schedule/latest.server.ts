@@ -7,7 +7,7 @@ import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
 import { createT } from '~/lib/i18n';
 import { displayChapterName } from '~/features/catalog/naming';
-import { parseImages } from '~/features/catalog/media';
+import { parseImages } from '~/features/catalog/images';
 import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
 import { LATEST_PAGING, pageLatestUpdates } from './paging';
 import { relayEntries } from './relay.server';

@@ -10,8 +10,8 @@ import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
 import { finalPrice, isOnSale, type Campaign } from '~/features/catalog/rules';
 import { displayChapterName } from '~/features/catalog/naming';
-import { absoluteUrl, parseImages, type AbsoluteUrl } from '~/features/catalog/media';
-import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
+import { parseImages } from '~/features/catalog/images';
+import { readerPath, seriesPath, mediaUrl, absoluteUrl, type AbsoluteUrl } from '~/lib/paths';
 import { RELAY_CACHE, RELAY_MAX_IDS, RELAY_MAX_ITEMS, parseAfter, parseBefore, parseClientId, parsePublisher, parseSeriesRefs, type RelayFailure } from './relay';
 import { campaignsOf, findSiteSeries, newestReleased, publisherExists, releasesBetween, type ReleaseRow, type RelaySeriesRow } from './repository.server';
 

@@ -9,7 +9,7 @@ import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
 import { displayChapterName } from '~/features/catalog/naming';
-import { parseImages } from '~/features/catalog/media';
+import { parseImages } from '~/features/catalog/images';
 import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
 import { scheduleDays, scheduleMonths, span, type Day, type Month, type ScheduleVariant } from './dates';
 import { releasesBetween } from './repository.server';

@@ -6,7 +6,7 @@
  */
 import type { DB } from '~/server/db';
 import { hostForSite, type Site, type SiteId } from '~/lib/site';
-import { parseImages } from '~/features/catalog/media';
+import { parseImages } from '~/features/catalog/images';
 import { seriesPath, mediaUrl } from '~/lib/paths';
 import { normalizeQuery, truncateQuery } from './normalize';
 import { searchIndexGeneration, searchSeries, seriesSites, type SearchHit } from './index.server';

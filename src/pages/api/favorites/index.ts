@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
 import { json, jsonError, intParam } from '~/server/http';
 import { favoritesListResponse } from '~/features/library/favorites-api.server';
-import { absoluteUrl } from '~/features/catalog/media';
+import { absoluteUrl } from '~/lib/paths';
 
 /** GET /api/favorites/?page=1&language=: the reader's favorited comic list (spec section 3). */
 export const GET: APIRoute = async ({ url, locals }) => {

@@ -3,7 +3,7 @@ import { getDb } from '~/server/db';
 import { findSeriesByIdOrE4pid } from '~/features/catalog/repository.server';
 import { episodesResponse } from '~/features/catalog/api.server';
 import { json, jsonError, varyOnCountry } from '~/server/http';
-import { absoluteUrl } from '~/features/catalog/media';
+import { absoluteUrl } from '~/lib/paths';
 
 /** GET {api}/comic.public/{id}/episodes?language={lang}: episodes response (anonymous). */
 export const GET: APIRoute = async ({ params, url, locals }) => {

@@ -3,7 +3,7 @@ import { getDb } from '~/server/db';
 import { findSeriesByIdOrE4pid } from '~/features/catalog/repository.server';
 import { comicResponseV2 } from '~/features/catalog/api.server';
 import { json, jsonError } from '~/server/http';
-import { absoluteUrl } from '~/features/catalog/media';
+import { absoluteUrl } from '~/lib/paths';
 
 /** GET {api}/comic.public/{id or e4pid}: comic response v2. */
 export const GET: APIRoute = async ({ params, url, locals }) => {

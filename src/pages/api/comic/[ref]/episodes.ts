@@ -5,7 +5,7 @@ import { episodesResponse } from '~/features/catalog/api.server';
 import { json, jsonError } from '~/server/http';
 import { apiCaller } from '~/features/library/history.server';
 import { progressForSeries } from '~/features/library/progress.server';
-import { absoluteUrl } from '~/features/catalog/media';
+import { absoluteUrl } from '~/lib/paths';
 
 /** GET {api}/comic/{id}/episodes?language={lang}&token={token}: the episodes response with the reader's progress. */
 export const GET: APIRoute = async ({ params, url, locals }) => {

@@ -4,7 +4,7 @@ import { intParam, json } from '~/server/http';
 import { loadHistory } from '~/features/library/progress.server';
 import { apiCaller, historyJson } from '~/features/library/history.server';
 import { HISTORY_PAGE_SIZE } from '~/features/library/progress';
-import { absoluteUrl } from '~/features/catalog/media';
+import { absoluteUrl } from '~/lib/paths';
 
 /** GET /api/house/history/me?limit=25&skip={n}&token={token}: the reader's history, one entry per series. */
 export const GET: APIRoute = async ({ url, locals }) => {
