@@ -7,7 +7,7 @@
  */
 import { createDb } from '~/server/db';
 import { migrateToLatest } from '@db/migrate';
-import { reindexSeries } from '~/features/search/index.server';
+import { reindexSeries } from '~/server/search-index';
 
 const args = process.argv.slice(2);
 const ids = args.map(Number);

@@ -13,7 +13,7 @@ import type { DB } from '~/server/db';
 import { ensureArt } from './art';
 import { type BuildContext, type BuiltSeries, IdBook, SlugBook, buildBulkSeries, buildDemoSeries, chapterPages, slugify } from './build';
 import { KEYWORDS, PEOPLE_ALT, PUBLISHERS, SERIES, TAGS } from './catalog';
-import { reindexSeries } from '~/features/search/index.server';
+import { reindexSeries } from '~/server/search-index';
 
 /** Slugs of the demo series with special properties, for tests and demos. */
 export const DEMO = {

@@ -16,13 +16,13 @@ import type { DB } from '~/server/db';
 import { PAGE_SIZE, cleanQuery, siteIdsFor, type ListingParams, type Order, type OrderKey } from './listing';
 import { parseImages, type SeriesImages } from './images';
 import type { Format } from './rules';
-import { normalizeQuery } from '~/features/search/normalize';
-import { seriesMatch } from '~/features/search/index.server';
+import { normalizeQuery } from '~/lib/search-text';
+import { seriesMatch } from '~/server/search-index';
 
 export interface ListingQuery {
   /** Series must have a language shown on one of these sites. */
   siteIds: readonly number[];
-  /** Normalised search terms (src/features/search/normalize.ts); all must match, as prefixes, in the search index. */
+  /** Normalised search terms (src/lib/search-text.ts); all must match, as prefixes, in the search index. */
   terms?: readonly string[];
   formats?: readonly Format[];
   /** Primary tag id. */

@@ -4,7 +4,7 @@
  * is read, and where submitting goes. No DOM, no fetch.
  */
 import { cleanQuery, defaultParams, listingHref, toggleLanguage, defaultLanguages, type LanguageCode, type Languages, type ListingSite } from '~/features/catalog/listing';
-import { normalizeQuery } from './normalize';
+import { normalizeQuery } from '~/lib/search-text';
 
 export { toggleLanguage, defaultLanguages, type LanguageCode, type Languages };
 

@@ -8,8 +8,8 @@ import type { DB } from '~/server/db';
 import { hostForSite, type Site, type SiteId } from '~/lib/site';
 import { parseImages } from '~/features/catalog/images';
 import { seriesPath, mediaUrl } from '~/lib/paths';
-import { normalizeQuery, truncateQuery } from './normalize';
-import { searchIndexGeneration, searchSeries, seriesSites, type SearchHit } from './index.server';
+import { normalizeQuery, truncateQuery } from '~/lib/search-text';
+import { searchIndexGeneration, searchSeries, seriesSites, type SearchHit } from '~/server/search-index';
 
 export const SUGGEST_LIMIT = 8;
 export const SUGGEST_CACHE = 'public, max-age=60, s-maxage=300';

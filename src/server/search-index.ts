@@ -10,7 +10,7 @@
  */
 import { PostgresAdapter, sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Database } from '@db/schema';
-import { normalizeQuery, normalizeText, searchDocument } from './normalize';
+import { normalizeQuery, normalizeText, searchDocument } from '~/lib/search-text';
 
 type AnyDb = Kysely<Database> | Transaction<Database>;
 

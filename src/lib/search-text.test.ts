@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_QUERY_LENGTH, MAX_TERMS, normalizeQuery, normalizeText, searchDocument, truncateQuery } from './normalize';
+import { MAX_QUERY_LENGTH, MAX_TERMS, normalizeQuery, normalizeText, searchDocument, truncateQuery } from './search-text';
 
 describe('normalizeText', () => {
   it('lower-cases and strips accents', () => {
