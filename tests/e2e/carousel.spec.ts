@@ -1,5 +1,5 @@
 /**
- * The home carousels (src/components/Carousel.astro + src/lib/client/carousel.ts): buttons,
+ * The home carousels (src/components/Carousel.astro + src/components/carousel.client.ts): buttons,
  * arrow keys, swipe past 20 % of the width, infinite wrap, autoplay that pauses on hover and
  * has a pause button, reduced motion, and the scrollable row without JavaScript.
  */

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { brUrl, expect, message, test } from './fixtures';
 
-/** The results live region (swapped in place by src/lib/client/listing.ts). */
+/** The results live region (swapped in place by src/features/catalog/listing.client.ts). */
 const results = (page: Page) => page.locator('[data-listing-results]');
 
 /** Series names in the results, in order. */

@@ -5,7 +5,6 @@ import type { SeriesRow } from '@db/schema';
 import type { ChapterListRow } from './repository.server';
 import * as repo from './repository.server';
 import { accessState, chapterName, finalPrice, isOnSale, limitUpcoming, readState, withGaps, type AccessState, type Format, type ListItem, type ReadState, regionBlocks } from './rules';
-import { progressForSeries } from '~/features/library/progress.server';
 import { parseImages, type SeriesImages } from './images';
 import { readerPath, seriesPath } from '~/lib/paths';
 import { defaultNameFormat } from './naming';
@@ -82,8 +81,19 @@ export interface SeriesPageOptions {
   /** Language whose tab is paginated to `page`. */
   language: string | null;
   page: number;
-  /** The signed-in reader, for read/reading rows and the continue button; null when anonymous. */
-  userId?: number | null;
+  /**
+   * The signed-in reader's progress in a series, for read/reading rows and the continue button;
+   * absent for anonymous visitors. Passed in by the page (the library feature owns progress), so
+   * it loads alongside the chapter list.
+   */
+  progressOf?: (seriesId: number) => Promise<readonly SeriesProgress[]>;
+}
+
+/** What the series page needs of a reader's progress in one chapter. */
+export interface SeriesProgress {
+  e4pid: string;
+  completion: number;
+  completed: boolean;
 }
 
 /** Everything the anonymous series page shows, or null when the slug is unknown. */
@@ -113,14 +123,14 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
   if (block === null) {
     const [all, progress] = await Promise.all([
       repo.chapterListOf(db, series.id, codes),
-      opts.userId != null ? progressForSeries(db, opts.userId, series.id) : Promise.resolve([]),
+      opts.progressOf ? opts.progressOf(series.id) : Promise.resolve([]),
     ]);
     const progressOf = new Map(progress.map((p) => [p.e4pid, p]));
     const allViews = new Map<string, ChapterView[]>();
     const nameFormat = series.chapter_name_format?.match(/\{(num|ord)\}/) ? series.chapter_name_format : defaultNameFormat(t, series.format);
     // Views (names, dates, prices, links) are built only for the rows a page shows, plus the
     // start-reading target; a signed-in reader's continue target needs them all.
-    const signedIn = opts.userId != null;
+    const signedIn = opts.progressOf !== undefined;
     const memo = new Map<ChapterListRow, ChapterView>();
     const viewOf = (r: ChapterListRow) => {
       let v = memo.get(r);

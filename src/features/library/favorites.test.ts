@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FAVORITES_PAGE_SIZE, favoritesPageCount, isSeriesRef } from './favorites';
-import { requestFavorite } from '~/lib/client/favorites';
+import { requestFavorite } from '~/features/library/favorites.client';
 import { defaultParams, parseListing, serializeListing } from '~/features/catalog/listing';
 import { favoriteEndpoint } from '~/lib/paths';
 

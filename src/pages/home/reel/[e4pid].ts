@@ -1,6 +1,6 @@
 /**
  * GET /home/reel/{e4pid}/: the data a series card's hover reel loads on first hover
- * (src/lib/client/reel.ts): chapter thumbnails, the first free chapter's reader URL and the
+ * (src/features/home/reel.client.ts): chapter thumbnails, the first free chapter's reader URL and the
  * series page. Public and the same for every visitor of a site, so shared caches keep it.
  */
 import type { APIRoute } from 'astro';

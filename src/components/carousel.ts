@@ -1,6 +1,6 @@
 /**
  * Carousel rules shared by the server (Carousel.astro: the no-JavaScript scroll-snap row) and the
- * client (src/lib/client/carousel.ts: keen-slider). One description of "how many slides per view
+ * client (src/components/carousel.client.ts: keen-slider). One description of "how many slides per view
  * at which width" drives both, so the row does not jump when the script takes over.
  */
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   AUTOPLAY_INTERVAL_MS, BREAKPOINT_WIDTHS, PER_VIEW, SWIPE_THRESHOLD, keenBreakpoints, perViewAt, perViewStyle, resolvedPerView, stepIndex, swipeTarget,
-} from './carousel';
+} from '~/components/carousel';
 
 describe('per-view rules', () => {
   it('gives the newest-series carousel 2, then 1 up to 1200, 2 up to 768 and 1 up to 576 px', () => {
@@ -51,7 +51,7 @@ describe('per-view rules', () => {
   });
 
   it('has a media query in the carousel stylesheet for every breakpoint width', () => {
-    const css = fs.readFileSync(new URL('../../components/Carousel.astro', import.meta.url), 'utf8');
+    const css = fs.readFileSync(new URL('./Carousel.astro', import.meta.url), 'utf8');
     for (const bp of BREAKPOINT_WIDTHS) {
       expect(css).toMatch(new RegExp(`@media \\(max-width: ${bp}px\\) \\{ \\.carousel \\{ --pv: var\\(--pv-${bp}\\); \\} \\}`));
     }

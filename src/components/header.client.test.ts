@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { themeCookies, scrollPosition, THEME_MAX_AGE, BACK_TO_TOP_MS, LANGUAGE_CHECK_TIMEOUT_MS } from './header';
+import { themeCookies, scrollPosition, THEME_MAX_AGE, BACK_TO_TOP_MS, LANGUAGE_CHECK_TIMEOUT_MS } from '~/components/header.client';
 
 describe('theme cookies', () => {
   it('store the dark choice and its inverse in lite, for 1080 days', () => {

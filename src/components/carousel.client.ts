@@ -9,7 +9,7 @@
  * prefers-reduced-motion there is no autoplay and slides change without animation.
  */
 import KeenSlider, { type KeenSliderInstance, type KeenSliderPlugin } from 'keen-slider';
-import { AUTOPLAY_INTERVAL_MS, SLIDE_SPACING, SWIPE_THRESHOLD, keenBreakpoints, swipeTarget, type CarouselOptions } from '~/features/home/carousel';
+import { AUTOPLAY_INTERVAL_MS, SLIDE_SPACING, SWIPE_THRESHOLD, keenBreakpoints, swipeTarget, type CarouselOptions } from '~/components/carousel';
 
 const ANIMATION_MS = 500;
 const instances = new WeakMap<HTMLElement, KeenSliderInstance>();

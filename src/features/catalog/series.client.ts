@@ -1,6 +1,6 @@
 /** Series page behaviours as a plain module: no framework on anonymous series pages. */
 import { resolveLanguageHash } from '~/features/catalog/rules';
-import type { Locale } from '../site';
+import type { Locale } from '~/lib/site';
 import { relativeTime, RELATIVE_DATE_LIMIT } from '~/lib/dates';
 
 export const ORDER_STORAGE_KEY = 'inkpass.chapterOrder';
