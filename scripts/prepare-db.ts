@@ -5,7 +5,7 @@ import { config } from '~/server/config';
 import { migrateToLatest } from '@db/migrate';
 import { isCatalogEmpty, seedDemo } from '@db/seed/index';
 import { seedDemoUsers } from '@db/seed/users';
-import { refreshReleasedSeries } from '~/features/catalog/release.server';
+import { refreshReleasedSeries } from '~/features/catalog/index.server';
 
 const { db } = await createDb();
 try {

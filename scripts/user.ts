@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { createDb } from '~/server/db';
 import { migrateToLatest } from '@db/migrate';
-import { AccountInputError, createUser } from '~/features/accounts/users.server';
+import { AccountInputError, createUser } from '~/features/accounts/index.server';
 
 const USAGE = 'Usage: npm run user -- create --email <email> --name <display name> --password <password> [--staff]';
 

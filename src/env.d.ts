@@ -14,7 +14,7 @@ declare namespace App {
     /** True when the response depends on the visitor (cookies), so it must not be shared-cached. */
     personalized: boolean;
     /** The signed-in reader (from the inkpass_session cookie), or null. */
-    user: import('~/features/accounts/users.server').User | null;
+    user: import('~/features/accounts/index.server').User | null;
     /** Id of the current session (public half of the token), or null. */
     sessionId: string | null;
     /** Set by scripts/serve.mjs: where the middleware leaves a page's compressed bytes (src/server/http.ts). */

@@ -3,7 +3,7 @@
  * through the same service the sign-up page uses.
  */
 import type { DB } from '~/server/db';
-import { createUser, findUserByEmail } from '~/features/accounts/users.server';
+import { createUser, findUserByEmail } from '~/features/accounts/index.server';
 
 export const DEMO_USERS = [
   { email: 'reader@inkpass.test', displayName: 'Demo Reader', password: 'reader-demo-1', isStaff: false },

@@ -1,6 +1,6 @@
 import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
-import type { OverlayConfig } from '~/features/search/overlay';
+import type { OverlayConfig } from '~/features/search';
 import { latin1Html, latin1Json } from '~/lib/html';
 
 const bySite = new Map<number, { input: string; configJson: string }>();

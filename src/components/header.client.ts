@@ -1,4 +1,5 @@
 import { LOGOUT_PATH } from '~/lib/paths';
+import { loadSearchOverlay } from '~/features/search';
 /**
  * Small page-wide behaviours: theme toggle, language switch check, back-to-top, logout dialog,
  * and the opener of the search overlay. No framework: the overlay's React island is imported
@@ -132,19 +133,19 @@ function initSearchOverlay() {
   const field = form?.querySelector<HTMLInputElement>('input[name="q"]');
   const configEl = document.getElementById('search-overlay-config');
   if (!form || !field || !configEl) return;
-  let config: import('~/features/search/overlay').OverlayConfig;
+  let config: import('~/features/search').OverlayConfig;
   try {
     config = JSON.parse(configEl.textContent ?? '');
   } catch {
     return;
   }
   field.setAttribute('aria-haspopup', 'dialog');
-  let controller: Promise<import('~/features/search/overlay-entry').OverlayController> | null = null;
+  let controller: Promise<import('~/features/search').OverlayController> | null = null;
   // Focus handed back by the closing overlay must not open it again.
   let returning = false;
   const open = () => {
     if (returning) return;
-    controller ??= import('~/features/search/overlay-entry').then((m) => m.mountSearchOverlay(config));
+    controller ??= loadSearchOverlay().then((m) => m.mountSearchOverlay(config));
     controller.then(
       (c) => {
         // What the reader typed while the island loaded moves into the overlay's field.

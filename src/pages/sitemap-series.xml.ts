@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
-import { sitemapSeries, urlset } from '~/features/catalog/sitemap.server';
+import { sitemapSeries, urlset } from '~/features/catalog/index.server';
 
 export const GET: APIRoute = async ({ url, locals }) => {
   const entries = await sitemapSeries(await getDb(), locals.site.id);

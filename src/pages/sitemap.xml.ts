@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
-import { sitemapChapterCount, SITEMAP_CHUNK, escapeXml } from '~/features/catalog/sitemap.server';
+import { sitemapChapterCount, SITEMAP_CHUNK, escapeXml } from '~/features/catalog/index.server';
 
 /** Sitemap index: one file of series, then chapter files of at most 40,000 URLs each. */
 export const GET: APIRoute = async ({ url, locals }) => {

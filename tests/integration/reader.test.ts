@@ -7,8 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { htmlText, message, selectedDialects, useServer, type ServerClient } from './harness';
 import { DEMO } from '@db/seed/index';
 import { readerPath, loginPath, manifestPath, chapterPagePath } from '~/lib/paths';
-import { signPage } from '~/features/reader/signing.server';
-import { finalPrice } from '~/features/catalog/rules';
+import { signPage } from '~/features/reader/index.server';
+import { finalPrice } from '~/features/catalog';
 
 interface Chapter {
   id: number;

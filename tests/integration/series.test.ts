@@ -7,7 +7,7 @@ import zlib from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { htmlText, leakIn, message, readerPath, selectedDialects, useServer, type ServerClient, type SiteName, type TestResponse } from './harness';
 import { DEMO } from '@db/seed/index';
-import { finalPrice } from '~/features/catalog/rules';
+import { finalPrice } from '~/features/catalog';
 
 const PER_PAGE = 100;
 const COMIC_V2_KEYS = ['comic', 'similar_comics', 'info_bar', 'blocked', 'favorited', 'notifications', 'languages', 'default_language', 'sortbar_text', 'share_text', 'hints'];

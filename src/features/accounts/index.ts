@@ -1,4 +1,5 @@
-/** Accounts: what other features and islands may import (pure; server code is in *.server.ts). */
+/** The browser-safe door of the accounts feature: what pages, islands and other features may use. */
 export { SESSION_COOKIE, IDLE_TIMEOUT, ABSOLUTE_LIFETIME, sessionCookieOptions } from './cookie';
-export { PASSWORD_MIN, PASSWORD_MAX } from './validation';
+export { NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from './validation';
 export { pageUserData, type PageUserData } from './page-user-data';
+export { logoutPromptHtml } from './logout-prompt';

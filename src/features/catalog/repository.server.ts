@@ -116,3 +116,15 @@ export async function adjacentChapters(db: DB, seriesId: number, language: strin
   ]);
   return { prev, next };
 }
+
+/** The media key of one page of a chapter, by the chapter's e4pid and the page position. */
+export async function pageMediaKey(db: DB, e4pid: string, position: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('chapter_pages')
+    .innerJoin('chapters', 'chapters.id', 'chapter_pages.chapter_id')
+    .select('chapter_pages.media_key')
+    .where('chapters.e4pid', '=', e4pid)
+    .where('chapter_pages.position', '=', position)
+    .executeTakeFirst();
+  return row?.media_key ?? null;
+}

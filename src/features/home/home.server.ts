@@ -12,9 +12,9 @@ import type { Database } from '@db/schema';
 import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
-import { finalPrice } from '~/features/catalog/rules';
-import { displayChapterName } from '~/features/catalog/naming';
-import { toListingItem, type ListingItem } from '~/features/catalog/listing.server';
+import { finalPrice } from '~/features/catalog';
+import { displayChapterName } from '~/features/catalog';
+import { toListingItem, type ListingItem } from '~/features/catalog/index.server';
 import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
 import { relativeTime } from '~/lib/dates';
 import {

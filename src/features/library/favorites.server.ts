@@ -5,9 +5,9 @@
  */
 import { sql } from 'kysely';
 import type { DB } from '~/server/db';
-import { findSeriesByIdOrE4pid } from '~/features/catalog/repository.server';
-import { parseImages, type SeriesImages } from '~/features/catalog/images';
-import type { Format } from '~/features/catalog/rules';
+import { findSeries } from '~/features/catalog/index.server';
+import { parseImages, type SeriesImages } from '~/features/catalog';
+import type { Format } from '~/features/catalog';
 import { FAVORITES_PAGE_SIZE, favoritesPageCount } from './favorites';
 
 // ---------------------------------------------------------------------------------------------
@@ -75,7 +75,7 @@ export type ToggleResult = { ok: true; favorited: boolean; seriesId: number } | 
 
 /** Favorites (`on`) or unfavorites a series by e4pid or id for a user. Idempotent. */
 export async function setFavorite(db: DB, userId: number, seriesRef: string, on: boolean, now: number): Promise<ToggleResult> {
-  const series = await findSeriesByIdOrE4pid(db, seriesRef);
+  const series = await findSeries(db, seriesRef);
   if (!series || (on && series.state === 'BLOCKED')) return { ok: false, reason: 'not-found' };
   if (on) await insertFavorite(db, userId, series.id, now);
   else await deleteFavorite(db, userId, series.id);

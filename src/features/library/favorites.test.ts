@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAVORITES_PAGE_SIZE, favoritesPageCount, isSeriesRef } from './favorites';
 import { requestFavorite } from '~/features/library/favorites.client';
-import { defaultParams, parseListing, serializeListing } from '~/features/catalog/listing';
+import { defaultParams, parseListing, serializeListing } from '~/features/catalog';
 import { favoriteEndpoint } from '~/lib/paths';
 
 describe('favorites helpers', () => {

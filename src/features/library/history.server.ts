@@ -6,7 +6,7 @@ import type { DB } from '~/server/db';
 import { json } from '~/server/http';
 import type { HistoryPage } from './progress.server';
 import { verifyAppToken } from './tokens.server';
-import { isSessionAlive } from '~/features/accounts/sessions.server';
+import { isSessionAlive } from '~/features/accounts/index.server';
 import { parseJsonObject } from '~/lib/json';
 import { type AbsoluteUrl } from '~/lib/paths';
 

@@ -5,8 +5,8 @@
  */
 import { sql } from 'kysely';
 import type { DB } from '~/server/db';
-import type { Format } from '~/features/catalog/rules';
-import { parseImages } from '~/features/catalog/images';
+import type { Format } from '~/features/catalog';
+import { parseImages } from '~/features/catalog';
 import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
 import { historyState } from './progress';
 

@@ -3,7 +3,7 @@
  * report and the history entry state. Unit-tested in progress.test.ts; the SQL upsert in
  * progress.server.ts applies the same ordering in its WHERE clause.
  */
-import { readState, type ReadState } from '~/features/catalog/rules';
+import { readState, type ReadState } from '~/features/catalog';
 
 /** Home continue-reading shelf and history page sizes (spec section 9). */
 export const HISTORY_PAGE_SIZE = 25;

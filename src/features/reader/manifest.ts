@@ -4,7 +4,7 @@
  * page images with their sizes. Pure: the caller decides access and signs the page URLs.
  * A chapter the reader may not read gets no readingOrder at all (and the endpoint answers 403/404).
  */
-import type { Format } from '~/features/catalog/rules';
+import type { Format } from '~/features/catalog';
 import { defaultMode, progressionFor, type Progression } from './modes';
 
 export const WEBPUB_CONTEXT = 'https://readium.org/webpub-manifest/context.jsonld';

@@ -5,7 +5,7 @@
  * Index convention for paged modes: pages are 0..total-1 and index `total` is the end card
  * (the "End of chapter" panel with the next-chapter link), so "next" on the last page shows it.
  */
-import type { Format } from '~/features/catalog/rules';
+import type { Format } from '~/features/catalog';
 
 export type Mode = 'vertical' | 'rtl' | 'ltr';
 export type Progression = 'ttb' | 'rtl' | 'ltr';

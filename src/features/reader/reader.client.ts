@@ -17,7 +17,7 @@ import {
   type Action,
   type Mode,
 } from '~/features/reader/modes';
-import { createProgressReporter } from '~/features/library/progress.client';
+import { createProgressReporter } from '~/features/library';
 
 /** Refresh the page URLs this long before they expire. */
 const REFRESH_MARGIN_S = 5 * 60;

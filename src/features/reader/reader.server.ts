@@ -7,15 +7,7 @@ import type { ChapterRow, SeriesRow } from '@db/schema';
 import type { DB } from '~/server/db';
 import type { T } from '~/lib/i18n';
 import type { Locale } from '~/lib/site';
-import { accessState, chapterName, finalPrice, unitFor } from '~/features/catalog/rules';
-import {
-  adjacentChapters,
-  chapterPages,
-  findChapterByE4pid,
-  findPublisher,
-  findSeriesById,
-  seriesCampaigns,
-} from '~/features/catalog/repository.server';
+import { accessState, chapterName, finalPrice, unitFor, regionBlocks } from '~/features/catalog';
 import { defaultMode, type Mode } from './modes';
 import { buildManifest, type Manifest } from './manifest';
 import { manifestPath as manifestPathFor } from '~/lib/paths';
@@ -24,6 +16,7 @@ import { fileResponse, mediaFile, mediaForbidden, mediaNotFound } from '~/server
 import { chapterPrefix, numberSegment, readerPath, seriesPath } from '~/lib/paths';
 import { relativeTime } from '~/lib/dates';
 import { parseJsonArray } from '~/lib/json';
+import { findChapter, chapterSurroundings, chapterPageRows, pageMediaKey } from '~/features/catalog/index.server';
 
 /**
  * What the visitor gets for a chapter. Only 'readable' shows pages.
@@ -100,10 +93,6 @@ export function nameOf(series: Pick<SeriesRow, 'format' | 'chapter_name_format'>
   return chapterName(number, locale, series.chapter_name_format, template);
 }
 
-function countryList(json: string | null | undefined): string[] {
-  return parseJsonArray<unknown>(json).filter((c): c is string => typeof c === 'string').map((c) => c.toUpperCase());
-}
-
 /**
  * Loads the reader for `/read/{slug}/{id}/{prefix}-{number}/`. The chapter is found by its id
  * alone; any other slug or last segment redirects to the canonical URL (plus `suffix`).
@@ -129,24 +118,13 @@ export async function loadReaderByE4pid(db: DB, e4pid: string, ctx: ReaderContex
   return { kind: 'ok', model: await buildModel(db, found.series, found.chapter, ctx) };
 }
 
-async function findChapter(db: DB, e4pid: string): Promise<{ series: SeriesRow; chapter: ChapterRow } | null> {
-  const chapter = await findChapterByE4pid(db, e4pid);
-  if (!chapter) return null;
-  const series = await findSeriesById(db, chapter.series_id);
-  return series ? { series, chapter } : null;
-}
-
 async function buildModel(db: DB, series: SeriesRow, chapter: ChapterRow, ctx: ReaderContext): Promise<ReaderModel> {
   const number = Number(chapter.number);
   const canonical = readerPath(series, chapter);
   const { now, locale, t } = ctx;
   const country = ctx.country?.toUpperCase() ?? null;
-  const [campaigns, publisher, adjacent] = await Promise.all([
-    seriesCampaigns(db, series.id),
-    findPublisher(db, series.publisher_id),
-    adjacentChapters(db, series.id, chapter.language, number, now),
-  ]);
-  const blockedIn = new Set([...countryList(series.geoblocks), ...countryList(publisher?.geoblocks)]);
+  const { campaigns, publisher, adjacent } = await chapterSurroundings(db, series, chapter, now);
+  const blockedIn = new Set(regionBlocks(series, publisher));
   const price = series.all_free ? 0 : finalPrice({ number, original_price: Number(chapter.original_price) }, campaigns, now);
   const access = accessState({ releasedAt: Number(chapter.released_at), finalPrice: price }, now);
 
@@ -167,7 +145,7 @@ async function buildModel(db: DB, series: SeriesRow, chapter: ChapterRow, ctx: R
 
   let pages: ReaderPage[] = [];
   if (state === 'readable') {
-    const rows = await chapterPages(db, chapter.id);
+    const rows = await chapterPageRows(db, chapter.id);
     pages = rows.map((r, i) => ({
       position: Number(r.position),
       src: signedPageUrl(chapter.e4pid, Number(r.position), now),
@@ -212,18 +190,6 @@ export function manifestOf(model: ReaderModel): Manifest {
     next: model.next && { href: model.next.manifest, title: model.next.name },
     pages: model.state === 'readable' ? model.pages.map((p) => ({ href: p.src, width: p.width, height: p.height })) : null,
   });
-}
-
-/** The media key of one page of a chapter, by the chapter's e4pid and the page position. */
-export async function pageMediaKey(db: DB, e4pid: string, position: number): Promise<string | null> {
-  const row = await db
-    .selectFrom('chapter_pages')
-    .innerJoin('chapters', 'chapters.id', 'chapter_pages.chapter_id')
-    .select('chapter_pages.media_key')
-    .where('chapters.e4pid', '=', e4pid)
-    .where('chapter_pages.position', '=', position)
-    .executeTakeFirst();
-  return row?.media_key ?? null;
 }
 
 /**

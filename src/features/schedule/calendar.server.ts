@@ -5,8 +5,8 @@
 import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
-import { formatChapterNumber } from '~/features/catalog/rules';
-import { parseImages } from '~/features/catalog/images';
+import { formatChapterNumber } from '~/features/catalog';
+import { parseImages } from '~/features/catalog';
 import { seriesPath, mediaUrl } from '~/lib/paths';
 import { bucket, type Day } from './dates';
 import { loadSchedule, type ScheduleItem } from './schedule.server';

@@ -5,7 +5,7 @@
  * SQLite and PostgreSQL; the time conditions walk the chapters(released_at, series_id) index.
  */
 import type { DB } from '~/server/db';
-import type { Campaign } from '~/features/catalog/rules';
+import type { Campaign } from '~/features/catalog';
 
 export interface ReleaseRow {
   id: number;

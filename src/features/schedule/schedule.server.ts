@@ -8,8 +8,8 @@
 import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
-import { displayChapterName } from '~/features/catalog/naming';
-import { parseImages } from '~/features/catalog/images';
+import { displayChapterName } from '~/features/catalog';
+import { parseImages } from '~/features/catalog';
 import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
 import { scheduleDays, scheduleMonths, span, type Day, type Month, type ScheduleVariant } from './dates';
 import { releasesBetween } from './repository.server';

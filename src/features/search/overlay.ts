@@ -3,7 +3,7 @@
  * unit tests: which suggestions request a query and language filter make, how the answer tuple
  * is read, and where submitting goes. No DOM, no fetch.
  */
-import { cleanQuery, defaultParams, listingHref, toggleLanguage, defaultLanguages, type LanguageCode, type Languages, type ListingSite } from '~/features/catalog/listing';
+import { cleanQuery, defaultParams, listingHref, toggleLanguage, defaultLanguages, type LanguageCode, type Languages, type ListingSite } from '~/features/catalog';
 import { normalizeQuery } from '~/lib/search-text';
 
 export { toggleLanguage, defaultLanguages, type LanguageCode, type Languages };

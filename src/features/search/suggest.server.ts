@@ -6,7 +6,7 @@
  */
 import type { DB } from '~/server/db';
 import { hostForSite, type Site, type SiteId } from '~/lib/site';
-import { parseImages } from '~/features/catalog/images';
+import { parseImages } from '~/features/catalog';
 import { seriesPath, mediaUrl } from '~/lib/paths';
 import { normalizeQuery, truncateQuery } from '~/lib/search-text';
 import { searchIndexGeneration, searchSeries, seriesSites, type SearchHit } from '~/server/search-index';

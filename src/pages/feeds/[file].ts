@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
-import { siteFeed } from '~/features/schedule/feeds.server';
-import { FEED_CACHE, FEED_TYPE } from '~/features/schedule/feeds';
+import { siteFeed } from '~/features/schedule/index.server';
+import { FEED_CACHE, FEED_TYPE } from '~/features/schedule';
 
 /** /feeds/latest.xml: RSS of the site's newest chapters (docs/api.md, "Feeds"). */
 export const GET: APIRoute = async ({ url, params, locals, rewrite }) => {

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
-import { sitemapChapters, urlset } from '~/features/catalog/sitemap.server';
+import { sitemapChapters, urlset } from '~/features/catalog/index.server';
 
 /** /sitemaps/chapters-{n}.xml: the n-th block of chapter URLs (see sitemap.xml). */
 export const GET: APIRoute = async ({ url, params, locals, rewrite }) => {

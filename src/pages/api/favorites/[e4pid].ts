@@ -1,8 +1,8 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
 import { json, jsonError } from '~/server/http';
-import { isSeriesRef } from '~/features/library/favorites';
-import { setFavorite } from '~/features/library/favorites.server';
+import { isSeriesRef } from '~/features/library';
+import { setFavorite } from '~/features/library/index.server';
 
 /**
  * POST favorites a series, DELETE unfavorites it (spec section 7, "favorite endpoint").

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
 import { json, jsonError, intParam } from '~/server/http';
-import { favoritesListResponse } from '~/features/library/favorites-api.server';
+import { favoritesListResponse } from '~/features/library/index.server';
 import { absoluteUrl } from '~/lib/paths';
 
 /** GET /api/favorites/?page=1&language=: the reader's favorited comic list (spec section 3). */

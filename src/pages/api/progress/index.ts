@@ -2,9 +2,9 @@ import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
 import { json, jsonError } from '~/server/http';
 import { bodyErrorKey, readJson } from '~/server/body';
-import { parseProgressReport } from '~/features/library/progress';
-import { recordProgress } from '~/features/library/progress.server';
-import { verifyProgressToken } from '~/features/library/tokens.server';
+import { parseProgressReport } from '~/features/library';
+import { recordProgress } from '~/features/library/index.server';
+import { verifyProgressToken } from '~/features/library/index.server';
 
 /**
  * POST /api/progress/ — JSON {e4pid, completion, completed, progress_token, seq}, as

@@ -1,9 +1,9 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
 import { bodyErrorKey, readForm } from '~/server/body';
-import { clearSessionCookie } from '~/features/accounts/middleware.server';
-import { invalidateSession } from '~/features/accounts/sessions.server';
-import { logoutPromptHtml } from '~/features/accounts/logout-prompt';
+import { clearSessionCookie } from '~/features/accounts/index.server';
+import { invalidateSession } from '~/features/accounts/index.server';
+import { logoutPromptHtml } from '~/features/accounts';
 import { redirectTo } from '~/lib/redirect';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };

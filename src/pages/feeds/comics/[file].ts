@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
-import { seriesFeed } from '~/features/schedule/feeds.server';
-import { FEED_CACHE, FEED_TYPE } from '~/features/schedule/feeds';
+import { seriesFeed } from '~/features/schedule/index.server';
+import { FEED_CACHE, FEED_TYPE } from '~/features/schedule';
 
 /** /feeds/comics/{slug}.xml: RSS of one series' newest chapters; unknown series 404. */
 export const GET: APIRoute = async ({ url, params, locals, rewrite }) => {

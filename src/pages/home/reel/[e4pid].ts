@@ -6,7 +6,7 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
 import { json, jsonError } from '~/server/http';
-import { reelFor } from '~/features/home/home.server';
+import { reelFor } from '~/features/home/index.server';
 
 const E4PID = /^SER-[A-Za-z0-9_-]{1,40}$/;
 

@@ -2,8 +2,8 @@ import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
 import { redirectTo, safeNext } from '~/lib/redirect';
 import { bodyErrorKey, field, readForm } from '~/server/body';
-import { isSeriesRef } from '~/features/library/favorites';
-import { setFavorite } from '~/features/library/favorites.server';
+import { isSeriesRef } from '~/features/library';
+import { setFavorite } from '~/features/library/index.server';
 import { loginPath, favoritesPath } from '~/lib/paths';
 
 /**

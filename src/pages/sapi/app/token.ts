@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { json, jsonError } from '~/server/http';
-import { clampTtl, signAppToken } from '~/features/library/tokens.server';
+import { clampTtl, signAppToken } from '~/features/library/index.server';
 
 /** GET /sapi/app/token?ttl=3600 — a short-lived bearer token for the signed-in reader (ttl 60..3600 s). */
 export const GET: APIRoute = ({ url, locals }) => {

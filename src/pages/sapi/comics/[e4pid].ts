@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
 import { json, jsonError } from '~/server/http';
-import { SAPI_CACHE, requestOrigin, sapiComicDetail } from '~/features/catalog/sapi.server';
+import { SAPI_CACHE, requestOrigin, sapiComicDetail } from '~/features/catalog/index.server';
 
 /** GET /sapi/comics/{e4pid}/: one comic, or 404 {"detail": ...} (docs/api.md). */
 export const GET: APIRoute = async ({ url, params, locals }) => {

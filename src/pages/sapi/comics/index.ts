@@ -1,8 +1,8 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
 import { json } from '~/server/http';
-import { parsePage } from '~/features/catalog/listing';
-import { SAPI_CACHE, parseOrdering, requestOrigin, sapiComicList } from '~/features/catalog/sapi.server';
+import { parsePage } from '~/features/catalog';
+import { SAPI_CACHE, parseOrdering, requestOrigin, sapiComicList } from '~/features/catalog/index.server';
 
 /** GET /sapi/comics/?ordering=-last_updated&page=n: the current site's series, 24 a page (docs/api.md). */
 export const GET: APIRoute = async ({ url, locals }) => {

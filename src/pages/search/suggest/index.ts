@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
 import { json } from '~/server/http';
-import { SUGGEST_CACHE, suggest, suggestSites } from '~/features/search/suggest.server';
+import { SUGGEST_CACHE, suggest, suggestSites } from '~/features/search/index.server';
 
 /**
  * GET /search/suggest/?cover=true&q={text}&site_id={1|3} (or show_all_sites=true): search

@@ -1,14 +1,14 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
-import { findSeriesByIdOrE4pid } from '~/features/catalog/repository.server';
-import { episodesResponse } from '~/features/catalog/api.server';
+import { findSeries } from '~/features/catalog/index.server';
+import { episodesResponse } from '~/features/catalog/index.server';
 import { json, jsonError, varyOnCountry } from '~/server/http';
 import { absoluteUrl } from '~/lib/paths';
 
 /** GET {api}/comic.public/{id}/episodes?language={lang}: episodes response (anonymous). */
 export const GET: APIRoute = async ({ params, url, locals }) => {
   const db = await getDb();
-  const series = await findSeriesByIdOrE4pid(db, params.ref ?? '');
+  const series = await findSeries(db, params.ref ?? '');
   if (!series) return jsonError(404, locals.t('error.api.notFound'));
   const language = (url.searchParams.get('language') ?? '').toLowerCase().slice(0, 8);
   const abs = absoluteUrl(url);

@@ -1,10 +1,10 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
-import { findSeriesByIdOrE4pid } from '~/features/catalog/repository.server';
-import { episodesResponse } from '~/features/catalog/api.server';
+import { findSeries } from '~/features/catalog/index.server';
+import { episodesResponse } from '~/features/catalog/index.server';
 import { json, jsonError } from '~/server/http';
-import { apiCaller } from '~/features/library/history.server';
-import { progressForSeries } from '~/features/library/progress.server';
+import { apiCaller } from '~/features/library/index.server';
+import { progressForSeries } from '~/features/library/index.server';
 import { absoluteUrl } from '~/lib/paths';
 
 /** GET {api}/comic/{id}/episodes?language={lang}&token={token}: the episodes response with the reader's progress. */
@@ -13,7 +13,7 @@ export const GET: APIRoute = async ({ params, url, locals }) => {
   const db = await getDb();
   const caller = await apiCaller(db, url, user?.id ?? null, now, { expired: t('error.token.expired'), invalid: t('error.token.invalid'), login: t('error.api.loginRequired') });
   if (!caller.ok) return caller.response;
-  const series = await findSeriesByIdOrE4pid(db, params.ref ?? '');
+  const series = await findSeries(db, params.ref ?? '');
   if (!series) return jsonError(404, t('error.api.notFound'));
   const language = (url.searchParams.get('language') ?? '').toLowerCase().slice(0, 8);
   const abs = absoluteUrl(url);

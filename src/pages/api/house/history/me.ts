@@ -1,9 +1,9 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
 import { intParam, json } from '~/server/http';
-import { loadHistory } from '~/features/library/progress.server';
-import { apiCaller, historyJson } from '~/features/library/history.server';
-import { HISTORY_PAGE_SIZE } from '~/features/library/progress';
+import { loadHistory } from '~/features/library/index.server';
+import { apiCaller, historyJson } from '~/features/library/index.server';
+import { HISTORY_PAGE_SIZE } from '~/features/library';
 import { absoluteUrl } from '~/lib/paths';
 
 /** GET /api/house/history/me?limit=25&skip={n}&token={token}: the reader's history, one entry per series. */

@@ -7,7 +7,7 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
 import { json, jsonError } from '~/server/http';
-import { loadReaderByE4pid, manifestOf } from '~/features/reader/reader.server';
+import { loadReaderByE4pid, manifestOf } from '~/features/reader/index.server';
 
 export const GET: APIRoute = async ({ params, locals }) => {
   const { t } = locals;

@@ -1,4 +1,4 @@
-import { relayRoute } from '~/features/schedule/relay.server';
+import { relayRoute } from '~/features/schedule/index.server';
 
 /** GET /relay/consumer/{publisher}/series/{ids}/updates (docs/api.md, "Relay"). */
 export const GET = relayRoute('updates');

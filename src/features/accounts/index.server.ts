@@ -1,0 +1,6 @@
+/** The server door of the accounts feature: what pages and other features may use. */
+export { login, signup } from './auth.server';
+export { clearSessionCookie, clientIp, resolveSession, setSessionCookie } from './middleware.server';
+export { markRateLimited } from './request.server';
+export { invalidateSession, isSessionAlive } from './sessions.server';
+export { AccountInputError, createUser, findUserByEmail, type User } from './users.server';

@@ -1,0 +1,45 @@
+/**
+ * Lookups other features make of the catalogue: a series by reference or slug, a chapter with its
+ * series, what surrounds a chapter (campaigns, publisher, the chapters before and after), its
+ * pages. The repository behind them stays private to the catalogue.
+ */
+import type { ChapterRow, SeriesRow } from '@db/schema';
+import type { DB } from '~/server/db';
+import * as repo from './repository.server';
+
+/** A series by numeric id or e4pid (`SER-…`); anything else, an id out of range included, finds nothing. */
+export function findSeries(db: DB, ref: string): Promise<SeriesRow | undefined> {
+  return repo.findSeriesByIdOrE4pid(db, ref);
+}
+
+export function findSeriesBySlug(db: DB, slug: string): Promise<SeriesRow | undefined> {
+  return repo.findSeriesBySlug(db, slug);
+}
+
+/** A chapter by e4pid (`EPI-…`) with its series, or null. */
+export async function findChapter(db: DB, e4pid: string): Promise<{ series: SeriesRow; chapter: ChapterRow } | null> {
+  const chapter = await repo.findChapterByE4pid(db, e4pid);
+  if (!chapter) return null;
+  const series = await repo.findSeriesById(db, chapter.series_id);
+  return series ? { series, chapter } : null;
+}
+
+/** The series' campaigns and publisher, and the released chapters just before and after this one in its language. */
+export async function chapterSurroundings(db: DB, series: SeriesRow, chapter: ChapterRow, now: number) {
+  const [campaigns, publisher, adjacent] = await Promise.all([
+    repo.seriesCampaigns(db, series.id),
+    repo.findPublisher(db, series.publisher_id),
+    repo.adjacentChapters(db, series.id, chapter.language, Number(chapter.number), now),
+  ]);
+  return { campaigns, publisher, adjacent };
+}
+
+/** The pages of a chapter, in reading order. */
+export function chapterPageRows(db: DB, chapterId: number) {
+  return repo.chapterPages(db, chapterId);
+}
+
+/** The media key of one page of a chapter, by the chapter's e4pid and the page position. */
+export function pageMediaKey(db: DB, e4pid: string, position: number): Promise<string | null> {
+  return repo.pageMediaKey(db, e4pid, position);
+}

@@ -1,0 +1,10 @@
+/** The server door of the schedule feature: what pages and other features may use. */
+export { default as CampaignSlides } from './CampaignSlides.astro';
+export { default as LatestUpdatesPage } from './LatestUpdatesPage.astro';
+export { default as ReleaseItem } from './ReleaseItem.astro';
+export { default as ScheduleBlock } from './ScheduleBlock.astro';
+export { loadCalendar } from './calendar.server';
+export { seriesFeed, siteFeed } from './feeds.server';
+export { loadLatestUpdates } from './latest.server';
+export { relayRoute } from './relay.server';
+export { loadSchedule } from './schedule.server';
