@@ -6,3 +6,4 @@ export { initListing } from './listing.client';
 export { displayChapterName } from './naming';
 export { type Campaign, type Format, type ReadState, accessState, chapterName, finalPrice, formatChapterNumber, isOnSale, readState, regionBlocks, unitFor } from './rules';
 export { initSeriesPage } from './series.client';
+export { SERIES_CARD_COLUMNS, cardImage, toSeriesCard, type CardImageSize, type SeriesCard, type SeriesCardRow } from './cards';

@@ -14,8 +14,8 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { Database } from '@db/schema';
 import type { DB } from '~/server/db';
 import { PAGE_SIZE, cleanQuery, siteIdsFor, type ListingParams, type Order, type OrderKey } from './listing';
-import { parseImages, type SeriesImages } from './images';
 import type { Format } from './rules';
+import { toSeriesCard, type SeriesCard, type SeriesCardRow } from './cards';
 import { normalizeQuery } from '~/lib/search-text';
 import { seriesMatch } from '~/server/search-index';
 
@@ -36,19 +36,12 @@ export interface ListingQuery {
   limit: number;
 }
 
-export interface ListingItem {
-  id: number;
-  e4pid: string;
-  slug: string;
-  name: string;
-  format: Format;
-  adult: boolean;
+/** A listing card: the series card plus what the listing shows and sorts by. */
+export interface ListingItem extends SeriesCard {
   exclusive: boolean;
   updateStatus: string;
   lastUpdated: number;
   chapterCount: number;
-  color: string;
-  images: SeriesImages;
 }
 
 export interface ListingResult {
@@ -174,23 +167,13 @@ export async function querySeries(db: DB, q: ListingQuery): Promise<ListingResul
 }
 
 /** A series row (with the listing's columns) as a listing item; the home cards build on it. */
-export function toListingItem(r: {
-  id: number | string | bigint; e4pid: string; slug: string; name: string; format: Format; adult: number; in_exclusive: number;
-  update_status: string; last_updated: number | string; chapter_count: number | string; color: string; images: string;
-}): ListingItem {
+export function toListingItem(r: SeriesCardRow & { in_exclusive: number; update_status: string; last_updated: number | string; chapter_count: number | string }): ListingItem {
   return {
-    id: Number(r.id),
-    e4pid: r.e4pid,
-    slug: r.slug,
-    name: r.name,
-    format: r.format,
-    adult: Number(r.adult) === 1,
+    ...toSeriesCard(r),
     exclusive: Number(r.in_exclusive) === 1,
     updateStatus: r.update_status,
     lastUpdated: Number(r.last_updated),
     chapterCount: Number(r.chapter_count),
-    color: r.color,
-    images: parseImages(r.images),
   };
 }
 

@@ -28,7 +28,6 @@ export interface HomeSeries extends ListingItem {
   excerpt: string;
   /** chapter_name_format (null: the format's default). */
   nameFormat: string | null;
-  href: string;
 }
 
 export interface HomeTag {
@@ -74,7 +73,6 @@ function toSeries(r: CardRow): HomeSeries {
     popularity: Number(r.popularity),
     excerpt: r.excerpt,
     nameFormat: r.chapter_name_format,
-    href: seriesPath(r),
   };
 }
 

@@ -3,20 +3,21 @@ import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
 import { readerPath, seriesPath, mediaUrl, type AbsoluteUrl } from '~/lib/paths';
 import { favoriteLanguages, listFavorites, type FavoriteEntry } from './favorites.server';
+import { cardImage } from '~/features/catalog';
 
 
 /** One favorites entry: comic, modified, e4pid (plus last-read and continue-reading). */
 export function favoriteEntryJson(e: FavoriteEntry, abs: AbsoluteUrl) {
   return {
     comic: {
-      id: e.seriesId,
+      id: e.id,
       e4pid: e.e4pid,
       slug: e.slug,
       name: e.name,
       format: e.format,
       color: e.color,
       url: abs(seriesPath(e)),
-      thumbnail: abs(mediaUrl(e.images.thumbnail ?? e.images.thumbnail_140 ?? e.images.cover)),
+      thumbnail: abs(cardImage(e, 175)),
       last_updated: e.lastUpdated ? new Date(e.lastUpdated * 1000).toISOString() : null,
     },
     modified: new Date(e.favoritedAt * 1000).toISOString(),

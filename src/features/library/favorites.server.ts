@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import type { DB } from '~/server/db';
 import { findSeries } from '~/features/catalog/index.server';
-import { parseImages, type SeriesImages } from '~/features/catalog';
+import { parseImages, type SeriesImages, SERIES_CARD_COLUMNS, toSeriesCard, type SeriesCard } from '~/features/catalog';
 import type { Format } from '~/features/catalog';
 import { FAVORITES_PAGE_SIZE, favoritesPageCount } from './favorites';
 
@@ -88,14 +88,7 @@ export interface ContinueChapter {
   language: string;
 }
 
-export interface FavoriteEntry {
-  seriesId: number;
-  e4pid: string;
-  slug: string;
-  name: string;
-  format: Format;
-  color: string;
-  images: SeriesImages;
+export interface FavoriteEntry extends SeriesCard {
   lastUpdated: number;
   favoritedAt: number;
   /** Newest reading_progress.last_read of this user for the series, or null. */
@@ -126,8 +119,7 @@ export async function listFavorites(
   const [rows, countRow] = await Promise.all([
     favoritesBase(db, userId, language)
       .select([
-        'series.id', 'series.e4pid', 'series.slug', 'series.name', 'series.format', 'series.color', 'series.images',
-        'series.last_updated', 'favorites.created_at',
+        ...SERIES_CARD_COLUMNS, 'series.last_updated', 'favorites.created_at',
       ])
       .orderBy('favorites.created_at', 'desc')
       .orderBy('series.id', 'desc')
@@ -175,13 +167,7 @@ export async function listFavorites(
     const id = Number(r.id);
     const p = progress.get(id);
     return {
-      seriesId: id,
-      e4pid: r.e4pid,
-      slug: r.slug,
-      name: r.name,
-      format: r.format,
-      color: r.color,
-      images: parseImages(r.images),
+      ...toSeriesCard(r),
       lastUpdated: Number(r.last_updated),
       favoritedAt: Number(r.created_at),
       lastRead: p ? p.lastRead : null,

@@ -9,6 +9,7 @@ import { verifyAppToken } from './tokens.server';
 import { isSessionAlive } from '~/features/accounts/index.server';
 import { parseJsonObject } from '~/lib/json';
 import { type AbsoluteUrl } from '~/lib/paths';
+import { cardImage } from '~/features/catalog';
 
 
 
@@ -22,7 +23,7 @@ export function historyJson(page: HistoryPage, abs: AbsoluteUrl) {
         name: e.series.name,
         uslug: e.series.slug,
         link: abs(e.series.href),
-        cover: abs(e.series.cover),
+        cover: abs(cardImage(e.series, 175)),
         format: e.series.format,
       },
       progress: {

@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import type { DB } from '~/server/db';
 import type { Format } from '~/features/catalog';
-import { parseImages } from '~/features/catalog';
+import { parseImages, SERIES_CARD_COLUMNS, toSeriesCard, type SeriesCard } from '~/features/catalog';
 import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
 import { historyState } from './progress';
 
@@ -111,7 +111,7 @@ export async function progressForSeries(db: DB, userId: number, seriesId: number
 }
 
 export interface HistoryEntry {
-  series: { id: number; e4pid: string; name: string; slug: string; format: Format; cover: string | null; freeAvailability: string; href: string };
+  series: SeriesCard & { freeAvailability: string };
   chapter: { e4pid: string; number: number; language: string; href: string };
   completion: number;
   completed: boolean;
@@ -139,8 +139,7 @@ export async function loadHistory(db: DB, userId: number, limit: number, skip: n
     .select([
       'rp.completion', 'rp.completed', 'rp.last_read', 'rp.chapter_id',
       'chapters.e4pid as chapter_e4pid', 'chapters.number', 'chapters.language',
-      'series.id as series_id', 'series.e4pid as series_e4pid', 'series.name', 'series.slug', 'series.format', 'series.images',
-      'series.free_availability',
+      ...SERIES_CARD_COLUMNS, 'series.free_availability',
     ])
     .where('rp.user_id', '=', userId)
     .where(({ not, exists, selectFrom }) =>
@@ -168,19 +167,8 @@ export async function loadHistory(db: DB, userId: number, limit: number, skip: n
     const series = { slug: r.slug, format: r.format as Format };
     const completion = Number(r.completion);
     const completed = Number(r.completed) === 1;
-    const images = parseImages(r.images);
-    const cover = images.thumbnail ?? images.cover;
     return {
-      series: {
-        id: Number(r.series_id),
-        e4pid: r.series_e4pid,
-        name: r.name,
-        slug: r.slug,
-        format: r.format as Format,
-        cover: mediaUrl(cover),
-        freeAvailability: r.free_availability,
-        href: seriesPath(series),
-      },
+      series: { ...toSeriesCard(r), freeAvailability: r.free_availability },
       chapter: { e4pid: r.chapter_e4pid, number: Number(r.number), language: r.language, href: readerPath(series, { e4pid: r.chapter_e4pid, number: Number(r.number), language: r.language }) },
       completion,
       completed,

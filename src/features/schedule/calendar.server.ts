@@ -5,7 +5,7 @@
 import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
-import { formatChapterNumber } from '~/features/catalog';
+import { formatChapterNumber, toSeriesCard, type SeriesCard } from '~/features/catalog';
 import { parseImages } from '~/features/catalog';
 import { seriesPath, mediaUrl } from '~/lib/paths';
 import { bucket, type Day } from './dates';
@@ -17,7 +17,7 @@ export const CALENDAR_MAX_SLIDES = 8;
 export interface CampaignSlide {
   id: number;
   name: string;
-  series: { name: string; href: string; cover: string | null; banner: string | null; color: string };
+  series: SeriesCard;
   /** "50% off" or "Free chapters". */
   offer: string;
   /** "Chapters 10 to 30", or null when the campaign covers every chapter. */
@@ -39,14 +39,13 @@ export async function loadCalendar(db: DB, { site, now, t }: { site: Site; now: 
   const byDay = bucket(schedule.items, (i) => i.at, schedule.days);
   const percent = new Intl.NumberFormat(site.locale, { style: 'percent', maximumFractionDigits: 0 });
   const slides = campaigns.map((c): CampaignSlide => {
-    const images = parseImages(c.images);
     const from = c.override_starting_count;
     const to = c.override_ending_count;
     const num = (n: number) => formatChapterNumber(n, site.locale);
     return {
       id: c.id,
       name: c.name,
-      series: { name: c.series_name, href: seriesPath(c), cover: mediaUrl(images.thumbnail ?? images.cover), banner: mediaUrl(images.banner), color: c.color },
+      series: toSeriesCard(c.series),
       offer: c.override_all_free ? t('calendar.campaign.free') : t('calendar.campaign.discount', { percent: percent.format(Math.min(1, Math.max(0, c.discount))) }),
       range: from != null && to != null ? t('calendar.campaign.range', { from: num(from), to: num(to) }) : from != null ? t('calendar.campaign.from', { from: num(from) }) : null,
       endsAt: c.ends_at,

@@ -6,9 +6,8 @@ import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
 import { createT } from '~/lib/i18n';
-import { displayChapterName } from '~/features/catalog';
-import { parseImages } from '~/features/catalog';
-import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
+import { displayChapterName, toSeriesCard, type SeriesCard, type SeriesCardRow } from '~/features/catalog';
+import { readerPath } from '~/lib/paths';
 import { LATEST_PAGING, pageLatestUpdates } from './paging';
 import { relayEntries } from './relay.server';
 import { findSiteSeries, recentlyUpdatedSeries, type ReleaseRow } from './repository.server';
@@ -17,18 +16,7 @@ import { findSiteSeries, recentlyUpdatedSeries, type ReleaseRow } from './reposi
 export const LATEST_CHAPTERS_PER_ENTRY = 3;
 
 export interface LatestEntry {
-  series: {
-    id: number;
-    e4pid: string;
-    name: string;
-    slug: string;
-    format: 'COMIC' | 'MANGA' | 'WEBTOON';
-    adult: boolean;
-    color: string;
-    /** 140 × 200 cover. */
-    cover: string | null;
-    href: string;
-  };
+  series: SeriesCard;
   /** Newest first, at most 3. */
   chapters: { e4pid: string; number: number; name: string; at: number; href: string }[];
   /** Release time of the newest chapter. */
@@ -63,13 +51,12 @@ export async function loadLatestUpdates(db: DB, { site, now, limit, t }: LoadLat
     fetch: async (ids, after) => {
       const series = await findSiteSeries(db, { siteId: site.id, ids, e4pids: [], publisherId: null });
       const { entries, rows } = await relayEntries(db, { site, t: translate, now, abs: identity, series, mode: 'updates', after });
-      return entries.map((e) => toEntry(e.serie.id, series.find((s) => s.id === e.serie.id)!, rows.get(e.serie.id) ?? []));
+      return entries.map((e) => toEntry(series.find((s) => s.id === e.serie.id)!, rows.get(e.serie.id) ?? []));
     },
   });
   return result.entries;
 
-  function toEntry(id: number, s: { e4pid: string; name: string; slug: string; format: LatestEntry['series']['format']; adult: number; color: string; images: string }, rows: ReleaseRow[]): LatestEntry {
-    const images = parseImages(s.images);
+  function toEntry(s: SeriesCardRow, rows: ReleaseRow[]): LatestEntry {
     const chapters = rows.slice(0, LATEST_CHAPTERS_PER_ENTRY).map((r) => ({
       e4pid: r.e4pid,
       number: r.number,
@@ -78,10 +65,7 @@ export async function loadLatestUpdates(db: DB, { site, now, limit, t }: LoadLat
       href: readerPath({ slug: s.slug, format: s.format }, r),
     }));
     return {
-      series: {
-        id, e4pid: s.e4pid, name: s.name, slug: s.slug, format: s.format, adult: s.adult === 1, color: s.color,
-        cover: mediaUrl(images.thumbnail_140 ?? images.thumbnail), href: seriesPath(s),
-      },
+      series: toSeriesCard(s),
       chapters,
       latestAt: chapters[0]?.at ?? 0,
     };

@@ -8,7 +8,7 @@ import { getDb, type DB } from '~/server/db';
 import { json, jsonError } from '~/server/http';
 import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
-import { finalPrice, isOnSale, type Campaign } from '~/features/catalog';
+import { finalPrice, isOnSale, type Campaign, toSeriesCard, type SeriesCard, type SeriesCardRow } from '~/features/catalog';
 import { displayChapterName } from '~/features/catalog';
 import { parseImages } from '~/features/catalog';
 import { readerPath, seriesPath, mediaUrl, absoluteUrl, type AbsoluteUrl } from '~/lib/paths';
@@ -64,21 +64,19 @@ export interface RelayAnswer {
   data: { episodes: RelayEntry[] };
 }
 
-type SeriesLike = Pick<RelaySeriesRow, 'id' | 'e4pid' | 'slug' | 'name' | 'format' | 'color' | 'adult' | 'images'>;
-
-export function relaySerie(s: SeriesLike, abs: AbsoluteUrl): RelaySerie {
-  const images = parseImages(s.images);
+/** A series card in the relay's wire format (the original API's field names, absolute URLs). */
+export function relaySerie(card: SeriesCard, abs: AbsoluteUrl): RelaySerie {
   return {
-    id: s.id,
-    e4pid: s.e4pid,
-    name: s.name,
-    uslug: s.slug,
-    link: abs(seriesPath(s))!,
-    format: s.format,
-    color: s.color,
-    adult: s.adult === 1,
-    thumbnail: abs(mediaUrl(images.thumbnail)),
-    cover: abs(mediaUrl(images.cover)),
+    id: card.id,
+    e4pid: card.e4pid,
+    name: card.name,
+    uslug: card.slug,
+    link: abs(card.href)!,
+    format: card.format,
+    color: card.color,
+    adult: card.adult,
+    thumbnail: abs(mediaUrl(card.images.thumbnail)),
+    cover: abs(mediaUrl(card.images.cover)),
   };
 }
 
@@ -115,7 +113,7 @@ export interface RelayQuery {
   t: T;
   now: number;
   abs: AbsoluteUrl;
-  series: readonly SeriesLike[];
+  series: readonly (SeriesCardRow & { id: number })[];
   mode: 'updates' | 'futures';
   /** updates: released after this; futures: ignored (from now). */
   after?: number;
@@ -160,7 +158,7 @@ export async function relayEntries(db: DB, q: RelayQuery): Promise<{ entries: Re
   const entries = withItems.map((s) => {
     const latest = latestRows.get(s.id);
     return {
-      serie: relaySerie(s, q.abs),
+      serie: relaySerie(toSeriesCard(s), q.abs),
       items: bySeries.get(s.id)!.map((r) => relayEpisode(r, ctx)),
       latest: latest ? relayEpisode(latest, ctx) : null,
     };

@@ -5,7 +5,7 @@
  * SQLite and PostgreSQL; the time conditions walk the chapters(released_at, series_id) index.
  */
 import type { DB } from '~/server/db';
-import type { Campaign } from '~/features/catalog';
+import type { Campaign, SeriesCardRow } from '~/features/catalog';
 
 export interface ReleaseRow {
   id: number;
@@ -38,6 +38,11 @@ export interface ReleaseQuery {
   seriesIds?: readonly number[];
   order: 'asc' | 'desc';
   limit: number;
+}
+
+/** The series card columns of a release row (its series id and e4pid are prefixed there). */
+export function seriesCardOf(r: ReleaseRow): SeriesCardRow {
+  return { id: r.series_id, e4pid: r.series_e4pid, slug: r.slug, name: r.name, format: r.format, adult: r.adult, color: r.color, images: r.images };
 }
 
 /** The chapter and series columns every release query returns (ReleaseRow). */
@@ -195,12 +200,7 @@ export async function publisherExists(db: DB, id: number): Promise<boolean> {
 export interface RunningCampaignRow extends Campaign {
   id: number;
   name: string;
-  series_id: number;
-  slug: string;
-  series_name: string;
-  images: string;
-  color: string;
-  format: 'COMIC' | 'MANGA' | 'WEBTOON';
+  series: SeriesCardRow;
 }
 
 /** Campaigns running now on ACTIVE series shown on the site, ending soonest first. */
@@ -211,7 +211,7 @@ export async function runningCampaigns(db: DB, q: { siteId: number; now: number;
     .select([
       'campaigns.id', 'campaigns.name', 'campaigns.series_id', 'campaigns.override_starting_count', 'campaigns.override_ending_count',
       'campaigns.override_all_free', 'campaigns.discount', 'campaigns.starts_at', 'campaigns.ends_at',
-      'series.slug', 'series.name as series_name', 'series.images', 'series.color', 'series.format',
+      'series.e4pid', 'series.slug', 'series.name as series_name', 'series.images', 'series.color', 'series.format', 'series.adult',
     ])
     .where('campaigns.starts_at', '<=', q.now)
     .where('campaigns.ends_at', '>', q.now)
@@ -224,7 +224,8 @@ export async function runningCampaigns(db: DB, q: { siteId: number; now: number;
     .limit(q.limit)
     .execute();
   return rows.map((r) => ({
-    ...r, id: Number(r.id), series_id: Number(r.series_id), override_all_free: Number(r.override_all_free), discount: Number(r.discount),
+    id: Number(r.id), name: r.name, override_all_free: Number(r.override_all_free), discount: Number(r.discount),
+    series: { id: Number(r.series_id), e4pid: r.e4pid, slug: r.slug, name: r.series_name, format: r.format, adult: Number(r.adult), color: r.color, images: r.images },
     starts_at: Number(r.starts_at), ends_at: Number(r.ends_at),
     override_starting_count: r.override_starting_count == null ? null : Number(r.override_starting_count),
     override_ending_count: r.override_ending_count == null ? null : Number(r.override_ending_count),

@@ -8,11 +8,11 @@
 import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
-import { displayChapterName } from '~/features/catalog';
+import { displayChapterName, toSeriesCard, type SeriesCard } from '~/features/catalog';
 import { parseImages } from '~/features/catalog';
 import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
 import { scheduleDays, scheduleMonths, span, type Day, type Month, type ScheduleVariant } from './dates';
-import { releasesBetween } from './repository.server';
+import { releasesBetween, seriesCardOf } from './repository.server';
 import { DAY_SECONDS } from '~/lib/dates';
 
 /** Upper bound of entries in one schedule (three months of a very busy catalogue). */
@@ -32,17 +32,7 @@ export interface ScheduleItem {
   /** Localized chapter name ("Chapter 12"). */
   name: string;
   language: string;
-  series: {
-    id: number;
-    name: string;
-    slug: string;
-    format: 'COMIC' | 'MANGA' | 'WEBTOON';
-    adult: boolean;
-    color: string;
-    /** 70 × 100 cover. */
-    thumb: string | null;
-    href: string;
-  };
+  series: SeriesCard;
   /** Reader page (released) or series page (scheduled). */
   href: string;
 }
@@ -91,25 +81,15 @@ export async function loadSchedule(db: DB, { site, now, variant, t }: LoadSchedu
   const seen = new Set<string>();
   const rows = batches.flat().filter((r) => !seen.has(r.e4pid) && seen.add(r.e4pid)).sort((a, b) => a.released_at - b.released_at || a.series_id - b.series_id || a.number - b.number).slice(0, SCHEDULE_MAX_ITEMS);
   const items = rows.map((r): ScheduleItem => {
-    const images = parseImages(r.images);
-    const sHref = seriesPath(r);
+    const series = toSeriesCard(seriesCardOf(r));
     return {
       id: r.e4pid,
       at: r.released_at,
       number: r.number,
       name: displayChapterName(translate, site.locale, r, r.number),
       language: r.language,
-      series: {
-        id: r.series_id,
-        name: r.name,
-        slug: r.slug,
-        format: r.format,
-        adult: r.adult === 1,
-        color: r.color,
-        thumb: mediaUrl(images.thumbnail_70 ?? images.thumbnail),
-        href: sHref,
-      },
-      href: r.released_at <= now ? readerPath({ slug: r.slug, format: r.format }, r) : sHref,
+      series,
+      href: r.released_at <= now ? readerPath({ slug: r.slug, format: r.format }, r) : series.href,
     };
   });
   return { variant, now, siteId: site.id, locale: site.locale, timeZone: site.timeZone, days, months, items };
