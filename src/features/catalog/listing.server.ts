@@ -18,6 +18,7 @@ import type { Format } from './rules';
 import { toSeriesCard, type SeriesCard, type SeriesCardRow } from './cards';
 import { normalizeQuery } from '~/lib/search-text';
 import { seriesMatch } from '~/server/search-index';
+import { createCache } from '~/server/cache';
 
 export interface ListingQuery {
   /** Series must have a language shown on one of these sites. */
@@ -115,22 +116,13 @@ function conditions(db: DB, eb: SeriesEb, q: Omit<ListingQuery, 'order' | 'offse
  * (the same freshness the pages promise shared caches with s-maxage=60); a cache, never the
  * source of truth, so several processes stay correct.
  */
-const COUNT_TTL_MS = 60_000;
-const COUNT_CACHE_MAX = 1000;
-const counts = new Map<string, { at: number; total: Promise<number> }>();
+const counts = createCache<number>({ ttlMs: 60_000, maxEntries: 1000 });
 
 async function cachedCount(q: ListingQuery, run: () => Promise<{ count: number } | undefined>): Promise<number> {
   // A reader's favorites change with every toggle and are theirs alone: never cached.
   if (q.favoritedBy != null) return run().then((r) => Number(r?.count ?? 0));
   const key = JSON.stringify([[...new Set(q.siteIds)].sort(), q.terms ?? [], q.formats ?? [], q.tagId ?? null, !!q.complete, !!q.exclusive]);
-  const now = Date.now();
-  const hit = counts.get(key);
-  if (hit && now - hit.at < COUNT_TTL_MS) return hit.total;
-  const total = run().then((r) => Number(r?.count ?? 0));
-  if (counts.size >= COUNT_CACHE_MAX) counts.delete(counts.keys().next().value!);
-  counts.set(key, { at: now, total });
-  total.catch(() => counts.delete(key));
-  return total;
+  return counts.get(key, () => run().then((r) => Number(r?.count ?? 0)));
 }
 
 /** The page query and the count query for a listing (exported for EXPLAIN checks). */

@@ -12,11 +12,11 @@ import type { Database } from '@db/schema';
 import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
-import { finalPrice } from '~/features/catalog';
-import { displayChapterName } from '~/features/catalog';
+import { finalPrice, displayChapterName } from '~/features/catalog';
 import { toListingItem, type ListingItem } from '~/features/catalog/index.server';
 import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
 import { relativeTime } from '~/lib/dates';
+import { createCache } from '~/server/cache';
 import {
   FEATURED_CHAPTERS, REEL_THUMBS, SIMULPUB_MAX, SIMULPUB_WINDOW,
   dailyIndex, isSimulpub, rankRecommendations, selectSimulpub, tagProfile, topProfileTags,
@@ -366,41 +366,25 @@ async function loadSharedBlocks(db: DB, site: Site, t: T, now: number): Promise<
  * the shared blocks take about 30 ms of queries (newest and exclusive series scan the site).
  */
 const SHARED_TTL_MS = 60_000;
-const shared = new Map<number, { at: number; blocks: Promise<SharedBlocks> }>();
-let tagsCache: { at: number; locale: Site['locale']; tags: Promise<HomeTag[]> } | null = null;
+const shared = createCache<SharedBlocks>({ ttlMs: SHARED_TTL_MS, maxEntries: 4 });
+const tagsCache = createCache<HomeTag[]>({ ttlMs: SHARED_TTL_MS, maxEntries: 4 });
 
 /** Everything the home page shows: the shared blocks, and recommendations personal to `userId` when given. */
 export async function loadHomeBlocks(db: DB, site: Site, t: T, now: number, userId: number | null): Promise<HomeBlocks> {
-  const at = Date.now();
-  let hit = shared.get(site.id);
-  if (!hit || at - hit.at >= SHARED_TTL_MS) {
-    hit = { at, blocks: loadSharedBlocks(db, site, t, now) };
-    shared.set(site.id, hit);
-    const mine = hit;
-    mine.blocks.catch(() => {
-      if (shared.get(site.id) === mine) shared.delete(site.id);
-    });
-  }
-  const { anonymous, ...blocks } = await hit.blocks;
+  const { anonymous, ...blocks } = await shared.get(String(site.id), () => loadSharedBlocks(db, site, t, now));
   let recommended = anonymous;
   if (userId != null) {
-    const personal = await recommendations(db, site.id, await tagsFor(db, site, at), userId, blocks.popular[0] ?? null);
+    const tags = await tagsCache.get(site.locale, () => allTags(db, site.locale));
+    const personal = await recommendations(db, site.id, tags, userId, blocks.popular[0] ?? null);
     if (personal.basis.kind === 'reader') recommended = personal;
   }
   return { ...blocks, recommended };
 }
 
-function tagsFor(db: DB, site: Site, at: number): Promise<HomeTag[]> {
-  if (!tagsCache || tagsCache.locale !== site.locale || at - tagsCache.at >= SHARED_TTL_MS) {
-    tagsCache = { at, locale: site.locale, tags: allTags(db, site.locale) };
-  }
-  return tagsCache.tags;
-}
-
 /** Forgets the shared blocks (tests that change the catalogue). */
 export function clearHomeCache(): void {
   shared.clear();
-  tagsCache = null;
+  tagsCache.clear();
 }
 
 /** The JSON the page embeds for scripts (spec section 7: recommended comics and simulpub arrive as JSON). */

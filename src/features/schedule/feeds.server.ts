@@ -2,9 +2,8 @@
 import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
-import { displayChapterName } from '~/features/catalog';
+import { displayChapterName, parseImages } from '~/features/catalog';
 import { findSeriesBySlug } from '~/features/catalog/index.server';
-import { parseImages } from '~/features/catalog';
 import { readerPath, seriesPath, mediaUrl, SITE_FEED_PATH, seriesFeedPath } from '~/lib/paths';
 import { FEED_MAX_ITEMS, renderRss, type FeedItem } from './feeds';
 import { releasesBetween, type ReleaseRow } from './repository.server';

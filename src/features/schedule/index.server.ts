@@ -5,6 +5,6 @@ export { default as ReleaseItem } from './ReleaseItem.astro';
 export { default as ScheduleBlock } from './ScheduleBlock.astro';
 export { loadCalendar } from './calendar.server';
 export { seriesFeed, siteFeed } from './feeds.server';
-export { loadLatestUpdates } from './latest.server';
+export { loadLatestUpdates, sharedLatestUpdates } from './latest.server';
 export { relayRoute } from './relay.server';
-export { loadSchedule } from './schedule.server';
+export { loadSchedule, sharedSchedule } from './schedule.server';

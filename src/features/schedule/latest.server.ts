@@ -11,6 +11,7 @@ import { readerPath } from '~/lib/paths';
 import { LATEST_PAGING, pageLatestUpdates } from './paging';
 import { relayEntries } from './relay.server';
 import { findSiteSeries, recentlyUpdatedSeries, type ReleaseRow } from './repository.server';
+import { createCache } from '~/server/cache';
 
 /** Chapters shown under each series. */
 export const LATEST_CHAPTERS_PER_ENTRY = 3;
@@ -29,6 +30,16 @@ export interface LoadLatestOptions {
   /** At most 50 (the default). */
   limit?: number;
   t?: T;
+}
+
+const homeLatest = createCache<LatestEntry[]>({ ttlMs: 60_000, maxEntries: 4 });
+
+/**
+ * The home page's latest updates: the same for every visitor of a site, so remembered a minute
+ * per process (no longer than the page's own s-maxage).
+ */
+export function sharedLatestUpdates(db: DB, opts: LoadLatestOptions): Promise<LatestEntry[]> {
+  return homeLatest.get(`${opts.site.id}:${opts.limit ?? ''}`, () => loadLatestUpdates(db, opts));
 }
 
 /** Up to 50 recently updated series of the site, newest first, with their newest chapters. */

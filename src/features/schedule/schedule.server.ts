@@ -8,12 +8,12 @@
 import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
-import { displayChapterName, toSeriesCard, type SeriesCard } from '~/features/catalog';
-import { parseImages } from '~/features/catalog';
+import { displayChapterName, toSeriesCard, type SeriesCard, parseImages } from '~/features/catalog';
 import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
 import { scheduleDays, scheduleMonths, span, type Day, type Month, type ScheduleVariant } from './dates';
 import { releasesBetween, seriesCardOf } from './repository.server';
 import { DAY_SECONDS } from '~/lib/dates';
+import { createCache } from '~/server/cache';
 
 /** Upper bound of entries in one schedule (three months of a very busy catalogue). */
 export const SCHEDULE_MAX_ITEMS = 1500;
@@ -56,6 +56,13 @@ export interface LoadScheduleOptions {
   variant: ScheduleVariant;
   /** Localizes chapter names; defaults to the site's catalogue. */
   t?: T;
+}
+
+const shared = createCache<ScheduleData>({ ttlMs: 60_000, maxEntries: 8 });
+
+/** The schedule as every visitor of a site sees it, remembered a minute per process (the home page's). */
+export function sharedSchedule(db: DB, opts: LoadScheduleOptions): Promise<ScheduleData> {
+  return shared.get(`${opts.site.id}:${opts.variant}`, () => loadSchedule(db, opts));
 }
 
 /** Released and scheduled chapters of the site's language over the schedule's days and three months. */

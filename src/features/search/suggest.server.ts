@@ -10,6 +10,7 @@ import { parseImages } from '~/features/catalog';
 import { seriesPath, mediaUrl } from '~/lib/paths';
 import { normalizeQuery, truncateQuery } from '~/lib/search-text';
 import { searchIndexGeneration, searchSeries, seriesSites, type SearchHit } from '~/server/search-index';
+import { createCache, type Cache } from '~/server/cache';
 
 export const SUGGEST_LIMIT = 8;
 export const SUGGEST_CACHE = 'public, max-age=60, s-maxage=300';
@@ -31,8 +32,7 @@ export const SUGGEST_TTL_MS = 60_000;
 export const SUGGEST_CACHE_ENTRIES = 5_000;
 
 interface Found { hits: SearchHit[]; sites: Map<number, number[]> }
-interface Entry { at: number; generation: number; value: Promise<Found> }
-const caches = new WeakMap<object, Map<string, Entry>>();
+const caches = new WeakMap<object, Cache<Found>>();
 
 /**
  * The search behind the suggestions, through a small in-process cache keyed by the normalised
@@ -44,26 +44,13 @@ const caches = new WeakMap<object, Map<string, Entry>>();
  */
 export function cachedSearch(db: DB, term: string, siteIds: readonly SiteId[], now = Date.now()): Promise<Found> {
   let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map()));
-  const key = `${[...new Set(siteIds)].sort().join(',')}|${normalizeQuery(term).text}`;
-  const generation = searchIndexGeneration();
-  const entry = cache.get(key);
-  if (entry && now - entry.at < SUGGEST_TTL_MS && entry.generation === generation) {
-    cache.delete(key);
-    cache.set(key, entry);
-    return entry.value;
-  }
-  const value = (async () => {
+  if (!cache) caches.set(db, (cache = createCache<Found>({ ttlMs: SUGGEST_TTL_MS, maxEntries: SUGGEST_CACHE_ENTRIES })));
+  // The index generation in the key: after a reindex in this process, older results are never hit again.
+  const key = `${searchIndexGeneration()}|${[...new Set(siteIds)].sort().join(',')}|${normalizeQuery(term).text}`;
+  return cache.get(key, async () => {
     const hits = await searchSeries(db, term, { siteIds, limit: SUGGEST_LIMIT });
     return { hits, sites: await seriesSites(db, hits.map((h) => h.id)) };
-  })();
-  cache.delete(key);
-  cache.set(key, { at: now, generation, value });
-  value.catch(() => {
-    if (cache.get(key)?.value === value) cache.delete(key);
-  });
-  while (cache.size > SUGGEST_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
-  return value;
+  }, now);
 }
 
 export async function suggest(db: DB, opts: { q: string | null; cover: boolean; siteIds: readonly SiteId[]; site: Site; protocol: string; host: string }): Promise<Suggestions> {

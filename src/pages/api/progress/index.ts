@@ -3,8 +3,7 @@ import { getDb } from '~/server/db';
 import { json, jsonError } from '~/server/http';
 import { bodyErrorKey, readJson } from '~/server/body';
 import { parseProgressReport } from '~/features/library';
-import { recordProgress } from '~/features/library/index.server';
-import { verifyProgressToken } from '~/features/library/index.server';
+import { recordProgress, verifyProgressToken } from '~/features/library/index.server';
 
 /**
  * POST /api/progress/ — JSON {e4pid, completion, completed, progress_token, seq}, as

@@ -1,8 +1,7 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
 import { bodyErrorKey, readForm } from '~/server/body';
-import { clearSessionCookie } from '~/features/accounts/index.server';
-import { invalidateSession } from '~/features/accounts/index.server';
+import { clearSessionCookie, invalidateSession } from '~/features/accounts/index.server';
 import { logoutPromptHtml } from '~/features/accounts';
 import { redirectTo } from '~/lib/redirect';
 

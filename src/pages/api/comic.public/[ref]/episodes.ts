@@ -1,7 +1,6 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
-import { findSeries } from '~/features/catalog/index.server';
-import { episodesResponse } from '~/features/catalog/index.server';
+import { findSeries, episodesResponse } from '~/features/catalog/index.server';
 import { json, jsonError, varyOnCountry } from '~/server/http';
 import { absoluteUrl } from '~/lib/paths';
 

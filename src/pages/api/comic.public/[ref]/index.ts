@@ -1,7 +1,6 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
-import { findSeries } from '~/features/catalog/index.server';
-import { comicResponseV2 } from '~/features/catalog/index.server';
+import { findSeries, comicResponseV2 } from '~/features/catalog/index.server';
 import { json, jsonError } from '~/server/http';
 import { absoluteUrl } from '~/lib/paths';
 

@@ -1,10 +1,8 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
-import { findSeries } from '~/features/catalog/index.server';
-import { episodesResponse } from '~/features/catalog/index.server';
+import { findSeries, episodesResponse } from '~/features/catalog/index.server';
 import { json, jsonError } from '~/server/http';
-import { apiCaller } from '~/features/library/index.server';
-import { progressForSeries } from '~/features/library/index.server';
+import { apiCaller, progressForSeries } from '~/features/library/index.server';
 import { absoluteUrl } from '~/lib/paths';
 
 /** GET {api}/comic/{id}/episodes?language={lang}&token={token}: the episodes response with the reader's progress. */

@@ -1,8 +1,7 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
 import { intParam, json } from '~/server/http';
-import { loadHistory } from '~/features/library/index.server';
-import { apiCaller, historyJson } from '~/features/library/index.server';
+import { loadHistory, apiCaller, historyJson } from '~/features/library/index.server';
 import { HISTORY_PAGE_SIZE } from '~/features/library';
 import { absoluteUrl } from '~/lib/paths';
 
