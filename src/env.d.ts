@@ -6,7 +6,7 @@ declare namespace App {
     locale: import('~/lib/site').Locale;
     t: import('~/lib/i18n').T;
     /** 'dark' or 'light' from the theme cookies; 'auto' follows the system setting. */
-    theme: 'dark' | 'light' | 'auto';
+    theme: import('~/lib/theme').ThemeSetting;
     /** Unix seconds at the start of the request: one "now" per request. */
     now: number;
     /** ISO country code from the edge (CF-IPCountry / X-Country-Code), if any. */

@@ -8,9 +8,8 @@ import { getDb } from '~/server/db';
 import { config } from '~/server/config';
 import { isSameOriginMutation } from '~/server/origin';
 import { checkedLocation } from '~/lib/redirect';
+import { THEME_COOKIE_DARK, THEME_COOKIE_LITE, themeFromCookies } from '~/lib/theme';
 
-export const THEME_COOKIE_DARK = 'dark';
-export const THEME_COOKIE_LITE = 'lite';
 /**
  * The only paths that take mutations (POST, PUT, PATCH, DELETE). Astro renders pages for any
  * method; everything else answers 405 before any page code runs. Add a prefix here with the
@@ -33,9 +32,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   locals.now = Math.floor(Date.now() / 1000);
   // Keep the denormalised release counters current as scheduled chapters come out (once a minute, in the background).
   maybeRefreshReleases(getDb, locals.now);
-  const dark = cookies.get(THEME_COOKIE_DARK)?.value;
-  const lite = cookies.get(THEME_COOKIE_LITE)?.value;
-  locals.theme = dark != null ? (dark === '1' ? 'dark' : 'light') : lite != null ? (lite === '1' ? 'light' : 'dark') : 'auto';
+  locals.theme = themeFromCookies(cookies.get(THEME_COOKIE_DARK)?.value, cookies.get(THEME_COOKIE_LITE)?.value);
   // Believed only from the header an operator says its CDN sets (COUNTRY_HEADER): any client can send one.
   const country = config.countryHeader ? (request.headers.get(config.countryHeader) ?? '').trim().toUpperCase() : '';
   locals.country = /^[A-Z]{2}$/.test(country) ? country : null;

@@ -1,17 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { themeCookies, scrollPosition, THEME_MAX_AGE, BACK_TO_TOP_MS, LANGUAGE_CHECK_TIMEOUT_MS } from '~/components/header.client';
-
-describe('theme cookies', () => {
-  it('store the dark choice and its inverse in lite, for 1080 days', () => {
-    expect(THEME_MAX_AGE).toBe(1080 * 24 * 3600);
-    const [dark, lite] = themeCookies('dark', false);
-    expect(dark).toMatch(/^dark=1; Path=\/; Max-Age=93312000; SameSite=Lax$/);
-    expect(lite).toMatch(/^lite=0;/);
-    const [dark2, lite2] = themeCookies('light', true);
-    expect(dark2).toMatch(/^dark=0;.*; Secure$/);
-    expect(lite2).toMatch(/^lite=1;.*; Secure$/);
-  });
-});
+import { scrollPosition, BACK_TO_TOP_MS, LANGUAGE_CHECK_TIMEOUT_MS } from './header.client';
 
 describe('back to top', () => {
   it('takes 1000 ms, starting where the page is and ending at the top', () => {

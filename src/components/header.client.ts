@@ -1,12 +1,12 @@
-import { LOGOUT_PATH } from '~/lib/paths';
-import { loadSearchOverlay } from '~/features/search';
 /**
  * Small page-wide behaviours: theme toggle, language switch check, back-to-top, logout dialog,
  * and the opener of the search overlay. No framework: the overlay's React island is imported
  * only when a reader first opens search.
  */
+import { LOGOUT_PATH } from '~/lib/paths';
+import { loadSearchOverlay } from '~/features/search';
+import { themeCookies } from '~/lib/theme';
 
-export const THEME_MAX_AGE = 1080 * 24 * 3600;
 export const LANGUAGE_CHECK_TIMEOUT_MS = 3000;
 export const BACK_TO_TOP_MS = 1000;
 
@@ -14,12 +14,6 @@ function effectiveTheme(): 'dark' | 'light' {
   const set = document.documentElement.dataset.theme;
   if (set === 'dark' || set === 'light') return set;
   return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
-}
-
-/** The dark cookie holds the choice; the lite cookie holds its inverse (spec section 4). */
-export function themeCookies(theme: 'dark' | 'light', secure: boolean): string[] {
-  const attrs = `; Path=/; Max-Age=${THEME_MAX_AGE}; SameSite=Lax${secure ? '; Secure' : ''}`;
-  return [`dark=${theme === 'dark' ? 1 : 0}${attrs}`, `lite=${theme === 'dark' ? 0 : 1}${attrs}`];
 }
 
 function initTheme() {

@@ -2,12 +2,18 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { keyFor, loadOrCreate } from './secrets';
 
+const made: string[] = [];
 function tmpDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'inkpass-secret-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkpass-secret-'));
+  made.push(dir);
+  return dir;
 }
+afterAll(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 describe('the generated root secret', () => {
   it('is created once, readable by its owner only, and the same on every later start', () => {

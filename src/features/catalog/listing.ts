@@ -1,10 +1,10 @@
-import { LISTING_PATH } from '~/lib/paths';
 /**
  * Series listing parameters (spec sections 2, 5 and 7): parsing, validation and the one
  * canonical query string. Pure: shared by the page, the fragment endpoint, the client script
  * and the unit tests. The URL is the state; everything else (form controls, links) derives
  * from a ListingParams.
  */
+import { LISTING_PATH } from '~/lib/paths';
 
 export const PAGE_SIZE = 24;
 export const MAX_PAGE = 10_000;

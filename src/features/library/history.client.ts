@@ -1,9 +1,10 @@
-import { APP_TOKEN_PATH, historyApiPath, historyPath } from '~/lib/paths';
 /**
  * "Load more" on /my/history/ (spec sections 2, 8, 9), plain TypeScript. Gets a token from
  * /sapi/app/token once and reuses it; on a `token_expired` answer it fetches a new one and
  * retries once. Entries are built with the same markup as components/HistoryItem.astro.
  */
+import { APP_TOKEN_PATH, historyApiPath, historyPath } from '~/lib/paths';
+
 interface HistoryJson {
   history: {
     comic: { name: string; link: string; cover: string | null };
