@@ -4,6 +4,7 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import precompress from './scripts/precompress-integration.mjs';
 import { slashlessDev } from './scripts/slashless.mjs';
+import { config } from './src/server/config.mjs';
 
 // The node adapter runs in middleware mode behind scripts/serve.mjs, a small node:http
 // server that adds what standalone mode lacks: precompressed static files (br/gzip) with
@@ -19,15 +20,12 @@ export default defineConfig({
   security: {
     checkOrigin: true,
     // Hosts whose Host / X-Forwarded-Host are believed (Astro.url, origin checks). Production hosts come from SITE_HOSTS.
-    allowedDomains: [
-      ...['localhost', 'br.localhost', '127.0.0.1'],
-      ...(process.env.SITE_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
-    ].map((hostname) => ({ hostname })),
+    allowedDomains: ['localhost', 'br.localhost', '127.0.0.1', ...config.siteHosts].map((hostname) => ({ hostname })),
   },
   // Small stylesheets inline, the shared ones as hashed, immutable, precompressed files: cached
   // once per visitor instead of resent (and recompressed) in every page.
   build: { inlineStylesheets: 'auto' },
-  server: { host: true, port: Number(process.env.PORT ?? 4321) },
+  server: { host: true, port: config.port },
   vite: {
     plugins: [slashlessDev()],
     resolve: { alias: { '~': new URL('./src', import.meta.url).pathname, '@db': new URL('./db', import.meta.url).pathname } },

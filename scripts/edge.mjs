@@ -23,12 +23,6 @@ export function applyProxyPolicy(headers, trustProxy) {
   if (xff) headers['x-forwarded-for'] = String(xff).split(',').pop().trim();
 }
 
-export function trustProxyFromEnv(env = process.env) {
-  const v = (env.TRUST_PROXY ?? '').trim();
-  if (v !== '' && v !== '0' && v !== '1') throw new Error(`TRUST_PROXY must be 1 (behind a proxy that sets X-Forwarded-*) or 0 (got "${v}")`);
-  return v === '1';
-}
-
 /**
  * True when the path cannot be decoded (a stray `%`, an escape that is not UTF-8) or decodes
  * to a NUL: no route can match it, so it is answered 400 without waking the app (which would

@@ -1,7 +1,7 @@
 // Used by `npm start` and `npm run dev`: apply migrations, then seed the demo catalogue
 // only when the catalogue is empty, so a second start never re-seeds or loses data.
 import { createDb } from '~/server/db';
-import { config } from '~/server/config';
+import { config } from '~/server/config.mjs';
 import { migrateToLatest } from '@db/migrate';
 import { isCatalogEmpty, seedDemo } from '@db/seed/index';
 import { seedDemoUsers } from '@db/seed/users';

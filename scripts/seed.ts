@@ -7,7 +7,7 @@
  * first. --large builds the benchmark catalogue (about 10,000 series).
  */
 import { createDb } from '~/server/db';
-import { config } from '~/server/config';
+import { config } from '~/server/config.mjs';
 import { migrateToLatest } from '@db/migrate';
 import { clearCatalog, isCatalogEmpty, seedDemo } from '@db/seed/index';
 import { seedDemoUsers } from '@db/seed/users';

@@ -5,9 +5,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withTrailingSlash } from './slashless.mjs';
-import { applyProxyPolicy, isMalformedPath, isOversized, refuse, trustProxyFromEnv } from './edge.mjs';
+import { applyProxyPolicy, isMalformedPath, isOversized, refuse } from './edge.mjs';
 
 process.env.NODE_ENV ??= 'production';
+const { config } = await import('../src/server/config.mjs');
 const root = path.resolve(fileURLToPath(new URL('../dist/client/', import.meta.url)));
 const { handler } = await import('../dist/server/entry.mjs');
 
@@ -62,7 +63,6 @@ function serveStatic(req, res, entry) {
   fs.createReadStream(file).pipe(res);
 }
 
-const TRUST_PROXY = trustProxyFromEnv();
 
 /** Requests answered 400 for a URL that cannot be decoded, since the last report. */
 let malformed = 0;
@@ -83,7 +83,7 @@ function onRequest(req, res) {
     return refuse(req, res, 400, 'error.url.malformed');
   }
   if (isOversized(req.headers)) return refuse(req, res, 413, 'error.body.tooLarge');
-  applyProxyPolicy(req.headers, TRUST_PROXY);
+  applyProxyPolicy(req.headers, config.trustProxy);
   req.url = withTrailingSlash(req.url ?? '/');
   enqueue(req, res);
 }
@@ -192,10 +192,9 @@ async function warmUp() {
     await new Promise((resolve) => probe.close(resolve));
   }
 }
-if (process.env.WARMUP !== '0') await warmUp();
+if (config.warmup) await warmUp();
 
-const port = Number(process.env.PORT ?? 4321);
-const host = process.env.HOST ?? '0.0.0.0';
+const { port, host } = config;
 server.listen(port, host, () => {
   console.log(`Inkpass is serving http://localhost:${port}/ (English) and http://br.localhost:${port}/ (Português)`);
 });

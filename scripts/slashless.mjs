@@ -1,4 +1,5 @@
-import { applyProxyPolicy, trustProxyFromEnv } from './edge.mjs';
+import { applyProxyPolicy } from './edge.mjs';
+import { config } from '../src/server/config.mjs';
 
 /**
  * Pages use trailing slashes, but API, relay, feed, media and sitemap URLs are named without one
@@ -21,13 +22,12 @@ export function slashlessDev() {
   return {
     name: 'inkpass-slashless',
     configureServer(server) {
-      const trustProxy = trustProxyFromEnv();
       // First in the stack: Astro's own dev middleware answers slashless paths with a 404 before later ones run.
       server.middlewares.stack.unshift({
         route: '',
         handle: (req, _res, next) => {
           // The same forwarded-header policy as production (scripts/edge.mjs).
-          applyProxyPolicy(req.headers, trustProxy);
+          applyProxyPolicy(req.headers, config.trustProxy);
           if (req.url) req.url = withTrailingSlash(req.url);
           next();
         },

@@ -5,7 +5,7 @@ import { compress, appendVary, PUBLIC_CACHE, PRIVATE_CACHE } from '~/server/http
 import { resolveSession } from '~/features/accounts/index.server';
 import { maybeRefreshReleases } from '~/features/catalog/index.server';
 import { getDb } from '~/server/db';
-import { config } from '~/server/config';
+import { config } from '~/server/config.mjs';
 import { isSameOriginMutation } from '~/server/origin';
 import { checkedLocation } from '~/lib/redirect';
 import { THEME_COOKIE_DARK, THEME_COOKIE_LITE, themeFromCookies } from '~/lib/theme';

@@ -6,7 +6,7 @@
  * databases cannot store (NUL and other control characters, broken UTF-8) with 400, so both
  * dialects answer the same. scripts/edge.mjs refuses any body over 64 KB before the app sees it.
  */
-import { config } from './config';
+import { config } from './config.mjs';
 
 /** Caps per kind of body: a login or favorite form is a few hundred bytes. */
 export const BODY_LIMITS = {

@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, SqliteDialect, sql, type CompiledQuery, type Transaction } from 'kysely';
 import type { Database } from '@db/schema';
-import { config } from './config';
+import { config } from './config.mjs';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -15,7 +15,7 @@ export async function createDb(url: string = config.databaseUrl): Promise<{ db: 
     // int8 (COUNT, SUM) and numeric come back as strings by default; our values fit in a double.
     pg.types.setTypeParser(20, (v: string) => Number(v));
     pg.types.setTypeParser(1700, (v: string) => Number(v));
-    const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_MAX ?? 10) });
+    const pool = new pg.Pool({ connectionString: url, max: config.pgPoolMax });
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   const Sqlite = (await import('better-sqlite3')).default;

@@ -1,5 +1,5 @@
 import zlib from 'node:zlib';
-import { config } from './config';
+import { config } from './config.mjs';
 
 // Synchronous on purpose: for 10-100 KB pages the stream machinery of async zlib costs the
 // event loop more (about 0.6 ms a page, measured) than compressing in place.

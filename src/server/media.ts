@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { config } from './config';
+import { config } from './config.mjs';
 
 /** Only these key prefixes are public; chapter pages (`pool/…` pages) never are. */
 export const PUBLIC_MEDIA_PREFIXES = ['series/', 'pool/thumbs/'] as const;

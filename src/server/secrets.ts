@@ -12,7 +12,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { config } from './config';
+import { config } from './config.mjs';
 
 export type KeyPurpose = 'page-url' | 'progress-token' | 'app-token' | 'payment-webhook';
 

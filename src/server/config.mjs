@@ -1,0 +1,98 @@
+// @ts-check
+/**
+ * All configuration is read here, once, from the environment, and checked at start: a bad value
+ * stops the start with a message that names it. Plain JavaScript (typed by JSDoc) so that every
+ * entry point can import it: the Astro server, the tsx scripts (migrate, seed, user), the HTTP
+ * server in scripts/serve.mjs and the build config. docs/operations.md lists the settings.
+ */
+import path from 'node:path';
+
+export const SECRET_MIN_LENGTH = 32;
+
+/**
+ * @typedef {object} Config
+ * @property {string} databaseUrl `file:…` (SQLite), `postgres://…` or `:memory:`.
+ * @property {string} mediaDir Where images live (absolute).
+ * @property {string} dataDir Where the server keeps files it creates for itself: the generated secret (absolute).
+ * @property {string | null} secret The root signing secret from INKPASS_SECRET, or null to use the generated one (src/server/secrets.ts).
+ * @property {string | null} countryHeader The header a CDN sets to the visitor's ISO country, lower-cased; null: no header is believed.
+ * @property {number} bodyTimeoutMs How long a request body may take to arrive before the answer is 408.
+ * @property {number} pgPoolMax PostgreSQL connections each process keeps.
+ * @property {boolean} trustProxy Believe X-Forwarded-* (a proxy in front sets them).
+ * @property {number} port Where scripts/serve.mjs listens.
+ * @property {string} host
+ * @property {boolean} warmup Render a few pages on a private port before the public one opens.
+ * @property {string[]} siteHosts Production host names (build time; Astro trusts them in the Host header).
+ * @property {boolean} production
+ */
+
+/** @param {string} message */
+function invalid(message) {
+  return new Error(`Configuration: ${message}`);
+}
+
+/**
+ * @param {string | undefined} raw
+ * @param {string} name
+ * @param {number} fallback
+ * @param {number} min
+ * @param {number} max
+ */
+function integer(raw, name, fallback, min, max) {
+  const v = raw?.trim();
+  if (!v) return fallback;
+  if (!/^\d{1,9}$/.test(v) || Number(v) < min || Number(v) > max) throw invalid(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  return Number(v);
+}
+
+/**
+ * @param {string | undefined} raw
+ * @param {string} name
+ * @param {boolean} fallback
+ */
+function flag(raw, name, fallback) {
+  const v = raw?.trim();
+  if (!v) return fallback;
+  if (v !== '0' && v !== '1') throw invalid(`${name} must be 1 or 0 (got "${raw}")`);
+  return v === '1';
+}
+
+/**
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {Config}
+ */
+export function readConfig(env = process.env) {
+  const databaseUrl = env.DATABASE_URL?.trim() || 'file:./data/inkpass.db';
+  if (!/^(file:|postgres(ql)?:\/\/|:memory:$)/.test(databaseUrl)) {
+    throw invalid(`DATABASE_URL must start with file:, postgres:// or be :memory: (got "${databaseUrl}")`);
+  }
+  if (env.MEDIA_SECRET) throw invalid('MEDIA_SECRET is no longer read: set INKPASS_SECRET instead (docs/operations.md)');
+  const secret = env.INKPASS_SECRET?.trim() || null;
+  if (secret !== null && secret.length < SECRET_MIN_LENGTH) {
+    throw invalid(`INKPASS_SECRET must be at least ${SECRET_MIN_LENGTH} characters (try: openssl rand -base64 32)`);
+  }
+  const countryHeader = env.COUNTRY_HEADER?.trim().toLowerCase() || null;
+  if (countryHeader !== null && !/^[a-z0-9-]{1,64}$/.test(countryHeader)) {
+    throw invalid(`COUNTRY_HEADER must be a header name such as cf-ipcountry (got "${env.COUNTRY_HEADER}")`);
+  }
+  const siteHosts = (env.SITE_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  for (const h of siteHosts) if (!/^[a-z0-9.-]{1,253}$/.test(h)) throw invalid(`SITE_HOSTS must list host names separated by commas (got "${h}")`);
+  return {
+    databaseUrl,
+    mediaDir: path.resolve(env.MEDIA_DIR?.trim() || './data/media'),
+    dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
+    secret,
+    countryHeader,
+    bodyTimeoutMs: integer(env.BODY_TIMEOUT_MS, 'BODY_TIMEOUT_MS', 10_000, 100, 600_000),
+    pgPoolMax: integer(env.PG_POOL_MAX, 'PG_POOL_MAX', 10, 1, 1000),
+    trustProxy: flag(env.TRUST_PROXY, 'TRUST_PROXY', false),
+    port: integer(env.PORT, 'PORT', 4321, 1, 65535),
+    host: env.HOST?.trim() || '0.0.0.0',
+    warmup: flag(env.WARMUP, 'WARMUP', true),
+    siteHosts,
+    production: env.NODE_ENV === 'production',
+  };
+}
+
+/** @type {Config} */
+export const config = readConfig();

@@ -1,0 +1,41 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readConfig } from './config.mjs';
+
+describe('configuration', () => {
+  it('has safe local defaults', () => {
+    const c = readConfig({});
+    expect(c.databaseUrl).toBe('file:./data/inkpass.db');
+    expect(c.dataDir).toBe(path.resolve('./data'));
+    expect(c.secret).toBeNull();
+    expect(c.countryHeader).toBeNull();
+    expect(c.trustProxy).toBe(false);
+    expect(c.port).toBe(4321);
+    expect(c.warmup).toBe(true);
+    expect(c.pgPoolMax).toBe(10);
+    expect(c.bodyTimeoutMs).toBe(10_000);
+  });
+
+  it('reads every setting', () => {
+    const c = readConfig({
+      DATABASE_URL: 'postgres://x@h/db', INKPASS_SECRET: 's'.repeat(40), COUNTRY_HEADER: 'CF-IPCountry', TRUST_PROXY: '1',
+      PORT: '8080', HOST: '127.0.0.1', WARMUP: '0', PG_POOL_MAX: '4', BODY_TIMEOUT_MS: '2000', SITE_HOSTS: 'inkpass.example, br.inkpass.example',
+    });
+    expect(c).toMatchObject({ databaseUrl: 'postgres://x@h/db', countryHeader: 'cf-ipcountry', trustProxy: true, port: 8080, host: '127.0.0.1', warmup: false, pgPoolMax: 4, bodyTimeoutMs: 2000 });
+    expect(c.siteHosts).toEqual(['inkpass.example', 'br.inkpass.example']);
+  });
+
+  it.each([
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    [{ MEDIA_SECRET: 'old' }, /INKPASS_SECRET instead/],
+    [{ INKPASS_SECRET: 'short' }, /at least 32/],
+    [{ COUNTRY_HEADER: 'bad header' }, /COUNTRY_HEADER/],
+    [{ TRUST_PROXY: 'yes' }, /TRUST_PROXY must be 1 or 0/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ PG_POOL_MAX: '-1' }, /PG_POOL_MAX/],
+    [{ BODY_TIMEOUT_MS: '10' }, /BODY_TIMEOUT_MS/],
+    [{ SITE_HOSTS: 'a b' }, /SITE_HOSTS/],
+  ])('stops the start on a bad value: %j', (env, message) => {
+    expect(() => readConfig(env)).toThrow(message);
+  });
+});
