@@ -1,0 +1,30 @@
+import { defineMiddleware } from 'astro:middleware';
+import { siteFromHost } from '~/lib/site';
+import { createT } from '~/lib/i18n';
+import { THEME_COOKIE_DARK, THEME_COOKIE_LITE, themeFromCookies } from '~/lib/theme';
+import { config } from '~/server/config.mjs';
+import { getDb } from '~/server/db';
+import { maybeRefreshReleases } from '~/features/catalog/index.server';
+
+/** Cookies whose presence makes a page personal (it must not be shared-cached). */
+const PERSONAL_COOKIES = /(?:^|;\s*)(inkpass_session|dark|lite|view)=/;
+
+/** What every later step and page reads from `locals`: the site, its language, one "now" per request. */
+export const context = defineMiddleware((ctx, next) => {
+  const { request, locals, cookies } = ctx;
+  // ctx.url.host is validated against security.allowedDomains (astro.config.mjs), and forwarded
+  // headers reach Astro only from a trusted proxy (scripts/edge.mjs).
+  const site = siteFromHost(ctx.url.host);
+  locals.site = site;
+  locals.locale = site.locale;
+  locals.t = createT(site.locale);
+  locals.now = Math.floor(Date.now() / 1000);
+  // Keep the denormalised release counters current as scheduled chapters come out (once a minute, in the background).
+  maybeRefreshReleases(getDb, locals.now);
+  locals.theme = themeFromCookies(cookies.get(THEME_COOKIE_DARK)?.value, cookies.get(THEME_COOKIE_LITE)?.value);
+  // Believed only from the header an operator says its CDN sets (COUNTRY_HEADER): any client can send one.
+  const country = config.countryHeader ? (request.headers.get(config.countryHeader) ?? '').trim().toUpperCase() : '';
+  locals.country = /^[A-Z]{2}$/.test(country) ? country : null;
+  locals.personalized = PERSONAL_COOKIES.test(request.headers.get('cookie') ?? '');
+  return next();
+});

@@ -1,0 +1,22 @@
+/**
+ * Every request passes these steps, in this order (Astro's `sequence`: each step's code before
+ * `next()` runs top-down, its code after `next()` bottom-up):
+ *
+ *   context      site, locale, messages, now, theme, country; starts the background release check
+ *   compression  (on the way out, last) compresses text answers once
+ *   headers      (on the way out) checked Location, default Cache-Control, security headers, CORS
+ *   apiErrors    (on the way out) JSON {detail} errors under /api/, /sapi/, /relay/
+ *   session      the signed-in reader, if the request carries a session cookie
+ *   guard        405 for mutations outside the mutation paths, 403 for foreign origins
+ *
+ * One concern per step; none of them renders a page.
+ */
+import { sequence } from 'astro:middleware';
+import { context } from './context';
+import { compression } from './compression';
+import { headers } from './headers';
+import { apiErrors } from './api-errors';
+import { session } from './session';
+import { guard } from './guard';
+
+export const onRequest = sequence(context, compression, headers, apiErrors, session, guard);
