@@ -1,11 +1,7 @@
 /**
- * Shared pieces for the Playwright tests: the two sites' URLs, catalogue messages (so tests
- * follow i18n/*.json instead of hard-coding text) and a `test` that fails on uncaught page errors.
+ * Shared pieces for the Playwright tests: the two sites' URLs, catalogue messages
+ * (tests/support/messages.ts) and a `test` that fails on uncaught page errors.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { IntlMessageFormat } from 'intl-messageformat';
 import { test as base, expect } from '@playwright/test';
 
 export const E2E_PORT = Number(process.env.INKPASS_E2E_PORT || 4399);
@@ -19,20 +15,7 @@ export function enUrl(p = '/'): string {
   return `${baseUrl}${p}`;
 }
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const catalogues = new Map<string, Record<string, string>>();
-
-/** A catalogue message formatted as the app formats it. */
-export function message(locale: 'en' | 'pt-BR', key: string, values?: Record<string, string | number>): string {
-  let cat = catalogues.get(locale);
-  if (!cat) {
-    cat = JSON.parse(fs.readFileSync(path.join(ROOT, 'i18n', `${locale}.json`), 'utf8')) as Record<string, string>;
-    catalogues.set(locale, cat);
-  }
-  const source = cat[key];
-  if (typeof source !== 'string') throw new Error(`i18n/${locale}.json has no key "${key}"`);
-  return String(new IntlMessageFormat(source, locale).format(values));
-}
+export { message } from '../support/messages';
 
 /** Entries pushed to window.dataLayer that are page_view events (object or gtag-style arguments). */
 export function isPageView(entry: unknown): boolean {

@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { htmlText, message, selectedDialects, useServer, withDb, type SiteName, type TestResponse } from './harness';
+import { createReader, htmlText, message, selectedDialects, useServer, withDb, type SiteName, type TestResponse } from './harness';
 
 const DAY = 86400;
 const FORM = 'application/x-www-form-urlencoded';
@@ -56,10 +56,8 @@ for (const dialect of selectedDialects()) {
     const whoAmI = async (cookie: string) => pageUser((await server.request('/', { headers: { cookie: `inkpass_session=${cookie}` } })).text);
 
     beforeAll(async () => {
-      const { createUser } = await import('~/features/accounts/users.server');
-      const email = unique('reader');
-      const user = await withDb(server, (db) => createUser(db, { email, displayName: 'Rita Reader', password: PASSWORD }));
-      reader = { email, id: user!.id };
+      const user = await createReader(server, { name: 'Rita Reader', password: PASSWORD });
+      reader = { email: user.email, id: user.id };
     });
     // Every request comes from 127.0.0.1: start each test with fresh per-IP counters.
     beforeEach(async () => {
@@ -72,12 +70,12 @@ for (const dialect of selectedDialects()) {
         const res = await post('/auth/signup/', form({ email, display_name: 'Ana', password: PASSWORD }), { site });
         expect(res.status, site).toBe(400);
         const locale = site === 'br' ? 'pt-BR' : 'en';
-        expect(htmlText(res.text)).toContain(await message(locale, 'auth.signup.termsRequired', { product: 'Inkpass' }));
+        expect(htmlText(res.text)).toContain(message(locale, 'auth.signup.termsRequired', { product: 'Inkpass' }));
         expect(sessionCookie(res)).toBeUndefined();
         const row = await withDb(server, (db) => db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst());
         expect(row).toBeUndefined();
       }
-      expect(await message('en', 'auth.signup.termsRequired', { product: 'Inkpass' })).toBe("To register you must accept Inkpass's Terms of Service and Privacy Policy");
+      expect(message('en', 'auth.signup.termsRequired', { product: 'Inkpass' })).toBe("To register you must accept Inkpass's Terms of Service and Privacy Policy");
     });
 
     it('signs up with the terms accepted, sets a HttpOnly SameSite=Lax cookie and shows the reader in the header', async () => {
@@ -100,7 +98,7 @@ for (const dialect of selectedDialects()) {
       // The same email again: a generic refusal.
       const again = await post('/auth/signup/', form({ email, display_name: 'Other', password: PASSWORD, terms: '1' }));
       expect(again.status).toBe(400);
-      expect(htmlText(again.text)).toContain(await message('en', 'auth.signup.taken'));
+      expect(htmlText(again.text)).toContain(message('en', 'auth.signup.taken'));
     });
 
     it('stores only a hash of the session secret, never the cookie value', async () => {
@@ -173,9 +171,10 @@ for (const dialect of selectedDialects()) {
     });
 
     it('ends the other sessions of an account when its password changes', async () => {
-      const { createUser, changePassword } = await import('~/features/accounts/users.server');
-      const email = unique('changer');
-      const user = (await withDb(server, (db) => createUser(db, { email, displayName: 'Chang', password: PASSWORD })))!;
+      // Passwords change through the account command (docs/accounts.md), which calls the accounts door.
+      const { changePassword } = await import('~/features/accounts/index.server');
+      const user = await createReader(server, { name: 'Chang', password: PASSWORD });
+      const email = user.email;
       const keep = sessionCookie(await login(email, PASSWORD))!;
       const other = sessionCookie(await login(email, PASSWORD))!;
       await withDb(server, (db) => changePassword(db, user.id, 'a-new-password-1', keep.split('.')[0]!));
@@ -214,7 +213,7 @@ for (const dialect of selectedDialects()) {
       }
       expect(a!.status).toBe(401);
       expect(b!.status).toBe(401);
-      const invalid = await message('en', 'auth.login.invalid');
+      const invalid = message('en', 'auth.login.invalid');
       expect(htmlText(a!.text)).toContain(invalid);
       expect(a!.text.replaceAll(unknown, 'EMAIL')).toBe(b!.text.replaceAll(reader.email, 'EMAIL'));
       const median = (xs: number[]) => xs.sort((x, y) => x - y)[1]!;
@@ -229,7 +228,7 @@ for (const dialect of selectedDialects()) {
       const res = await login(email, 'guess-10', { site: 'br' });
       expect(res.status).toBe(429);
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-      expect(htmlText(res.text)).toContain(await message('pt-BR', 'auth.error.rateLimited', { minutes: 15 }));
+      expect(htmlText(res.text)).toContain(message('pt-BR', 'auth.error.rateLimited', { minutes: 15 }));
       // The counter is in the database: it is the same for any process reading it.
       const row = await withDb(server, (db) => db.selectFrom('rate_limits').selectAll().where('bucket', '=', `login:email:${email}`).executeTakeFirstOrThrow());
       expect(Number(row.count)).toBe(11);
@@ -250,7 +249,7 @@ for (const dialect of selectedDialects()) {
     });
 
     it('answers bodies of the wrong type with 415, oversized ones with 413 and malformed ones with 400, each with a clear message', async () => {
-      const wrongType = await message('en', 'error.body.type');
+      const wrongType = message('en', 'error.body.type');
       const json = await post('/auth/login/', JSON.stringify({ email: reader.email, password: PASSWORD }), { headers: { 'content-type': 'application/json' } });
       expect(json.status).toBe(415);
       expect(htmlText(json.text)).toContain(wrongType);
@@ -258,10 +257,10 @@ for (const dialect of selectedDialects()) {
       expect(none.status).toBe(415);
       const big = await post('/auth/signup/', form({ email: 'a@b.cd', display_name: 'x'.repeat(20_000), password: PASSWORD, terms: '1' }));
       expect(big.status).toBe(413);
-      expect(htmlText(big.text)).toContain(await message('en', 'error.body.tooLarge'));
+      expect(htmlText(big.text)).toContain(message('en', 'error.body.tooLarge'));
       const badUtf8 = await post('/auth/login/', Buffer.from([0x65, 0x6d, 0x61, 0x69, 0x6c, 0x3d, 0xff, 0xfe]) as unknown as string, { site: 'br' });
       expect(badUtf8.status).toBe(400);
-      expect(htmlText(badUtf8.text)).toContain(await message('pt-BR', 'error.body.malformed'));
+      expect(htmlText(badUtf8.text)).toContain(message('pt-BR', 'error.body.malformed'));
       const logout = await post('/auth/logout/', '{}', { headers: { 'content-type': 'application/json' } });
       expect(logout.status).toBe(415);
       expect(logout.text).toBe(wrongType);
@@ -277,8 +276,8 @@ for (const dialect of selectedDialects()) {
         expect(res.text).not.toMatch(/<html|<!doctype/i);
         expect(res.text).toMatch(/<form[^>]*method="post" action="\/auth\/logout\/"/);
         const text = htmlText(res.text);
-        expect(text).toContain(await message(locale, 'auth.logout.confirm'));
-        expect(text).toContain(await message(locale, 'auth.logout.cancel'));
+        expect(text).toContain(message(locale, 'auth.logout.confirm'));
+        expect(text).toContain(message(locale, 'auth.logout.cancel'));
       }
       const full = await server.request('/auth/logout/?full=1');
       expect(full.status).toBe(200);
@@ -297,7 +296,7 @@ for (const dialect of selectedDialects()) {
         expect(a.text, path).toBe(b.text);
       }
       const login = await server.request('/auth/login/', { site: 'br' });
-      expect(htmlText(login.text)).toContain(await message('pt-BR', 'auth.field.password'));
+      expect(htmlText(login.text)).toContain(message('pt-BR', 'auth.field.password'));
     });
   });
 }

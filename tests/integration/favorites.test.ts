@@ -3,9 +3,8 @@
  * no-JavaScript toggle, the favorites page and list API, and the listing's favorited filter.
  * Two readers; B must never see or change A's favorites through any of them.
  */
-import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { anySeries, htmlText, selectedDialects, useServer, withDb, type SeriesSample } from './harness';
+import { createReader, anySeries, htmlText, selectedDialects, useServer, withDb, type SeriesSample } from './harness';
 
 
 for (const dialect of selectedDialects()) {
@@ -15,16 +14,7 @@ for (const dialect of selectedDialects()) {
     let b: { id: number; cookie: string };
     let series: SeriesSample[];
 
-    const makeReader = async (name: string) => {
-      const { createUser } = await import('~/features/accounts/users.server');
-      const { createSession } = await import('~/features/accounts/sessions.server');
-      return withDb(server, async (db) => {
-        const email = `${name}-${crypto.randomBytes(4).toString('hex')}@example.test`;
-        const user = await createUser(db, { email, displayName: name, password: 'correct-horse-9' });
-        const session = await createSession(db, user!.id);
-        return { id: user!.id, cookie: `inkpass_session=${session.token}` };
-      });
-    };
+    const makeReader = (name: string) => createReader(server, { name });
     const rows = (userId: number) =>
       withDb(server, (db) => db.selectFrom('favorites').select('series_id').where('user_id', '=', userId).orderBy('series_id').execute()).then((r) => r.map((x) => Number(x.series_id)));
     const api = (method: 'POST' | 'DELETE', e4pid: string, o: { cookie?: string; headers?: Record<string, string> } = {}) =>

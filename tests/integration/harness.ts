@@ -493,16 +493,7 @@ export function readerPath(slug: string, e4pid: string, number: number, format: 
 // ---------------------------------------------------------------------------------------------
 // Catalogue and body checks
 
-/** A message from i18n/{locale}.json, formatted as the app formats it (ICU MessageFormat). */
-export async function message(locale: 'en' | 'pt-BR', key: string, values?: Record<string, string | number>): Promise<string> {
-  const file = path.join(ROOT, 'i18n', `${locale}.json`);
-  if (!fs.existsSync(file)) throw new Error(`the catalogue ${path.relative(ROOT, file)} does not exist yet`);
-  const catalogue = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
-  const source = catalogue[key];
-  if (typeof source !== 'string') throw new Error(`${path.relative(ROOT, file)} has no key "${key}"`);
-  const { IntlMessageFormat } = await import('intl-messageformat');
-  return String(new IntlMessageFormat(source, locale).format(values));
-}
+export { message } from '../support/messages';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 /** Text of an HTML document with tags removed and entities decoded, whitespace collapsed. */
@@ -533,4 +524,44 @@ export function leakIn(text: string): string | null {
     if (m) return text.slice(Math.max(0, m.index - 80), m.index + 120);
   }
   return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Readers, made through the app
+
+export interface Reader {
+  id: number;
+  email: string;
+  password: string;
+  name: string;
+  /** The session cookie's value (`id.secret`). */
+  token: string;
+  /** A Cookie header carrying the session. */
+  cookie: string;
+}
+
+/**
+ * A new reader, signed up through the sign-up form as a person would (terms accepted), with the
+ * session the app gave it. Every request of a test run comes from 127.0.0.1, so the per-address
+ * sign-up counter is reset first (the limit itself is tested in auth.test.ts).
+ */
+export async function createReader(server: ServerClient, opts: { site?: SiteName; name?: string; password?: string } = {}): Promise<Reader> {
+  const email = `reader-${crypto.randomBytes(6).toString('hex')}@example.test`;
+  const password = opts.password ?? 'correct-horse-9';
+  const name = opts.name ?? 'Test Reader';
+  await withDb(server, (db) => db.deleteFrom('rate_limits').where('bucket', 'like', 'signup:ip:%').execute());
+  const res = await server.request('/auth/signup/', {
+    site: opts.site,
+    method: 'POST',
+    body: new URLSearchParams({ email, display_name: name, password, terms: '1' }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin(opts.site), 'sec-fetch-site': 'same-origin' },
+  });
+  const token = /(?:^|\n)inkpass_session=([^;]+)/.exec(res.headers['set-cookie'] ?? '')?.[1];
+  if (res.status !== 303 || !token) throw new Error(`sign-up failed (${res.status}): ${res.text.slice(0, 300)}`);
+  const cookie = `inkpass_session=${token}`;
+  const page = await server.request('/', { site: opts.site, headers: { cookie } });
+  const data = /<script type="application\/json" id="page-user-data">([\s\S]*?)<\/script>/.exec(page.text)?.[1];
+  const id = data ? (JSON.parse(data) as { id?: number } | null)?.id : undefined;
+  if (typeof id !== 'number') throw new Error('the signed-up reader does not appear in the page user data');
+  return { id, email, password, name, token, cookie };
 }

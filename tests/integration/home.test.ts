@@ -4,11 +4,10 @@
  * for everyone with no private data, a signed-in reader gets a private page with the shelf,
  * favorites and recommendations of their own, and the hover-reel endpoint answers JSON.
  */
-import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '@db/seed/index';
-import { leakIn, message, selectedDialects, useServer, withDb, type SiteName } from './harness';
+import { createReader, leakIn, message, selectedDialects, useServer, withDb, type SiteName } from './harness';
 
 /** The carousel regions of a page: accessible name → the HTML of the region. */
 function regions(html: string): Map<string, string> {
@@ -42,16 +41,16 @@ for (const dialect of selectedDialects()) {
         expect(leakIn(res.text)).toBeNull();
         const found = regions(res.text);
         for (const key of ['home.heroLabel', 'home.newest', 'home.popular', 'home.categories', 'home.genres']) {
-          const name = await message(locale, key);
+          const name = message(locale, key);
           expect([...found.keys()], key).toContain(name);
           const region = found.get(name)!;
-          expect(region).toContain(`aria-roledescription="${await message(locale, 'carousel.roleDescription')}"`);
-          expect(region).toMatch(new RegExp(`role="group" aria-roledescription="${await message(locale, 'carousel.slide')}" aria-label="1 ${site === 'br' ? 'de' : 'of'} \\d+"`));
+          expect(region).toContain(`aria-roledescription="${message(locale, 'carousel.roleDescription')}"`);
+          expect(region).toMatch(new RegExp(`role="group" aria-roledescription="${message(locale, 'carousel.slide')}" aria-label="1 ${site === 'br' ? 'de' : 'of'} \\d+"`));
         }
         // Newest series: 2 per view, 1 up to 1200, 2 up to 768, 1 up to 576 px (no-JS CSS variables).
-        expect(found.get(await message(locale, 'home.newest'))).toContain('--pv-base:2;--pv-1200:1;--pv-1024:1;--pv-768:2;--pv-576:1;--pv-420:1');
+        expect(found.get(message(locale, 'home.newest'))).toContain('--pv-base:2;--pv-1200:1;--pv-1024:1;--pv-768:2;--pv-576:1;--pv-420:1');
         // The hero's first image is the LCP element; the others wait.
-        const heroImgs = [...found.get(await message(locale, 'home.heroLabel'))!.matchAll(/<img class="hero-img"[^>]*>/g)].map((m) => m[0]);
+        const heroImgs = [...found.get(message(locale, 'home.heroLabel'))!.matchAll(/<img class="hero-img"[^>]*>/g)].map((m) => m[0]);
         expect(heroImgs.length).toBeGreaterThan(1);
         expect(heroImgs[0]).toContain('fetchpriority="high"');
         expect(heroImgs[0]).toContain('loading="eager"');
@@ -73,7 +72,7 @@ for (const dialect of selectedDialects()) {
         const now = Date.now() / 1000;
         for (const s of data.simulpub) expect(s.next.saleAt).toBeGreaterThan(now - 60);
         // Category strip: links into the listing's category filter.
-        expect(found.get(await message(locale, 'home.categories'))).toMatch(/href="\/comics\/\?filter=[a-z-]+"/);
+        expect(found.get(message(locale, 'home.categories'))).toMatch(/href="\/comics\/\?filter=[a-z-]+"/);
       });
     }
 
@@ -82,7 +81,7 @@ for (const dialect of selectedDialects()) {
         const html = (await server.request('/', { site })).text;
         expect(html).not.toContain(`/comics/${DEMO.blocked}/`);
         // Latest updates is the catalogue's news, not a promotion: like the listing it shows adult series with their badge.
-        const latestLabel = await message(site === 'br' ? 'pt-BR' : 'en', 'home.latest');
+        const latestLabel = message(site === 'br' ? 'pt-BR' : 'en', 'home.latest');
         const all = regions(html);
         expect(all.has(latestLabel), `${site}: the latest-updates carousel`).toBe(true);
         expect(all.get(latestLabel)!, `${site}: latest updates link chapters`).toMatch(/href="\/read\/[a-z0-9-]+\/[^"]+\/"/);
@@ -103,8 +102,8 @@ for (const dialect of selectedDialects()) {
       const html = zlib.gunzipSync(a.raw).toString('utf8');
       expect(stable(html)).toBe(stable(b.text));
       expect(html).toContain('<script type="application/json" id="page-user-data">null</script>');
-      expect(html).not.toContain(await message('en', 'home.continueReading'));
-      expect(html).not.toContain(await message('en', 'home.favorites'));
+      expect(html).not.toContain(message('en', 'home.continueReading'));
+      expect(html).not.toContain(message('en', 'home.favorites'));
       expect(html).toMatch(/data-recommended="series"/);
     });
 
@@ -114,21 +113,17 @@ for (const dialect of selectedDialects()) {
       let fav: { id: number; slug: string; name: string };
 
       beforeAll(async () => {
-        const { createUser } = await import('~/features/accounts/users.server');
-        const { createSession } = await import('~/features/accounts/sessions.server');
+        const user = await createReader(server, { name: 'Home Reader' });
         ({ reader, read, fav } = await withDb(server, async (db) => {
-          const email = `home-${crypto.randomBytes(4).toString('hex')}@example.test`;
-          const user = await createUser(db, { email, displayName: 'Home Reader', password: 'correct-horse-9' });
-          const session = await createSession(db, user!.id);
           const now = Math.floor(Date.now() / 1000);
           const pick = (slug: string) => db.selectFrom('series').select(['id', 'slug', 'name']).where('slug', '=', slug).executeTakeFirstOrThrow();
           const readSeries = await pick(DEMO.readerManga);
           const favSeries = await pick(DEMO.readerWebtoon);
           const chapter = await db.selectFrom('chapters').select('id').where('series_id', '=', readSeries.id).where('language', '=', 'en').orderBy('number').limit(1).executeTakeFirstOrThrow();
-          await db.insertInto('reading_progress').values({ user_id: user!.id, chapter_id: chapter.id, series_id: readSeries.id, completion: 40, completed: 0, first_read: now - 600, last_read: now - 60, token_issued_at: now - 600, seq: 1 }).execute();
-          await db.insertInto('favorites').values({ user_id: user!.id, series_id: favSeries.id, created_at: now - 30 }).execute();
+          await db.insertInto('reading_progress').values({ user_id: user.id, chapter_id: chapter.id, series_id: readSeries.id, completion: 40, completed: 0, first_read: now - 600, last_read: now - 60, token_issued_at: now - 600, seq: 1 }).execute();
+          await db.insertInto('favorites').values({ user_id: user.id, series_id: favSeries.id, created_at: now - 30 }).execute();
           return {
-            reader: { id: user!.id, cookie: `inkpass_session=${session.token}` },
+            reader: { id: user.id, cookie: user.cookie },
             read: { id: Number(readSeries.id), slug: readSeries.slug, name: readSeries.name },
             fav: { id: Number(favSeries.id), slug: favSeries.slug, name: favSeries.name },
           };
@@ -141,10 +136,10 @@ for (const dialect of selectedDialects()) {
         expect(res.headers['cache-control']).toMatch(/private/);
         const html = res.text;
         const shelf = /<section[^>]*data-continue-shelf[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
-        expect(shelf).toContain(await message('en', 'home.continueReading'));
+        expect(shelf).toContain(message('en', 'home.continueReading'));
         expect(shelf).toContain(`/comics/${read.slug}/`);
         expect(shelf).toMatch(/href="\/read\//);
-        const favorites = regions(html).get(await message('en', 'home.favorites'));
+        const favorites = regions(html).get(message('en', 'home.favorites'));
         expect(favorites).toBeDefined();
         expect(favorites).toContain(`/comics/${fav.slug}/`);
         // Recommendations come from the reader's own tags and leave out what they already read or favorited.
@@ -187,11 +182,11 @@ for (const dialect of selectedDialects()) {
           expect(res.status, path).toBeGreaterThanOrEqual(400);
           expect(res.status, path).toBeLessThan(500);
           expect(leakIn(res.text), path).toBeNull();
-          if (res.status === 404 && res.headers['content-type']?.includes('json')) expect(res.json().detail).toBe(await message('pt-BR', 'error.api.notFound'));
+          if (res.status === 404 && res.headers['content-type']?.includes('json')) expect(res.json().detail).toBe(message('pt-BR', 'error.api.notFound'));
         }
         const res = await server.request(`/home/reel/${blocked.e4pid}/`);
         expect(res.status).toBe(404);
-        expect(res.json()).toEqual({ detail: await message('en', 'error.api.notFound') });
+        expect(res.json()).toEqual({ detail: message('en', 'error.api.notFound') });
       });
     });
   });

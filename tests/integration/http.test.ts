@@ -58,7 +58,7 @@ describe.each(selectedDialects())('%s', (dialect) => {
       expect(res.status).toBe(404);
       expectHtml(res, UNKNOWN_PATH);
       expect(res.text).toMatch(/<html[^>]*\slang="en"/);
-      expect(htmlText(res.text)).toContain(await message('en', 'error.notFound.title'));
+      expect(htmlText(res.text)).toContain(message('en', 'error.notFound.title'));
     });
 
     it('answers an unknown path with a 404 page in Portuguese on the Portuguese site', async () => {
@@ -66,7 +66,7 @@ describe.each(selectedDialects())('%s', (dialect) => {
       expect(res.status).toBe(404);
       expectHtml(res, `${UNKNOWN_PATH} (br)`);
       expect(res.text).toMatch(/<html[^>]*\slang="pt-BR"/);
-      expect(htmlText(res.text)).toContain(await message('pt-BR', 'error.notFound.title'));
+      expect(htmlText(res.text)).toContain(message('pt-BR', 'error.notFound.title'));
     });
   });
 

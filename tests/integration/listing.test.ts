@@ -74,7 +74,7 @@ for (const dialect of selectedDialects()) {
         expect(res.status).toBe(404);
         expect(res.headers['cache-control']).toMatch(/\bpublic\b/);
         const text = htmlText(res.text);
-        expect(text).toContain(await message('en', 'listing.notFound.title'));
+        expect(text).toContain(message('en', 'listing.notFound.title'));
         expect(res.text).toContain('https://discord.gg/inkpass');
       });
 
@@ -82,7 +82,7 @@ for (const dialect of selectedDialects()) {
         const res = await server.request('/comics/fragment/?page=500');
         expect(res.status).toBe(200);
         expect(slugsIn(res.text)).toEqual([]);
-        expect(htmlText(res.text)).toContain(await message('en', 'listing.pastEnd.title'));
+        expect(htmlText(res.text)).toContain(message('en', 'listing.pastEnd.title'));
       });
 
       it('ignores unknown values, clamps the page, truncates q and never fails', async () => {
@@ -148,9 +148,9 @@ for (const dialect of selectedDialects()) {
         const en = await server.request('/comics/');
         expect(en.status).toBe(200);
         expect(en.text).toMatch(/aria-live="polite"/);
-        expect(htmlText(en.text)).toContain(await message('en', 'listing.title'));
+        expect(htmlText(en.text)).toContain(message('en', 'listing.title'));
         const br = await server.request('/comics/', { site: 'br' });
-        expect(htmlText(br.text)).toContain(await message('pt-BR', 'listing.title'));
+        expect(htmlText(br.text)).toContain(message('pt-BR', 'listing.title'));
       });
 
       it('redirects the no-JavaScript form to the canonical URL, applying the language rule', async () => {
@@ -238,10 +238,10 @@ for (const dialect of selectedDialects()) {
       it('answers 404 {"detail"} for an unknown or blocked comic, in the site language', async () => {
         const unknown = await server.request('/sapi/comics/SER-doesnotexist/');
         expect(unknown.status).toBe(404);
-        expect(unknown.json()).toEqual({ detail: await message('en', 'error.api.notFound') });
+        expect(unknown.json()).toEqual({ detail: message('en', 'error.api.notFound') });
         const blocked = await server.request(`/sapi/comics/${expected.blocked.e4pid}/`, { site: 'br' });
         expect(blocked.status).toBe(404);
-        expect(blocked.json()).toEqual({ detail: await message('pt-BR', 'error.api.notFound') });
+        expect(blocked.json()).toEqual({ detail: message('pt-BR', 'error.api.notFound') });
       });
     });
   });

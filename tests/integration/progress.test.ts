@@ -3,9 +3,8 @@
  * progress tokens, the ordered upsert, forged and cross-site refusals, the history API and its
  * token errors, the signed-in episodes endpoint and the read/reading chapter rows.
  */
-import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { htmlText, message, readerPath, selectedDialects, useServer, withDb } from './harness';
+import { createReader, htmlText, message, readerPath, selectedDialects, useServer, withDb } from './harness';
 
 
 interface Reader { id: number; cookie: string }
@@ -19,13 +18,7 @@ for (const dialect of selectedDialects()) {
     let chapters: FreeChapter[];
 
     const newReader = async (): Promise<Reader> => {
-      const { createUser } = await import('~/features/accounts/users.server');
-      const { createSession } = await import('~/features/accounts/sessions.server');
-      return withDb(server, async (db) => {
-        const user = await createUser(db, { email: `p-${crypto.randomBytes(4).toString('hex')}@example.test`, displayName: 'Pat', password: 'correct-horse-9' });
-        const s = await createSession(db, user!.id);
-        return { id: user!.id, cookie: `inkpass_session=${s.token}` };
-      });
+      return createReader(server, { name: 'Pat' });
     };
     const tokenFrom = async (r: Reader, c: FreeChapter): Promise<string> => {
       const res = await server.request(c.path, { headers: { cookie: r.cookie } });
@@ -80,7 +73,7 @@ for (const dialect of selectedDialects()) {
     });
 
     it('ignores a stale update (older seq, or an older token) and keeps completed once set', async () => {
-      const { signProgressToken } = await import('~/features/library/tokens.server');
+      const { signProgressToken } = await import('~/features/library/index.server');
       const c = chapters[1]!;
       const now = Math.floor(Date.now() / 1000);
       const newer = signProgressToken(a.id, c.e4pid, now);
@@ -100,7 +93,7 @@ for (const dialect of selectedDialects()) {
     });
 
     it("refuses forged tokens: another reader's, tampered, another chapter, too old", async () => {
-      const { signProgressToken } = await import('~/features/library/tokens.server');
+      const { signProgressToken } = await import('~/features/library/index.server');
       const c = chapters[2]!;
       const tokenA = await tokenFrom(a, c);
       // IDOR: reader B cannot write A's progress with A's token.
@@ -158,7 +151,7 @@ for (const dialect of selectedDialects()) {
     });
 
     it('answers expired and bad tokens with 401 and distinct codes; the token needs a session', async () => {
-      const { signAppToken } = await import('~/features/library/tokens.server');
+      const { signAppToken } = await import('~/features/library/index.server');
       const sessionOfA = a.cookie.split('=')[1]!.split('.')[0]!;
       const expired = signAppToken(sessionOfA, a.id, Math.floor(Date.now() / 1000) - 1);
       const res = await server.request(`/api/house/history/me?token=${encodeURIComponent(expired)}`);
@@ -183,7 +176,7 @@ for (const dialect of selectedDialects()) {
       // A forged token naming another user with this session's id fails the signature; a validly
       // signed one for another user is refused because the session is not theirs.
       const [, sid, , exp] = token.split('.');
-      const { signAppToken } = await import('~/features/library/tokens.server');
+      const { signAppToken } = await import('~/features/library/index.server');
       const asA = signAppToken(sid!, a.id, Number(exp));
       expect((await server.request(`/api/house/history/me?token=${encodeURIComponent(asA)}`)).json()).toMatchObject({ code: 'token_invalid' });
       const out = await server.request('/auth/logout/', {
@@ -207,15 +200,15 @@ for (const dialect of selectedDialects()) {
       expect(ep.owned).toBe(false);
       expect(body.highlighted_e4pid).toBe(c.e4pid);
       expect(body.reading_button.e4pid).toBe(c.e4pid);
-      expect(body.continue_text).toContain(await message('en', 'series.continueReading', { chapter: '' }).then((s) => s.trim()));
+      expect(body.continue_text).toContain(message('en', 'series.continueReading', { chapter: '' }).trim());
       const asB = (await server.request(`/api/comic/${c.seriesId}/episodes?language=en&token=${encodeURIComponent(await appToken(b))}`)).json();
       expect(asB.episodes.find((e: { id: string }) => e.id === c.e4pid).readingProgress).toEqual({ completed: false, completion: 0 });
       expect((await server.request(`/api/comic/${c.seriesId}/episodes?language=en`)).status).toBe(401);
     });
 
     it('shows Read Again and Continue on the right chapter rows, only for their reader', async () => {
-      const readAgain = await message('en', 'chapter.readAgain');
-      const cont = await message('en', 'chapter.continue');
+      const readAgain = message('en', 'chapter.readAgain');
+      const cont = message('en', 'chapter.continue');
       const rowOf = (html: string, e4pid: string) => {
         const id = e4pid.replace(/^EPI-/, '');
         const m = new RegExp(`<li class="chapter-row[^"]*"[^>]*>(?:(?!</li>).)*?/${id}/(?:(?!</li>).)*</li>`, 's').exec(html);
@@ -231,7 +224,7 @@ for (const dialect of selectedDialects()) {
       const rowR = rowOf(pageR.text, reading.e4pid);
       expect(rowR).toContain('is-reading');
       expect(htmlText(rowR)).toContain(cont);
-      expect(htmlText(pageR.text)).toContain(await message('en', 'series.continueReading', { chapter: '' }).then((s) => s.trim()));
+      expect(htmlText(pageR.text)).toContain(message('en', 'series.continueReading', { chapter: '' }).trim());
       const pageB = await server.request(`/comics/${done.slug}/`, { headers: { cookie: b.cookie } });
       expect(pageB.text).not.toContain('read-state');
       const anon = await server.request(`/comics/${done.slug}/`);
@@ -247,7 +240,7 @@ for (const dialect of selectedDialects()) {
       expect(page.headers['cache-control']).toMatch(/private/);
       expect(page.text).toContain('aria-valuenow="100"');
       expect(htmlText(page.text)).toContain(chapters[1]!.name);
-      expect(htmlText(page.text)).toContain(await message('en', 'chapter.readAgain'));
+      expect(htmlText(page.text)).toContain(message('en', 'chapter.readAgain'));
       const br = await server.request('/my/history/', { site: 'br', headers: { cookie: a.cookie } });
       expect(htmlText(br.text)).toContain('Reler');
       const home = await server.request('/', { headers: { cookie: a.cookie } });

@@ -145,7 +145,7 @@ describe.each(selectedDialects())('%s', (dialect) => {
       expect(p).toContain('/capitulo-portugues-');
       const res = await server.request(p, { site: 'br' });
       expect(res.status).toBe(200);
-      expect(htmlText(res.text)).toContain(await message('pt-BR', 'reader.pageCounter', { page: 1, total: c.pages.length }));
+      expect(htmlText(res.text)).toContain(message('pt-BR', 'reader.pageCounter', { page: 1, total: c.pages.length }));
     });
   });
 
@@ -169,7 +169,7 @@ describe.each(selectedDialects())('%s', (dialect) => {
     it('shows the page counter and links back to the series', async () => {
       const c = manga.free[0]!;
       const res = await server.request(pathOf(manga, c));
-      expect(htmlText(res.text)).toContain(await message('en', 'reader.pageCounter', { page: 1, total: c.pages.length }));
+      expect(htmlText(res.text)).toContain(message('en', 'reader.pageCounter', { page: 1, total: c.pages.length }));
       expect(res.text).toMatch(/aria-live="polite"/);
       expect(res.text).toContain(`href="/comics/${manga.slug}/"`);
     });
@@ -194,8 +194,8 @@ describe.each(selectedDialects())('%s', (dialect) => {
       const res = await server.request(p);
       expect(res.status).toBe(200);
       const text = htmlText(res.text);
-      expect(text).toContain(await message('en', 'reader.locked.title'));
-      expect(text).toContain(await message('en', 'chapter.loginToRead'));
+      expect(text).toContain(message('en', 'reader.locked.title'));
+      expect(text).toContain(message('en', 'chapter.loginToRead'));
       expect(res.text).toContain(`href="${loginPath(p).replace(/&/g, '&amp;')}"`);
       expect(res.text).not.toContain('/media/p/');
       expect(res.text).not.toContain('/api/reader/');
@@ -205,7 +205,7 @@ describe.each(selectedDialects())('%s', (dialect) => {
       const c = manga.paid[0]!;
       const res = await server.request(manifestPath(c.e4pid));
       expect(res.status).toBe(403);
-      expect(res.json()).toEqual({ detail: await message('en', 'reader.locked.title') });
+      expect(res.json()).toEqual({ detail: message('en', 'reader.locked.title') });
       expect(res.text).not.toContain('/media/p/');
     });
 
@@ -392,26 +392,26 @@ describe.each(selectedDialects())('%s', (dialect) => {
     it('shows the unavailable message and no pages for a blocked series', async () => {
       const res = await server.request(await firstReleasedPath(DEMO.blocked));
       expect(res.status).toBe(200);
-      expect(htmlText(res.text)).toContain(await message('en', 'series.blocked.unavailable'));
+      expect(htmlText(res.text)).toContain(message('en', 'series.blocked.unavailable'));
       expect(res.text).not.toContain('/media/p/');
     });
 
     it('shows the removed message and no pages for a removed series', async () => {
       const res = await server.request(await firstReleasedPath(DEMO.removed));
-      expect(htmlText(res.text)).toContain(await message('en', 'series.removed'));
+      expect(htmlText(res.text)).toContain(message('en', 'series.removed'));
       expect(res.text).not.toContain('/media/p/');
     });
 
     it('shows the region message and no pages in a blocked country, and pages elsewhere', async () => {
       const p = await firstReleasedPath(DEMO.geoblockedJp);
       const jp = await server.request(p, { headers: { 'cf-ipcountry': 'JP' } });
-      expect(htmlText(jp.text)).toContain(await message('en', 'series.blocked.region', { countries: 'JP' }));
+      expect(htmlText(jp.text)).toContain(message('en', 'series.blocked.region', { countries: 'JP' }));
       expect(jp.text).not.toContain('/media/p/');
       expect(jp.headers['cache-control']).toMatch(/private/);
       const manifest = await server.request(manifestPath(`EPI-${p.split('/')[3]}`), { headers: { 'cf-ipcountry': 'JP' } });
       expect(manifest.status).toBe(403);
       const br = await server.request(p, { headers: { 'cf-ipcountry': 'BR' } });
-      expect(htmlText(br.text)).not.toContain(await message('en', 'series.blocked.region', { countries: 'BR' }));
+      expect(htmlText(br.text)).not.toContain(message('en', 'series.blocked.region', { countries: 'BR' }));
     });
   });
 });

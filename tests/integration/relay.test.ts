@@ -184,10 +184,10 @@ for (const dialect of selectedDialects()) {
       expect(own.entries.map((e) => e.serie.id)).toEqual([known.manga.id]);
       const other = await server.request(relay(String(known.otherPublisher), String(known.manga.id), 'updates', q));
       expect(other.status).toBe(404);
-      expect(other.json().detail).toBe(await message('en', 'relay.error.unknownSeries'));
+      expect(other.json().detail).toBe(message('en', 'relay.error.unknownSeries'));
       const unknown = await server.request(relay('999999', String(known.manga.id), 'updates', q));
       expect(unknown.status).toBe(404);
-      expect(unknown.json().detail).toBe(await message('en', 'relay.error.publisher'));
+      expect(unknown.json().detail).toBe(message('en', 'relay.error.publisher'));
     });
 
     it('answers a series not shown on this site with 404 there and 200 on its own site', async () => {
@@ -234,7 +234,7 @@ for (const dialect of selectedDialects()) {
           const label = `${site} ${path.slice(0, 120)} -> ${res.status}`;
           if (res.status !== status) problems.push(`${label} (expected ${status}): ${res.text.slice(0, 200)}`);
           if (!/^application\/json/.test(res.headers['content-type'] ?? '')) problems.push(`${label}: not JSON`);
-          else if (res.json().detail !== await message(locale, key, key === 'relay.error.tooMany' ? { max: 60 } : undefined)) problems.push(`${label}: detail ${res.text.slice(0, 200)}`);
+          else if (res.json().detail !== message(locale, key, key === 'relay.error.tooMany' ? { max: 60 } : undefined)) problems.push(`${label}: detail ${res.text.slice(0, 200)}`);
           if (res.headers['cache-control'] !== 'no-store') problems.push(`${label}: cache ${res.headers['cache-control']}`);
           const leak = leakIn(res.text);
           if (leak) problems.push(`${label}: leak ${leak}`);
@@ -254,17 +254,17 @@ for (const dialect of selectedDialects()) {
       for (const method of ['POST', 'DELETE', 'PUT']) {
         const res = await server.request(relay('inkpass', String(known.manga.id), 'updates', `clientid=it&after=${now() - DAY}`), { method, body: '{}', headers: { 'content-type': 'application/json' } });
         expect(res.status, method).toBe(405);
-        expect(res.json().detail).toBe(await message('en', 'error.api.methodNotAllowed'));
+        expect(res.json().detail).toBe(message('en', 'error.api.methodNotAllowed'));
       }
       for (const path of ['/relay/', '/relay/consumer/inkpass/series/1/nope?clientid=it', '/relay/consumer/inkpass/series/1']) {
         const res = await server.request(path);
         expect(res.status, path).toBe(404);
-        expect(res.json().detail, path).toBe(await message('en', 'error.api.notFound'));
+        expect(res.json().detail, path).toBe(message('en', 'error.api.notFound'));
       }
       // A path that cannot be decoded is refused before routing, still as JSON for API clients.
       const broken = await server.request('/relay/%E0%A4%A/x');
       expect(broken.status).toBe(400);
-      expect(broken.json().detail).toBe(await message('en', 'error.url.malformed'));
+      expect(broken.json().detail).toBe(message('en', 'error.url.malformed'));
     });
   });
 }

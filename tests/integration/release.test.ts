@@ -12,7 +12,7 @@ describe.each(selectedDialects())('release counters (%s)', (dialect) => {
   const server = useServer(dialect);
 
   it('counts a chapter once its release time has passed, and only then', async () => {
-    const { refreshReleasedSeries } = await import('~/features/catalog/release.server');
+    const { refreshReleasedSeries } = await import('~/features/catalog/index.server');
     await withDb(server, async (db) => {
       const now = Math.floor(Date.now() / 1000);
       const source = await db.selectFrom('series').selectAll().where('slug', '=', DEMO.decimal).executeTakeFirstOrThrow();

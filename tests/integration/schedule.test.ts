@@ -70,10 +70,10 @@ for (const dialect of selectedDialects()) {
         expect(res.headers['cache-control']).toMatch(/public.*s-maxage/);
         const html = res.text;
         expect(html).toContain(`<html lang="${locale}"`);
-        expect(html).toContain(`<title>${await message(locale, 'schedule.title')}`);
+        expect(html).toContain(`<title>${message(locale, 'schedule.title')}`);
         expect(html).toContain('<link rel="canonical"');
         expect(count(html, /data-tab="\d+"/g)).toBe(7);
-        const today = await message(locale, 'schedule.today');
+        const today = message(locale, 'schedule.today');
         expect(tabText(html, 1)).toContain(today);
         for (const n of [0, 2, 3, 4, 5, 6]) expect(tabText(html, n)).not.toContain(today);
         const json = scheduleJson(html);
@@ -83,12 +83,12 @@ for (const dialect of selectedDialects()) {
         // Seconds before a zone's midnight the page may have been rendered on the day before.
         expect([todayKey, dayKey(now() - 120, zone)]).toContain(json.days[1]);
         expect(json.months).toHaveLength(3);
-        expect(html).toContain(await message(locale, 'schedule.months'));
+        expect(html).toContain(message(locale, 'schedule.months'));
       });
 
       it(`${site}: past entries say RELEASED and the next chapter of ${DEMO.releaseSoon} says in about 6 hours`, async () => {
         const html = (await server.request('/schedule/', { site })).text;
-        expect(html).toContain(`>${await message(locale, 'schedule.released')}<`);
+        expect(html).toContain(`>${message(locale, 'schedule.released')}<`);
         expect(html).toContain(names.soon);
         expect(html).toMatch(site === 'br' ? /em [56] horas/ : /in [56] hours/);
         const json = scheduleJson(html);
@@ -111,7 +111,7 @@ for (const dialect of selectedDialects()) {
       const res = await server.request('/calendario/', { site: 'br' });
       expect(res.status).toBe(200);
       const html = res.text;
-      expect(html).toContain(`<title>${await message('pt-BR', 'calendar.title')}`);
+      expect(html).toContain(`<title>${message('pt-BR', 'calendar.title')}`);
       expect(count(html, /<details /g)).toBe(7);
       expect(count(html, /<summary/g)).toBe(7);
       const open = [...html.matchAll(/<details [^>]*>/g)].map((m) => / open/.test(m[0]));
@@ -121,7 +121,7 @@ for (const dialect of selectedDialects()) {
       expect(names.campaigns.length, 'the demo has a promotion running on the Portuguese site').toBeGreaterThan(0);
       expect(html).toContain('aria-roledescription="carousel"');
       for (const name of names.campaigns) expect(html).toContain(name);
-      expect(html).toContain(await message('pt-BR', 'calendar.next'));
+      expect(html).toContain(message('pt-BR', 'calendar.next'));
       // A Portuguese-only page: canonical to itself, no hreflang pointing at the English redirect.
       expect(html).toContain(`<link rel="canonical" href="${server.origin('br')}/calendario/"`);
       expect(html).not.toMatch(/<link rel="alternate" hreflang=/);
@@ -157,8 +157,8 @@ for (const dialect of selectedDialects()) {
     });
 
     it('loads the home variant (two weeks from Sunday) and latest updates from this database', async () => {
-      const { loadSchedule } = await import('~/features/schedule/schedule.server');
-      const { loadLatestUpdates } = await import('~/features/schedule/latest.server');
+      const { loadSchedule } = await import('~/features/schedule/index.server');
+      const { loadLatestUpdates } = await import('~/features/schedule/index.server');
       await withDb(server, async (db) => {
         for (const site of [SITES[1], SITES[3]]) {
           const t = now();

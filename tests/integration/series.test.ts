@@ -259,11 +259,11 @@ describe.each(selectedDialects())('series page (%s)', (dialect) => {
       const p = panel(res.text, 'en');
       const first = rows(p);
       expect(first).toHaveLength(PER_PAGE);
-      expect(htmlText(p)).toContain(await message('en', 'pagination.current', { page: 1, pages }));
-      const pager = new RegExp(`<nav\\b[^>]*aria-label="${await message('en', 'series.pagination.label')}"`);
+      expect(htmlText(p)).toContain(message('en', 'pagination.current', { page: 1, pages }));
+      const pager = new RegExp(`<nav\\b[^>]*aria-label="${message('en', 'series.pagination.label')}"`);
       expect(p).toMatch(pager);
       const next = anchors(p).find((a) => a.rel === 'next');
-      expect(next?.text).toBe(await message('en', 'pagination.next'));
+      expect(next?.text).toBe(message('en', 'pagination.next'));
       const nextUrl = new URL(next!.href!, server.origin());
       expect(nextUrl.pathname).toBe(pathOf(s));
       expect(nextUrl.searchParams.get('page')).toBe('2');
@@ -274,13 +274,13 @@ describe.each(selectedDialects())('series page (%s)', (dialect) => {
       const p2 = panel(res2.text, 'en');
       const second = rows(p2);
       expect(second).toHaveLength(Math.min(PER_PAGE, en.length - PER_PAGE));
-      expect(htmlText(p2)).toContain(await message('en', 'pagination.current', { page: 2, pages }));
+      expect(htmlText(p2)).toContain(message('en', 'pagination.current', { page: 2, pages }));
       expect(anchors(p2).find((a) => a.rel === 'prev')).toBeTruthy();
       // Page 1 then page 2 list every chapter once, newest first.
       const listed = [...first, ...second].map((r) => r.number);
       expect(listed).toEqual(en.map((c) => c.number).sort((a, b) => b - a).slice(0, listed.length));
       // The other language's panel stays on its first page.
-      expect(htmlText(panel(res2.text, 'pt-br'))).toContain(await message('en', 'pagination.current', { page: 1, pages: Math.ceil(s.chapters.filter((c) => c.language === 'pt-br').length / PER_PAGE) }));
+      expect(htmlText(panel(res2.text, 'pt-br'))).toContain(message('en', 'pagination.current', { page: 1, pages: Math.ceil(s.chapters.filter((c) => c.language === 'pt-br').length / PER_PAGE) }));
     });
   });
 
@@ -292,13 +292,13 @@ describe.each(selectedDialects())('series page (%s)', (dialect) => {
         const list = rows(panel(res.text, 'en'));
         const free = s.chapters.filter((c) => c.language === 'en' && released(c) && settled(c) && c.finalPrice === 0);
         expect(free.length).toBeGreaterThan(0);
-        const label = await message(locale, 'chapter.price.free');
+        const label = message(locale, 'chapter.price.free');
         for (const c of free) {
           const r = list.find((x) => x.number === c.number);
           expect(r, `${site}: row ${c.number}`).toBeTruthy();
           expect(r!.text, `${site}: row ${c.number}`).toContain(label);
           expect(r!.href, `${site}: row ${c.number}`).toBe(readerPath(s.slug, c.e4pid, c.number, s.format, 'en'));
-          expect(r!.text).not.toContain(await message(locale, 'chapter.loginToRead'));
+          expect(r!.text).not.toContain(message(locale, 'chapter.loginToRead'));
         }
       }
     });
@@ -310,12 +310,12 @@ describe.each(selectedDialects())('series page (%s)', (dialect) => {
       const list = rows(panel(res.text, 'en'));
       const paid = s.chapters.filter((c) => c.language === 'en' && released(c) && settled(c) && c.finalPrice > 0);
       expect(paid.length).toBeGreaterThan(0);
-      const login = await message('en', 'chapter.loginToRead');
+      const login = message('en', 'chapter.loginToRead');
       for (const c of paid) {
         const r = list.find((x) => x.number === c.number);
         expect(r, `row ${c.number}`).toBeTruthy();
-        expect(r!.text).toContain(await message('en', 'chapter.price.keys', { n: c.finalPrice }));
-        expect(r!.text).not.toContain(await message('en', 'chapter.price.free'));
+        expect(r!.text).toContain(message('en', 'chapter.price.keys', { n: c.finalPrice }));
+        expect(r!.text).not.toContain(message('en', 'chapter.price.free'));
         const link = anchors(r!.html).find((a) => a.text === login);
         expect(link?.href, `row ${c.number}: login link`).toBe(`/auth/login/?next=${encodeURIComponent(path)}`);
         // The row still links to the chapter (the reader explains the lock).
@@ -339,8 +339,8 @@ describe.each(selectedDialects())('series page (%s)', (dialect) => {
         expect(r, `row ${c.number}`).toBeTruthy();
         const struck = [...r.html.matchAll(/<s\b[^>]*>([\s\S]*?)<\/s>/g)].map((m) => htmlText(m[1]!));
         expect(struck, `row ${c.number}: one struck-through price`).toHaveLength(1);
-        expect(struck[0], `row ${c.number}`).toContain(await message('en', 'chapter.price.keys', { n: c.originalPrice }));
-        expect(htmlText(r.html.replace(/<s\b[\s\S]*?<\/s>/g, ''))).toContain(await message('en', 'chapter.price.keys', { n: c.finalPrice }));
+        expect(struck[0], `row ${c.number}`).toContain(message('en', 'chapter.price.keys', { n: c.originalPrice }));
+        expect(htmlText(r.html.replace(/<s\b[\s\S]*?<\/s>/g, ''))).toContain(message('en', 'chapter.price.keys', { n: c.finalPrice }));
       }
       // Full-price chapters have nothing struck through.
       const full = s.chapters.find((c) => c.language === 'en' && released(c) && settled(c) && c.finalPrice > 0 && c.finalPrice === c.originalPrice);
@@ -409,7 +409,7 @@ describe.each(selectedDialects())('series page (%s)', (dialect) => {
         expect(Math.abs(i23 - i20), order).toBe(2);
         expect(list[Math.min(i20, i23) + 1], `${order}: the row between 20 and 23`).toBeNull();
         const gapRow = [...res.text.matchAll(/<li\b[^>]*\bdata-gap\b[^>]*>([\s\S]*?)<\/li>/g)][0];
-        expect(htmlText(gapRow![1]!)).toBe(await message('en', 'chapter.comingSoon'));
+        expect(htmlText(gapRow![1]!)).toBe(message('en', 'chapter.comingSoon'));
         // Consecutive chapters get no coming-soon row.
         const i21 = list.findIndex((r) => r?.number === 19);
         if (i21 >= 0) expect(list[order === 'desc' ? i21 - 1 : i21 + 1]?.number, order).toBe(20);
@@ -421,14 +421,14 @@ describe.each(selectedDialects())('series page (%s)', (dialect) => {
       const ch = s.chapters.find((c) => c.language === 'en' && c.number === 12.5)!;
       expect(ch, 'chapter 12.5').toBeTruthy();
       const en = rows(panel((await get(`${pathOf(s)}?order=asc`)).text, 'en')).find((r) => r.number === 12.5);
-      expect(en?.name).toBe(await message('en', 'chapter.name.chapter', { num: '12.5' }));
+      expect(en?.name).toBe(message('en', 'chapter.name.chapter', { num: '12.5' }));
       const br = rows(panel((await get(`${pathOf(s)}?order=asc`, 'br')).text, 'en')).find((r) => r.number === 12.5);
-      expect(br?.name).toBe(await message('pt-BR', 'chapter.name.chapter', { num: '12,5' }));
+      expect(br?.name).toBe(message('pt-BR', 'chapter.name.chapter', { num: '12,5' }));
       if (released(ch)) expect(en?.href).toBe(`/read/${s.slug}/${ch.e4pid.replace(/^EPI-/, '')}/chapter-12-5/`);
       const other = s.chapters.find((c) => c.language === 'en' && c.number === 40.25);
       if (other) {
         const r = rows(panel((await get(`${pathOf(s)}?order=asc`)).text, 'en')).find((x) => x.number === 40.25);
-        expect(r?.name).toBe(await message('en', 'chapter.name.chapter', { num: '40.25' }));
+        expect(r?.name).toBe(message('en', 'chapter.name.chapter', { num: '40.25' }));
       }
     });
 
@@ -450,11 +450,11 @@ describe.each(selectedDialects())('series page (%s)', (dialect) => {
       for (const [site, locale] of [['en', 'en'], ['br', 'pt-BR']] as const) {
         const res = await get(`${pathOf(s)}?order=asc`, site);
         const h2 = [...res.text.matchAll(/<h2\b[^>]*>([\s\S]*?)<\/h2>/g)].map((m) => htmlText(m[1]!));
-        expect(h2, site).toContain(await message(locale, 'series.episodes'));
-        expect(h2, site).not.toContain(await message(locale, 'series.chapters'));
+        expect(h2, site).toContain(message(locale, 'series.episodes'));
+        expect(h2, site).not.toContain(message(locale, 'series.chapters'));
         const list = rows(panel(res.text, 'en'));
         const first = list.find((r) => r.number === 1)!;
-        expect(first.name, site).toBe(await message(locale, 'chapter.name.episode', { num: '1' }));
+        expect(first.name, site).toBe(message(locale, 'chapter.name.episode', { num: '1' }));
         expect(first.href, site).toMatch(/\/episode-1\/$/);
       }
     });
@@ -507,7 +507,7 @@ describe.each(selectedDialects())('series page (%s)', (dialect) => {
       for (const [site, locale] of [['en', 'en'], ['br', 'pt-BR']] as const) {
         const res = await get(pathOf(s), site);
         expectPage(res, site);
-        expect(htmlText(res.text), site).toContain(await message(locale, 'series.blocked.unavailable'));
+        expect(htmlText(res.text), site).toContain(message(locale, 'series.blocked.unavailable'));
         expect(readerLinks(res.text), site).toEqual([]);
         expect(rows(res.text), site).toEqual([]);
       }
@@ -518,16 +518,16 @@ describe.each(selectedDialects())('series page (%s)', (dialect) => {
       expect(s.countries).toContain('JP');
       const jp = await get(pathOf(s), 'en', { 'CF-IPCountry': 'JP' });
       expectPage(jp, 'JP');
-      expect(htmlText(jp.text)).toContain(await message('en', 'series.blocked.region', { countries: s.countries.join(', ') }));
+      expect(htmlText(jp.text)).toContain(message('en', 'series.blocked.region', { countries: s.countries.join(', ') }));
       expect(readerLinks(jp.text)).toEqual([]);
       const jpBr = await get(pathOf(s), 'br', { 'cf-ipcountry': 'jp' });
-      expect(htmlText(jpBr.text)).toContain(await message('pt-BR', 'series.blocked.region', { countries: s.countries.join(', ') }));
+      expect(htmlText(jpBr.text)).toContain(message('pt-BR', 'series.blocked.region', { countries: s.countries.join(', ') }));
       expect(readerLinks(jpBr.text)).toEqual([]);
 
       for (const headers of [undefined, { 'CF-IPCountry': 'BR' }, { 'CF-IPCountry': 'XX' }]) {
         const res = await get(pathOf(s), 'en', headers);
         expectPage(res, JSON.stringify(headers));
-        expect(htmlText(res.text)).not.toContain(await message('en', 'series.blocked.region', { countries: s.countries.join(', ') }));
+        expect(htmlText(res.text)).not.toContain(message('en', 'series.blocked.region', { countries: s.countries.join(', ') }));
         expect(readerLinks(res.text).length, JSON.stringify(headers)).toBeGreaterThan(0);
         expect(rows(res.text).length).toBe(s.chapters.filter((c) => c.language === 'en').length);
       }
@@ -570,13 +570,13 @@ describe.each(selectedDialects())('series page (%s)', (dialect) => {
       const countries = s.countries.join(', ');
       const en = await get(pathOf(s));
       expectPage(en, 'en');
-      expect(htmlText(en.text)).toContain(await message('en', 'series.blocked.licensing', { countries }));
+      expect(htmlText(en.text)).toContain(message('en', 'series.blocked.licensing', { countries }));
       for (const c of s.countries) expect(htmlText(en.text)).toContain(c);
       expect(readerLinks(en.text).length, 'chapters are still listed').toBeGreaterThan(0);
       const br = await get(pathOf(s), 'br');
       expectPage(br, 'br');
-      expect(htmlText(br.text)).not.toContain(await message('pt-BR', 'series.blocked.licensing', { countries }));
-      expect(htmlText(br.text)).not.toContain(await message('en', 'series.blocked.licensing', { countries }));
+      expect(htmlText(br.text)).not.toContain(message('pt-BR', 'series.blocked.licensing', { countries }));
+      expect(htmlText(br.text)).not.toContain(message('en', 'series.blocked.licensing', { countries }));
     });
 
     it('a removed series shows the removed message', async () => {
@@ -584,7 +584,7 @@ describe.each(selectedDialects())('series page (%s)', (dialect) => {
       for (const [site, locale] of [['en', 'en'], ['br', 'pt-BR']] as const) {
         const res = await get(pathOf(s), site);
         expectPage(res, site);
-        expect(htmlText(res.text), site).toContain(await message(locale, 'series.removed'));
+        expect(htmlText(res.text), site).toContain(message(locale, 'series.removed'));
       }
     });
 
@@ -594,13 +594,13 @@ describe.each(selectedDialects())('series page (%s)', (dialect) => {
       const en = await get(pathOf(s));
       expectPage(en, 'en');
       expect(htmlText(en.text)).toContain('No chapters have been added yet');
-      expect(htmlText(en.text)).toContain(await message('en', 'series.empty'));
+      expect(htmlText(en.text)).toContain(message('en', 'series.empty'));
       const br = await get(pathOf(s), 'br');
       expectPage(br, 'br');
-      expect(htmlText(br.text)).toContain(await message('pt-BR', 'series.empty'));
+      expect(htmlText(br.text)).toContain(message('pt-BR', 'series.empty'));
       expect(htmlText(br.text)).not.toContain('No chapters have been added yet');
       // Nothing to sort.
-      expect(en.text).not.toContain(`>${await message('en', 'series.sort.oldest')}<`);
+      expect(en.text).not.toContain(`>${message('en', 'series.sort.oldest')}<`);
     });
   });
 
@@ -611,7 +611,7 @@ describe.each(selectedDialects())('series page (%s)', (dialect) => {
         expect(res.status, site).toBe(404);
         expect(res.headers['content-type']).toMatch(/^text\/html/);
         expect(res.text).toMatch(new RegExp(`<html[^>]*\\slang="${lang}"`));
-        expect(htmlText(res.text)).toContain(await message(locale, 'error.notFound.title'));
+        expect(htmlText(res.text)).toContain(message(locale, 'error.notFound.title'));
       }
     });
 

@@ -24,7 +24,7 @@ describe('when the database is unreachable', () => {
     for (const [site, locale] of [['en', 'en'], ['br', 'pt-BR']] as const) {
       const res = await httpRequest(port, '/comics/some-series/', { site });
       expect(res.status).toBe(500);
-      expect(res.text).toContain(await message(locale, 'error.server.title'));
+      expect(res.text).toContain(message(locale, 'error.server.title'));
       expect(leakIn(res.text)).toBeNull();
       expect(res.text).not.toMatch(/inkpass_this_database_does_not_exist|ECONNREFUSED|does not exist/);
       expect(res.headers['cache-control']).toBe('no-store');

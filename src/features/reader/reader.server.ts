@@ -14,7 +14,6 @@ import { manifestPath as manifestPathFor, chapterPrefix, numberSegment, readerPa
 import { signedPageUrl, verifyPage } from './signing.server';
 import { fileResponse, mediaFile, mediaForbidden, mediaNotFound } from '~/server/media';
 import { relativeTime } from '~/lib/dates';
-import { parseJsonArray } from '~/lib/json';
 import { findChapter, chapterSurroundings, chapterPageRows, pageMediaKey } from '~/features/catalog/index.server';
 
 /**

@@ -5,8 +5,7 @@
 import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
-import { formatChapterNumber, toSeriesCard, type SeriesCard, parseImages } from '~/features/catalog';
-import { seriesPath, mediaUrl } from '~/lib/paths';
+import { formatChapterNumber, toSeriesCard, type SeriesCard } from '~/features/catalog';
 import { bucket, type Day } from './dates';
 import { loadSchedule, type ScheduleItem } from './schedule.server';
 import { runningCampaigns } from './repository.server';

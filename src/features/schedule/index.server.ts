@@ -1,8 +1,4 @@
 /** The server door of the schedule feature: what pages and other features may use. */
-export { default as CampaignSlides } from './CampaignSlides.astro';
-export { default as LatestUpdatesPage } from './LatestUpdatesPage.astro';
-export { default as ReleaseItem } from './ReleaseItem.astro';
-export { default as ScheduleBlock } from './ScheduleBlock.astro';
 export { loadCalendar } from './calendar.server';
 export { seriesFeed, siteFeed } from './feeds.server';
 export { loadLatestUpdates, sharedLatestUpdates } from './latest.server';

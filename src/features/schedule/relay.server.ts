@@ -8,10 +8,10 @@ import { getDb, type DB } from '~/server/db';
 import { json, jsonError } from '~/server/http';
 import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
-import { finalPrice, isOnSale, type Campaign, toSeriesCard, type SeriesCard, type SeriesCardRow, displayChapterName, parseImages } from '~/features/catalog';
-import { readerPath, seriesPath, mediaUrl, absoluteUrl, type AbsoluteUrl } from '~/lib/paths';
+import { finalPrice, isOnSale, type Campaign, toSeriesCard, type SeriesCard, type SeriesCardRow, displayChapterName } from '~/features/catalog';
+import { readerPath, mediaUrl, absoluteUrl, type AbsoluteUrl } from '~/lib/paths';
 import { RELAY_CACHE, RELAY_MAX_IDS, RELAY_MAX_ITEMS, parseAfter, parseBefore, parseClientId, parsePublisher, parseSeriesRefs, type RelayFailure } from './relay';
-import { campaignsOf, findSiteSeries, newestReleased, publisherExists, releasesBetween, type ReleaseRow, type RelaySeriesRow } from './repository.server';
+import { campaignsOf, findSiteSeries, newestReleased, publisherExists, releasesBetween, type ReleaseRow } from './repository.server';
 
 export interface RelaySerie {
   id: number;

@@ -8,8 +8,8 @@
 import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
-import { displayChapterName, toSeriesCard, type SeriesCard, parseImages } from '~/features/catalog';
-import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
+import { displayChapterName, toSeriesCard, type SeriesCard } from '~/features/catalog';
+import { readerPath } from '~/lib/paths';
 import { scheduleDays, scheduleMonths, span, type Day, type Month, type ScheduleVariant } from './dates';
 import { releasesBetween, seriesCardOf } from './repository.server';
 import { DAY_SECONDS } from '~/lib/dates';
