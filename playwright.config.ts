@@ -52,6 +52,9 @@ export default defineConfig({
       PORT: String(E2E_PORT),
       HOST: '127.0.0.1',
       NODE_ENV: 'production',
+      // The reader fixture signs a new reader up per test, each from its own X-Forwarded-For
+      // address, so the per-address sign-up limit does not trip (tests/e2e/fixtures.ts).
+      TRUST_PROXY: '1',
     },
     wait: { stdout: /Inkpass is serving/ },
     url: `http://127.0.0.1:${E2E_PORT}/favicon.svg`,

@@ -24,7 +24,30 @@ export function isPageView(entry: unknown): boolean {
   return e.event === 'page_view' || (e[0] === 'event' && e[1] === 'page_view');
 }
 
-export const test = base.extend<{ pageErrors: Error[] }>({
+/** A reader who signed up for this test alone, signed in in the test's browser context. */
+export interface TestReader {
+  email: string;
+  password: string;
+  name: string;
+}
+
+let readers = 0;
+
+export const test = base.extend<{ pageErrors: Error[]; reader: TestReader }>({
+  reader: async ({ page }, use, info) => {
+    const n = ++readers;
+    const reader = { email: `e2e-${info.workerIndex}-${n}-${Date.now().toString(36)}@example.test`, password: 'correct-horse-9', name: `Reader ${n}` };
+    // Through the sign-up form's endpoint, as the browser posts it; the page shares the context's
+    // cookies, so it is signed in. The e2e server trusts X-Forwarded-For (playwright.config.ts):
+    // each reader comes from its own address, so the per-address sign-up limit never trips.
+    const res = await page.request.post(enUrl('/auth/signup/'), {
+      form: { email: reader.email, display_name: reader.name, password: reader.password, terms: '1' },
+      headers: { origin: baseUrl, 'x-forwarded-for': `10.${info.workerIndex}.${(n >> 8) & 255}.${n & 255}` },
+      maxRedirects: 0,
+    });
+    expect(res.status(), 'the sign-up answers with a redirect').toBe(303);
+    await use(reader);
+  },
   pageErrors: [
     async ({ page }, use) => {
       const errors: Error[] = [];
