@@ -2,11 +2,21 @@ import { defineMiddleware } from 'astro:middleware';
 import { isSameOriginMutation } from '~/server/origin';
 
 /**
- * The only paths that take mutations (POST, PUT, PATCH, DELETE). Astro renders pages for any
- * method; everything else answers 405 before any page code runs. Add a prefix here with the
- * route that needs it.
+ * The only routes that take mutations, and the methods each takes. Astro renders a page for any
+ * method, so everything else answers 405 before any page code runs: a POST to a page that does
+ * not handle one must not render it. Add a route here with the code that handles it.
  */
-const MUTATION_PATHS = /^\/(prefs|auth|my|_actions|api\/favorites|api\/subscription|api\/progress|sapi\/subscription|_)\//;
+const MUTATIONS: readonly [RegExp, readonly string[]][] = [
+  [/^\/(prefs\/theme|auth\/(login|signup|logout)|my\/favorites\/toggle|api\/progress)\/$/, ['POST']],
+  [/^\/api\/favorites\/[^/]+\/$/, ['POST', 'DELETE']],
+  [/^\/(api|sapi)\/subscription\/[^/]+\/$/, ['POST']],
+  [/^\/(_actions|_)\/[^/]+\/$/, ['POST']],
+];
+
+function allowedMethods(pathname: string): readonly string[] | undefined {
+  return MUTATIONS.find(([path]) => path.test(pathname))?.[1];
+}
+
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 const refusal = (status: number, text: string, extra: Record<string, string> = {}) =>
@@ -15,7 +25,8 @@ const refusal = (status: number, text: string, extra: Record<string, string> = {
 /** Mutations only where routes take them, and only from this origin (src/server/origin.ts: the one rule). */
 export const guard = defineMiddleware(({ request, url, locals }, next) => {
   if (READ_METHODS.has(request.method)) return next();
-  if (!MUTATION_PATHS.test(url.pathname)) return refusal(405, locals.t('error.api.methodNotAllowed'), { Allow: 'GET, HEAD' });
+  const allowed = allowedMethods(url.pathname);
+  if (!allowed?.includes(request.method)) return refusal(405, locals.t('error.api.methodNotAllowed'), { Allow: ['GET', 'HEAD', ...(allowed ?? [])].join(', ') });
   if (!isSameOriginMutation(request.headers, url.origin)) return refusal(403, locals.t('error.api.crossSite'));
   return next();
 });

@@ -6,13 +6,17 @@
  * unknown things with 404 (an HTML page, or JSON {"detail": ...} under /sapi/ and /api/).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
 import {
-  anySeries, leakIn, selectedDialects, useServer,
+  ROOT, anySeries, leakIn, selectedDialects, useServer,
   type RequestOptions, type SeriesSample, type ServerClient, type TestResponse,
 } from './harness';
 
 interface Route {
   name: string;
+  /** The file under src/pages that answers it (the guard test checks every file is listed). */
+  file: string;
   /** Path without query. */
   path: string;
   /** Query the route needs, without "?" (may be empty). */
@@ -20,6 +24,10 @@ interface Route {
   kind: 'html' | 'json' | 'text';
   /** Indexes (in path.split('/')) of the segments that come from data: slug, id, chapter. */
   dynamic?: number[];
+  /** Mutation-only routes: probed with hostile bodies instead of hostile GETs. */
+  method?: 'POST' | 'DELETE';
+  /** Pages that are also forms: they take POST as well as GET. */
+  form?: true;
 }
 
 interface Probe {
@@ -30,21 +38,57 @@ interface Probe {
 }
 
 const XSS = '<script>alert(1)</script>';
-const SECRETS = [/"name":\s*"inkpass"/, /root:x:0:0/, /DATABASE_URL/, /MEDIA_SECRET/, /-----BEGIN [A-Z ]*PRIVATE KEY/];
+const SECRETS = [/"name":\s*"inkpass"/, /root:x:0:0/, /DATABASE_URL/, /INKPASS_SECRET/, /-----BEGIN [A-Z ]*PRIVATE KEY/];
 
+/** Every route of the site (pages that read data are probed with hostile input; see the guard test below). */
 function routesFor(s: SeriesSample): Route[] {
+  const ch = s.chapter;
   return [
-    { name: 'home', path: '/', query: '', kind: 'html' },
-    { name: 'listing', path: '/comics/', query: '', kind: 'html' },
-    { name: 'listing fragment', path: '/comics/fragment/', query: '', kind: 'html' },
-    { name: 'series page', path: `/comics/${s.slug}/`, query: '', kind: 'html', dynamic: [2] },
-    ...(s.chapter ? [{ name: 'reader', path: s.chapter.readerPath, query: '', kind: 'html' as const, dynamic: [2, 3, 4] }] : []),
-    { name: 'sapi comics', path: '/sapi/comics', query: 'ordering=-last_updated', kind: 'json' },
-    { name: 'sapi comic', path: `/sapi/comics/${s.e4pid}`, query: '', kind: 'json', dynamic: [3] },
-    { name: 'api comic', path: `/api/comic.public/${s.id}`, query: '', kind: 'json', dynamic: [3] },
-    { name: 'api episodes', path: `/api/comic.public/${s.id}/episodes`, query: 'language=en', kind: 'json', dynamic: [3] },
-    { name: 'robots', path: '/robots.txt', query: '', kind: 'text' },
-    { name: 'sitemap', path: '/sitemap.xml', query: '', kind: 'text' },
+    { name: 'home', file: 'index.astro', path: '/', query: '', kind: 'html' },
+    { name: 'about', file: 'about.astro', path: '/about/', query: '', kind: 'html' },
+    { name: 'terms', file: 'terms.astro', path: '/terms/', query: '', kind: 'html' },
+    { name: 'privacy', file: 'privacy.astro', path: '/privacy/', query: '', kind: 'html' },
+    { name: 'not found page', file: '404.astro', path: '/404/', query: '', kind: 'html' },
+    { name: 'server error page', file: '500.astro', path: '/500/', query: '', kind: 'html' },
+    { name: 'listing', file: 'comics/index.astro', path: '/comics/', query: '', kind: 'html' },
+    { name: 'listing fragment', file: 'comics/fragment.astro', path: '/comics/fragment/', query: '', kind: 'html' },
+    { name: 'series page', file: 'comics/[slug].astro', path: `/comics/${s.slug}/`, query: '', kind: 'html', dynamic: [2] },
+    ...(ch ? [
+      { name: 'reader', file: 'read/[slug]/[id]/[chapter].astro', path: ch.readerPath, query: '', kind: 'html' as const, dynamic: [2, 3, 4] },
+      { name: 'reader manifest', file: 'api/reader/[e4pid]/manifest.ts', path: `/api/reader/${ch.e4pid}/manifest`, query: '', kind: 'json' as const, dynamic: [3] },
+      { name: 'chapter page image', file: 'media/p/[e4pid]/[page].ts', path: `/media/p/${ch.e4pid}/0.webp`, query: 'exp=1&sig=00', kind: 'text' as const, dynamic: [3, 4] },
+    ] : []),
+    { name: 'schedule', file: 'schedule/index.astro', path: '/schedule/', query: '', kind: 'html' },
+    { name: 'calendar', file: 'calendario/index.astro', path: '/calendario/', query: '', kind: 'html' },
+    { name: 'login', file: 'auth/login/index.astro', path: '/auth/login/', query: '', kind: 'html', form: true },
+    { name: 'sign-up', file: 'auth/signup/index.astro', path: '/auth/signup/', query: '', kind: 'html', form: true },
+    { name: 'logout prompt', file: 'auth/logout/index.ts', path: '/auth/logout/', query: '', kind: 'html', form: true },
+    { name: 'logout page', file: 'auth/logout/confirm.astro', path: '/auth/logout/confirm/', query: '', kind: 'html' },
+    { name: 'favorites page', file: 'my/favorites/index.astro', path: '/my/favorites/', query: '', kind: 'html' },
+    { name: 'history page', file: 'my/history.astro', path: '/my/history/', query: '', kind: 'html' },
+    { name: 'favorites list API', file: 'api/favorites/index.ts', path: '/api/favorites/', query: '', kind: 'json' },
+    { name: 'history API', file: 'api/house/history/me.ts', path: '/api/house/history/me', query: 'limit=25&skip=0&token=x', kind: 'json' },
+    { name: 'app token', file: 'sapi/app/token.ts', path: '/sapi/app/token', query: 'ttl=3600', kind: 'json' },
+    { name: 'sapi comics', file: 'sapi/comics/index.ts', path: '/sapi/comics', query: 'ordering=-last_updated', kind: 'json' },
+    { name: 'sapi comic', file: 'sapi/comics/[e4pid].ts', path: `/sapi/comics/${s.e4pid}`, query: '', kind: 'json', dynamic: [3] },
+    { name: 'api comic', file: 'api/comic.public/[ref]/index.ts', path: `/api/comic.public/${s.id}`, query: '', kind: 'json', dynamic: [3] },
+    { name: 'api episodes', file: 'api/comic.public/[ref]/episodes.ts', path: `/api/comic.public/${s.id}/episodes`, query: 'language=en', kind: 'json', dynamic: [3] },
+    { name: 'api episodes signed in', file: 'api/comic/[ref]/episodes.ts', path: `/api/comic/${s.id}/episodes`, query: 'language=en&token=x', kind: 'json', dynamic: [3] },
+    { name: 'search suggestions', file: 'search/suggest/index.ts', path: '/search/suggest', query: 'q=ab&site_id=1', kind: 'json' },
+    { name: 'card reel', file: 'home/reel/[e4pid].ts', path: `/home/reel/${s.e4pid}/`, query: '', kind: 'json', dynamic: [3] },
+    { name: 'relay updates', file: 'relay/consumer/[publisher]/series/[ids]/updates.ts', path: `/relay/consumer/inkpass/series/${s.id}/updates`, query: 'clientid=it&after=1', kind: 'json', dynamic: [3, 5] },
+    { name: 'relay futures', file: 'relay/consumer/[publisher]/series/[ids]/futures.ts', path: `/relay/consumer/inkpass/series/${s.id}/futures`, query: 'clientid=it&before=1', kind: 'json', dynamic: [3, 5] },
+    { name: 'site feed', file: 'feeds/[file].ts', path: '/feeds/latest.xml', query: '', kind: 'text', dynamic: [2] },
+    { name: 'series feed', file: 'feeds/comics/[file].ts', path: `/feeds/comics/${s.slug}.xml`, query: '', kind: 'text', dynamic: [3] },
+    { name: 'public image', file: 'media/[...key].ts', path: '/media/series/nope/cover.webp', query: '', kind: 'text', dynamic: [2, 3, 4] },
+    { name: 'robots', file: 'robots.txt.ts', path: '/robots.txt', query: '', kind: 'text' },
+    { name: 'sitemap', file: 'sitemap.xml.ts', path: '/sitemap.xml', query: '', kind: 'text' },
+    { name: 'series sitemap', file: 'sitemap-series.xml.ts', path: '/sitemap-series.xml', query: '', kind: 'text' },
+    { name: 'chapter sitemap', file: 'sitemaps/[file].ts', path: '/sitemaps/chapters-0.xml', query: '', kind: 'text', dynamic: [2] },
+    { name: 'theme form', file: 'prefs/theme.ts', path: '/prefs/theme/', query: '', kind: 'text', method: 'POST' },
+    { name: 'favorite toggle form', file: 'my/favorites/toggle.ts', path: '/my/favorites/toggle/', query: '', kind: 'text', method: 'POST' },
+    { name: 'favorite API', file: 'api/favorites/[e4pid].ts', path: `/api/favorites/${s.e4pid}`, query: '', kind: 'json', method: 'POST', dynamic: [3] },
+    { name: 'progress API', file: 'api/progress/index.ts', path: '/api/progress/', query: '', kind: 'json', method: 'POST' },
   ];
 }
 
@@ -113,14 +157,16 @@ function unknownProbes(s: SeriesSample): { path: string; kind: 'html' | 'json' }
 describe.each(selectedDialects())('%s', (dialect) => {
   const server = useServer(dialect);
   let s: SeriesSample;
+  let all: Route[] = [];
   let routes: Route[] = [];
 
   beforeAll(async () => {
-    const all = await anySeries(server, 20);
-    const found = all.find((x) => x.languages.includes('en') && x.chapter) ?? all[0];
+    const samples = await anySeries(server, 20);
+    const found = samples.find((x) => x.languages.includes('en') && x.chapter) ?? samples[0];
     if (!found) throw new Error(`the seeded ${dialect} database has no active series`);
     s = found;
-    routes = routesFor(s);
+    all = routesFor(s);
+    routes = all.filter((r) => !r.method);
   });
 
   /** Sends every probe; returns a readable list of what went wrong (empty when all is well). */
@@ -204,9 +250,13 @@ describe.each(selectedDialects())('%s', (dialect) => {
     for (const route of routes) {
       const p = withQuery(route, '');
       const origin = server.origin('en');
+      if (!route.form) {
+        probes.push(
+          { path: p, options: { method: 'POST', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: 'page=1' }, expect: 'clientError' },
+          { path: p, options: { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: '{"page":1}' }, expect: 'clientError' },
+        );
+      }
       probes.push(
-        { path: p, options: { method: 'POST', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: 'page=1' }, expect: 'clientError' },
-        { path: p, options: { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: '{"page":1}' }, expect: 'clientError' },
         { path: p, options: { method: 'PUT', headers: { origin, 'content-type': 'application/json' }, body: '{}' }, expect: 'clientError' },
         { path: p, options: { method: 'DELETE', headers: { origin } }, expect: 'clientError' },
         { path: p, options: { method: 'PATCH', headers: { origin, 'content-type': 'application/json' }, body: '{}' }, expect: 'clientError' },
@@ -217,6 +267,45 @@ describe.each(selectedDialects())('%s', (dialect) => {
       );
     }
     expect(await check(probes)).toEqual([]);
+  });
+
+  it('refuses hostile bodies on every mutation endpoint and form page with a 4xx (or its usual redirect)', { timeout: 120_000 }, async () => {
+    const origin = server.origin('en');
+    const FORM = 'application/x-www-form-urlencoded';
+    const bodies: { type: string; body: string }[] = [
+      { type: FORM, body: '' }, { type: FORM, body: 'a=%' }, { type: FORM, body: 'next=%ED%A0%80' }, { type: FORM, body: `x=${'%00'.repeat(3)}` },
+      { type: FORM, body: 'next=//evil.example&next=/&current=dark' }, { type: FORM, body: `series=${'S'.repeat(10_000)}` },
+      { type: 'application/json', body: '{' }, { type: 'application/json', body: '[]' }, { type: 'application/json', body: 'null' },
+      { type: 'application/json', body: '{"e4pid":{"$ne":1},"completion":"NaN","seq":1e309}' }, { type: 'application/json', body: '['.repeat(3000) },
+      { type: 'text/xml', body: '<x/>' }, { type: 'multipart/form-data', body: 'no boundary' }, { type: 'multipart/form-data; boundary=z', body: '--z\r\nbroken' },
+    ];
+    const probes: Probe[] = [];
+    for (const route of all.filter((r) => r.method || r.form)) {
+      for (const b of bodies) {
+        probes.push({ path: route.path, options: { method: route.method ?? 'POST', body: b.body, headers: { origin, 'content-type': b.type } } });
+      }
+    }
+    const problems = await check(probes);
+    // Anything but a 4xx must be the endpoint's normal redirect (the theme and favorite forms
+    // go back to a safe page even when `next` is junk; judge() already checked where to).
+    for (const probe of probes) {
+      const res = await server.request(probe.path, probe.options);
+      if (res.status >= 400 && res.status < 500) continue;
+      if (res.status === 303) continue;
+      problems.push(`${probe.options?.method} ${probe.path} ${probe.options?.headers?.['content-type']} ${short(String(probe.options?.body))} → ${res.status}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('lists every route of src/pages (a new route must join the probes above)', () => {
+    const pagesDir = path.join(ROOT, 'src/pages');
+    const files = fs.readdirSync(pagesDir, { recursive: true, encoding: 'utf8' })
+      .filter((f) => /\.(astro|ts)$/.test(f) && !/\.test\.ts$/.test(f))
+      .map((f) => f.split(path.sep).join('/'))
+      .sort();
+    const listed = new Set(all.map((r) => r.file));
+    expect(files.filter((f) => !listed.has(f))).toEqual([]);
+    expect([...listed].filter((f) => !files.includes(f))).toEqual([]);
   });
 
   it('does not break on hostile headers', { timeout: 120_000 }, async () => {
