@@ -7,7 +7,7 @@ import type { ChapterRow, SeriesRow } from '@db/schema';
 import type { DB } from '~/server/db';
 import type { T } from '~/lib/i18n';
 import type { Locale } from '~/lib/site';
-import { accessState, chapterName, finalPrice, unitFor, regionBlocks } from '~/features/catalog';
+import { accessState, finalPrice, regionBlocks, displayChapterName } from '~/features/catalog';
 import { defaultMode, type Mode } from './modes';
 import { buildManifest, type Manifest } from './manifest';
 import { manifestPath as manifestPathFor, chapterPrefix, numberSegment, readerPath, seriesPath } from '~/lib/paths';
@@ -84,13 +84,6 @@ export interface ReaderParams {
 
 const ID_SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** The localized name of a chapter: the series' chapter_name_format, else "Chapter {num}" / "Episode {num}". */
-export function nameOf(series: Pick<SeriesRow, 'format' | 'chapter_name_format'>, number: number, locale: Locale, t: T): string {
-  // Ask the catalogue for the raw template ("Chapter {num}") and let chapterName fill it.
-  const template = unitFor(series.format) === 'episode' ? t('chapter.name.episode', { num: '{num}' }) : t('chapter.name.chapter', { num: '{num}' });
-  return chapterName(number, locale, series.chapter_name_format, template);
-}
-
 /**
  * Loads the reader for `/read/{slug}/{id}/{prefix}-{number}/`. The chapter is found by its id
  * alone; any other slug or last segment redirects to the canonical URL (plus `suffix`).
@@ -134,11 +127,11 @@ async function buildModel(db: DB, series: SeriesRow, chapter: ChapterRow, ctx: R
   else if (access === 'paid') state = 'locked';
   else state = 'readable';
 
-  const name = nameOf(series, number, locale, t);
+  const name = displayChapterName(t, locale, series, number);
   const link = (c: { e4pid: string; number: number; language: string } | undefined): ChapterLink | null => {
     if (!c) return null;
     const n = Number(c.number);
-    return { path: readerPath(series, { e4pid: c.e4pid, number: n, language: c.language }), manifest: manifestPathFor(c.e4pid), name: nameOf(series, n, locale, t) };
+    return { path: readerPath(series, { e4pid: c.e4pid, number: n, language: c.language }), manifest: manifestPathFor(c.e4pid), name: displayChapterName(t, locale, series, n) };
   };
 
   let pages: ReaderPage[] = [];
