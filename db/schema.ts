@@ -225,6 +225,75 @@ export interface ReadingProgressTable {
   seq: number;
 }
 
+/** Paid keys or Xtra (free) keys: the two currencies of the ledger. */
+export type Currency = 'keys' | 'xtra';
+
+/** A reader's or a system account, one per owner and currency (db/migrations/2026-11-24T00-wallet.ts). */
+export interface WalletAccountTable {
+  id: Generated<number>;
+  /** The reader, or null for a system account. */
+  user_id: number | null;
+  /** 'key_sales', 'unlock_revenue', 'bonus_issuance', 'grants' (system accounts), or null. */
+  system_code: string | null;
+  currency: Currency;
+  /** Written only by the ledger (src/features/wallet); never negative for a reader. */
+  balance: Generated<number>;
+}
+
+export interface LedgerTransactionTable {
+  id: Generated<number>;
+  idempotency_key: string;
+  /** 'unlock', 'grant', 'purchase', 'daily_pass', 'ad', … */
+  kind: string;
+  user_id: number | null;
+  chapter_id: number | null;
+  /** Free text: why staff granted keys, what a purchase was for. */
+  reason: string | null;
+  created_at: number;
+}
+
+export interface LedgerEntryTable {
+  id: Generated<number>;
+  transaction_id: number;
+  account_id: number;
+  currency: Currency;
+  /** Signed, never 0; a transaction's entries sum to 0 per currency. */
+  amount: number;
+}
+
+export interface ChapterUnlockTable {
+  user_id: number;
+  chapter_id: number;
+  transaction_id: number;
+  price: number;
+  currency: Currency;
+  created_at: number;
+}
+
+export interface RentalTable {
+  id: Generated<number>;
+  user_id: number;
+  chapter_id: number;
+  series_id: number;
+  kind: 'daily_pass' | 'ad' | 'plan';
+  transaction_id: number;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface AdViewTable {
+  /** SHA-256 hex of the single-use ad token; the token itself is never stored. */
+  token_hash: string;
+  user_id: number;
+  chapter_id: number;
+  promoted_series_id: number | null;
+  started_at: number;
+  /** The rental is granted only from this time on (the ad's minimum time). */
+  ready_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface Database {
   publishers: PublisherTable;
   people: PersonTable;
@@ -244,6 +313,12 @@ export interface Database {
   rate_limits: RateLimitTable;
   favorites: FavoriteTable;
   reading_progress: ReadingProgressTable;
+  wallet_accounts: WalletAccountTable;
+  ledger_transactions: LedgerTransactionTable;
+  ledger_entries: LedgerEntryTable;
+  chapter_unlocks: ChapterUnlockTable;
+  rentals: RentalTable;
+  ad_views: AdViewTable;
 }
 
 export type SeriesRow = Selectable<SeriesTable>;

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, SqliteDialect, sql, type CompiledQuery, type Transaction } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type CompiledQuery, type Transaction } from 'kysely';
 import type { Database } from '@db/schema';
 import { config } from './config.mjs';
 import fs from 'node:fs';
@@ -192,6 +192,34 @@ function withStatementCache<D extends { prepare: (sql: string) => unknown }>(dat
       };
     },
   });
+}
+
+/**
+ * Runs `fn` in a write transaction that cannot lose a race: on SQLite it starts with
+ * `BEGIN IMMEDIATE`, taking the database's write lock before reading (a plain BEGIN would let two
+ * processes read the same balance and then fail or overwrite); on PostgreSQL it is a READ
+ * COMMITTED transaction in which the caller locks the rows it will change (`FOR UPDATE`, in a
+ * fixed order). `fn` must use only the handle it is given (on SQLite the connection is held)
+ * and must not wait on the network. Commits when `fn` resolves, rolls back when it throws.
+ */
+export async function writeTransaction<T>(db: DB, fn: (trx: DB) => Promise<T>): Promise<T> {
+  if (isPostgres(db)) return db.transaction().execute((trx) => fn(trx as unknown as DB));
+  return db.connection().execute(async (conn) => {
+    await sql`begin immediate`.execute(conn);
+    try {
+      const out = await fn(conn);
+      await sql`commit`.execute(conn);
+      return out;
+    } catch (error) {
+      await sql`rollback`.execute(conn).catch(() => {});
+      throw error;
+    }
+  });
+}
+
+/** True for PostgreSQL (row locks are needed there; SQLite's write lock covers the database). */
+export function isPostgres(db: DB | Tx): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 let shared: Promise<{ db: DB; dialect: Dialect }> | undefined;
