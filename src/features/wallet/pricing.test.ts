@@ -188,13 +188,26 @@ describe('campaigns', () => {
     expect(price({ number: 2, strategy: { catchup_count: 2, fpf_becomes_paid: true }, campaigns: [c({ override_all_free: 1 })] })).toMatchObject({ tier: 'paid', finalPrice: 0, reason: 'campaign_free' });
   });
 
-  it('rounds half up exactly, even where binary fractions fall short (5 x 0.7 = 3.5 -> 4)', () => {
+  it('rounds half up exactly, even where floating point falls short of the half (5 x 0.1 = 0.4999...)', () => {
+    expect(discounted(5, 0.9)).toBe(1);
+    expect(discounted(15, 0.9)).toBe(2);
+    expect(discounted(25, 0.34)).toBe(17);
     expect(discounted(5, 0.3)).toBe(4);
-    expect(discounted(5, 0.7)).toBe(2);
     expect(discounted(1, 0.5)).toBe(1);
     expect(discounted(1, 0.51)).toBe(0);
-    expect(discounted(15, 0.1)).toBe(14);
     expect(discounted(10, 0.05)).toBe(10);
+  });
+
+  it('matches the exact half-up value for every price up to 60 keys and every 0.01 % step', () => {
+    const wrong: string[] = [];
+    for (let p = 0; p <= 60; p++) {
+      for (let steps = 0; steps <= 10_000; steps++) {
+        const exact = p * (10_000 - steps);
+        const expected = Math.floor(exact / 10_000) + (exact % 10_000 >= 5_000 ? 1 : 0);
+        if (discounted(p, steps / 10_000) !== expected) wrong.push(`${p} at ${steps / 100}%`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('finalPrice keeps the catalogue contract (base price under running campaigns)', () => {
