@@ -167,6 +167,18 @@ describe('campaigns', () => {
     expect(a.sale !== null).toBe(final < 3);
   });
 
+  it('the campaign example of docs/pricing.md', () => {
+    const winter = c({ name: 'Winter Sale', override_starting_count: 4, override_ending_count: 8, discount: 0.25, ends_at: NOW + 3 * DAY });
+    const launch = c({ name: 'Launch Day', override_starting_count: 7, override_all_free: 1, ends_at: NOW + DAY });
+    const row = (now: number) => Array.from({ length: 11 }, (_, i) => {
+      const a = price({ number: i + 1, campaigns: [winter, launch], now });
+      return a.state === 'scheduled' ? 'sched' : a.state === 'free' ? 'free' : String(a.finalPrice);
+    }).join(' ');
+    expect(row(NOW)).toBe('3 3 3 2 2 2 free free free free sched');
+    // A day later Launch Day is over (and this fixture's chapter 11 is out).
+    expect(row(NOW + DAY)).toBe('3 3 3 2 2 2 2 2 3 3 3');
+  });
+
   it('names the winning sale, its discount and when it ends; equal prices show the longest', () => {
     const short = c({ name: 'Short', discount: 0.5, ends_at: NOW + HOUR });
     const long = c({ name: 'Long', discount: 0.4, ends_at: NOW + 9 * DAY });
