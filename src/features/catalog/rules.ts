@@ -56,36 +56,8 @@ export function chapterName(number: number, locale: Locale, seriesFormat: string
   return name;
 }
 
-export interface Campaign {
-  override_starting_count: number | null;
-  override_ending_count: number | null;
-  override_all_free: number;
-  discount: number;
-  starts_at: number;
-  ends_at: number;
-}
-
-/** The price a reader pays now, in keys: a running campaign can discount or free chapters in its range. */
-export function finalPrice(chapter: { number: number; original_price: number }, campaigns: readonly Campaign[], now: number): number {
-  let price = chapter.original_price;
-  for (const c of campaigns) {
-    if (now < c.starts_at || now >= c.ends_at) continue;
-    if (c.override_starting_count != null && chapter.number < c.override_starting_count) continue;
-    if (c.override_ending_count != null && chapter.number > c.override_ending_count) continue;
-    const candidate = c.override_all_free ? 0 : Math.max(0, Math.ceil(chapter.original_price * (1 - clamp(c.discount, 0, 1))));
-    price = Math.min(price, candidate);
-  }
-  return price;
-}
-
-function clamp(v: number, lo: number, hi: number): number {
-  return Math.min(hi, Math.max(lo, v));
-}
-
-/** Xtra keys given back when unlocking: floor(price / 10) for prices above 9. */
-export function unlockBonus(price: number): number {
-  return price > 9 ? Math.floor(price / 10) : 0;
-}
+// Prices and the unlock bonus are the wallet's one pricing rule; re-exported for the catalogue's callers.
+export { finalPrice, unlockBonus, type Campaign } from '../wallet/pricing';
 
 export type AccessState = 'scheduled' | 'unlocked' | 'free' | 'paid';
 export type ReadState = 'read' | 'reading' | null;
