@@ -56,8 +56,8 @@ export function chapterName(number: number, locale: Locale, seriesFormat: string
   return name;
 }
 
-// Prices and the unlock bonus are the wallet's one pricing rule; re-exported for the catalogue's callers.
-export { finalPrice, unlockBonus, type Campaign } from '../wallet/pricing';
+// Prices and the unlock bonus come from the one pricing rule (pricing.ts, docs/pricing.md).
+export { finalPrice, unlockBonus, type Campaign } from './pricing';
 
 export type AccessState = 'scheduled' | 'unlocked' | 'free' | 'paid';
 export type ReadState = 'read' | 'reading' | null;

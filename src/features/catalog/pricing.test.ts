@@ -5,7 +5,7 @@ import {
   seriesAccess, unlockBonus, SIMULPUB_FREE_SECONDS,
   type AvailabilityStrategy, type Campaign, type ChapterAccess, type FreeAvailability, type PricedChapter, type PricingInput, type ReaderEntitlements,
   type Rental, type Tier,
-} from './pricing';
+} from '~/features/catalog/pricing';
 
 const HOUR = 3600;
 const DAY = 24 * HOUR;
