@@ -1,21 +1,27 @@
 /**
  * Demo accounts (README "Demo accounts"): a reader and a staff member, created if absent
- * through the same service the sign-up page uses.
+ * through the same service the sign-up page uses, each with a starting balance granted through
+ * the ledger (idempotent: a second run grants nothing more).
  */
 import type { DB } from '~/server/db';
 import { createUser, findUserByEmail } from '~/features/accounts/index.server';
+import { grantKeys } from '~/features/wallet/index.server';
 
 export const DEMO_USERS = [
-  { email: 'reader@inkpass.test', displayName: 'Demo Reader', password: 'reader-demo-1', isStaff: false },
-  { email: 'staff@inkpass.test', displayName: 'Demo Staff', password: 'staff-demo-1', isStaff: true },
+  { email: 'reader@inkpass.test', displayName: 'Demo Reader', password: 'reader-demo-1', isStaff: false, keys: 30, xtra: 10 },
+  { email: 'staff@inkpass.test', displayName: 'Demo Staff', password: 'staff-demo-1', isStaff: true, keys: 200, xtra: 50 },
 ] as const;
 
 /** Returns the emails it created (none when they all exist). */
 export async function seedDemoUsers(db: DB): Promise<string[]> {
   const created: string[] = [];
   for (const u of DEMO_USERS) {
-    if (await findUserByEmail(db, u.email)) continue;
-    if (await createUser(db, u)) created.push(u.email);
+    let user = await findUserByEmail(db, u.email);
+    if (!user && (await createUser(db, u))) {
+      created.push(u.email);
+      user = await findUserByEmail(db, u.email);
+    }
+    if (user) await grantKeys(db, { userId: user.id, keys: u.keys, xtra: u.xtra, reason: 'demo account', key: `seed:demo:${u.email}`, now: Math.floor(Date.now() / 1000) });
   }
   return created;
 }

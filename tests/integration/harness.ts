@@ -169,7 +169,7 @@ const SERVER_ENV = { NODE_ENV: 'production', COUNTRY_HEADER: 'cf-ipcountry', BOD
  * the usual ones; a value of '' removes a setting). For tests of settings and of several
  * processes sharing one database. Stop it when done.
  */
-export async function startExtraServer(base: { dialect: TestDialect; databaseUrl: string }, env: Record<string, string> = {}): Promise<ServerHandle> {
+export async function startExtraServer(base: { dialect: TestDialect; databaseUrl: string }, env: Record<string, string> = {}): Promise<ServerHandle & { kill(signal: NodeJS.Signals): Promise<void> }> {
   const log = new Tail();
   const port = await freePort();
   const merged: NodeJS.ProcessEnv = { ...process.env, ...SERVER_ENV, DATABASE_URL: base.databaseUrl, MEDIA_DIR, PORT: String(port), HOST: '127.0.0.1', WARMUP: '0', ...env };
@@ -188,6 +188,11 @@ export async function startExtraServer(base: { dialect: TestDialect; databaseUrl
     ...clientFor({ dialect: base.dialect, port, databaseUrl: base.databaseUrl }),
     output: () => log.text(),
     stop: () => killChild(child),
+    kill: (signal) => {
+      const exited = new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r())));
+      child.kill(signal);
+      return exited;
+    },
   };
 }
 

@@ -7,3 +7,7 @@ export { displayChapterName } from './naming';
 export { type Campaign, type Format, type ReadState, accessState, chapterName, finalPrice, formatChapterNumber, isOnSale, readState, regionBlocks, unitFor } from './rules';
 export { initSeriesPage } from './series.client';
 export { SERIES_CARD_COLUMNS, cardImage, toSeriesCard, type CardImageSize, type SeriesCard, type SeriesCardRow } from './cards';
+export {
+  adsPeriod, chooseCurrency, lineupOf, parseFreeAvailability, parseStrategy, priceChapter, seriesAccess, unlockBonus,
+  type Balances as PricingBalances, type ChapterAccess, type FreeAvailability, type Method, type ReaderEntitlements, type Rental, type SeriesAccess, type UnlockMethods,
+} from './pricing';

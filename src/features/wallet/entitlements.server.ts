@@ -1,0 +1,60 @@
+/**
+ * What a signed-in reader holds in a series, in the shape the catalogue's pricing rule takes:
+ * owned chapters, rentals (expired ones too: a chapter read free once may be keys-only after),
+ * balances, the daily pass's last use and the ads watched this period. Loaded once per series
+ * page, per reader page and per unlock.
+ */
+import { adsPeriod, type ReaderEntitlements, type Rental } from '~/features/catalog';
+import type { DB } from '~/server/db';
+import type { Balances } from './ledger.server';
+import * as repo from './repository.server';
+
+const RENTAL_KIND = { daily_pass: 'daily_pass', ad: 'ad', plan: 'rental' } as const satisfies Record<repo.RentalRow['kind'], Rental['kind']>;
+
+/** The entitlements of one chapter, from the reader's rows in its series. */
+export function entitlementsFromRows(input: {
+  chapterId: number;
+  owned: ReadonlySet<number>;
+  rentals: readonly repo.RentalRow[];
+  balances: Balances;
+  now: number;
+}): ReaderEntitlements {
+  const { chapterId, rentals, now } = input;
+  const period = adsPeriod(now);
+  let dailyPassUsedAt: number | null = null;
+  let adsWatched = 0;
+  for (const r of rentals) {
+    if (r.kind === 'daily_pass' && (dailyPassUsedAt === null || r.created_at > dailyPassUsedAt)) dailyPassUsedAt = r.created_at;
+    if (r.kind === 'ad' && r.created_at >= period.start && r.created_at < period.end) adsWatched++;
+  }
+  return {
+    owned: input.owned.has(chapterId),
+    rentals: rentals.filter((r) => r.chapter_id === chapterId).map((r) => ({ kind: RENTAL_KIND[r.kind], created_at: r.created_at, expires_at: r.expires_at })),
+    balances: input.balances,
+    dailyPassUsedAt,
+    adsWatched,
+    subscription: null,
+  };
+}
+
+/** A reader's holdings in one series, for pricing many of its chapters (a series page, an episodes list). */
+export interface SeriesHoldings {
+  owned: ReadonlySet<number>;
+  rentals: readonly repo.RentalRow[];
+  balances: Balances;
+}
+
+export async function holdingsInSeries(db: DB, userId: number, seriesId: number): Promise<SeriesHoldings> {
+  const [owned, rentals, accounts] = await Promise.all([
+    repo.ownedInSeries(db, userId, seriesId),
+    repo.rentalsInSeries(db, userId, seriesId),
+    repo.userBalances(db, userId),
+  ]);
+  const balances = { keys: accounts.find((a) => a.currency === 'keys')?.balance ?? 0, xtra: accounts.find((a) => a.currency === 'xtra')?.balance ?? 0 };
+  return { owned, rentals, balances };
+}
+
+/** The pricing rule's reader for one chapter of a series the holdings were loaded for. */
+export function readerFor(holdings: SeriesHoldings, chapterId: number, now: number): ReaderEntitlements {
+  return entitlementsFromRows({ chapterId, owned: holdings.owned, rentals: holdings.rentals, balances: holdings.balances, now });
+}

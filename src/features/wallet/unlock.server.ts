@@ -1,0 +1,102 @@
+/**
+ * Unlocking a chapter with keys (the redeem call): one write transaction that prices the chapter
+ * with the catalogue's one pricing rule, picks the currency (Xtra keys when they cover the whole
+ * price, else paid keys, never a mix), charges it, gives back the bonus and records the
+ * ownership, or changes nothing. docs/wallet.md.
+ */
+import { accessIn, pricingContext } from '~/features/catalog/index.server';
+import type { ReaderEntitlements } from '~/features/catalog';
+import { writeTransaction, type DB } from '~/server/db';
+import type { T } from '~/lib/i18n';
+import { InsufficientKeys, lockReader, post, type Balances, type Posting } from './ledger.server';
+import * as repo from './repository.server';
+import { entitlementsFromRows } from './entitlements.server';
+
+export type UnlockResult =
+  | { kind: 'unlocked'; price: number; currency: 'keys' | 'xtra'; bonus: number; balances: Balances; e4pid: string }
+  | { kind: 'owned'; balances: Balances }
+  | { kind: 'notFound' }
+  | { kind: 'free' }
+  | { kind: 'scheduled' }
+  | { kind: 'unavailable'; why: 'blocked' | 'region' | 'removed' | 'notOnSale' }
+  | { kind: 'insufficient'; price: number; balances: Balances };
+
+export async function unlockChapter(db: DB, input: { userId: number; e4pid: string; now: number; country: string | null }): Promise<UnlockResult> {
+  const { userId, e4pid, now, country } = input;
+  if (!/^EPI-[A-Za-z0-9_-]{1,64}$/.test(e4pid)) return { kind: 'notFound' };
+  // Catalogue facts are read before the write lock: they do not move with keys, and the lock
+  // should be held for the money part only.
+  const ctx = await pricingContext(db, e4pid, now);
+  if (!ctx) return { kind: 'notFound' };
+  const chapterId = Number(ctx.chapter.id);
+  try {
+    return await writeTransaction(db, async (trx) => {
+      const balances = await lockReader(trx, userId);
+      if (await repo.findUnlock(trx, userId, chapterId)) return { kind: 'owned', balances } as const;
+      const rentals = await repo.rentalsInSeries(trx, userId, Number(ctx.series.id));
+      const reader: ReaderEntitlements = entitlementsFromRows({ chapterId, owned: new Set(), rentals, balances, now });
+      const access = accessIn(ctx, reader, country, now);
+      const keys = access.unlockMethods.keys;
+      const xtra = access.unlockMethods.xtraKeys;
+      if (!keys.open && !xtra.open) {
+        const why = keys.reason;
+        if (why === 'owned') return { kind: 'owned', balances } as const;
+        if (why === 'free') return { kind: 'free' } as const;
+        if (why === 'scheduled') return { kind: 'scheduled' } as const;
+        if (why === 'blocked') return { kind: 'unavailable', why: access.state === 'unavailable' && country && ctx.blockedCountries.includes(country) ? 'region' : 'blocked' } as const;
+        if (why === 'removed' || why === 'expired') return { kind: 'unavailable', why: 'removed' } as const;
+        if (why === 'insufficient_keys') return { kind: 'insufficient', price: access.finalPrice, balances } as const;
+        return { kind: 'unavailable', why: 'notOnSale' } as const;
+      }
+      const price = access.finalPrice;
+      const currency = xtra.open ? 'xtra' : 'keys';
+      const bonus = access.bonus;
+      const postings: Posting[] = [
+        { party: { user: userId }, currency, amount: -price },
+        { party: { system: 'unlock_revenue' }, currency, amount: price },
+      ];
+      if (bonus > 0) postings.push({ party: { user: userId }, currency: 'xtra', amount: bonus }, { party: { system: 'bonus_issuance' }, currency: 'xtra', amount: -bonus });
+      const { id } = await post(trx, { key: `unlock:${userId}:${chapterId}`, kind: 'unlock', userId, chapterId, now, postings });
+      await repo.insertUnlock(trx, { user_id: userId, chapter_id: chapterId, transaction_id: id, price, currency, created_at: now });
+      const after = { keys: balances.keys - (currency === 'keys' ? price : 0), xtra: balances.xtra - (currency === 'xtra' ? price : 0) + bonus };
+      return { kind: 'unlocked', price, currency, bonus, balances: after, e4pid } as const;
+    });
+  } catch (error) {
+    // A balance that changed between pricing and charging (another process) is refused by the
+    // guarded update: the transaction rolled back and nothing was charged.
+    if (error instanceof InsufficientKeys) return { kind: 'insufficient', price: 0, balances: await balancesNow(db, userId) };
+    throw error;
+  }
+}
+
+async function balancesNow(db: DB, userId: number): Promise<Balances> {
+  const rows = await repo.userBalances(db, userId);
+  return { keys: rows.find((r) => r.currency === 'keys')?.balance ?? 0, xtra: rows.find((r) => r.currency === 'xtra')?.balance ?? 0 };
+}
+
+/** What the redeem call answers for an unlock, in the reader's language. */
+export type RedeemAnswer =
+  | { ok: true; body: { content: string; charged: { price: number; currency: 'keys' | 'xtra' }; bonus: number; profile: { keys: number; free_keys: number } } }
+  | { ok: false; status: 402 | 403 | 404 | 409; detail: string };
+
+export async function redeemAnswer(db: DB, input: { userId: number; e4pid: string; now: number; country: string | null }, t: T): Promise<RedeemAnswer> {
+  const r = await unlockChapter(db, input);
+  switch (r.kind) {
+    case 'unlocked':
+      return { ok: true, body: { content: r.e4pid, charged: { price: r.price, currency: r.currency }, bonus: r.bonus, profile: { keys: r.balances.keys, free_keys: r.balances.xtra } } };
+    case 'insufficient':
+      return { ok: false, status: 402, detail: t('wallet.error.insufficient', { price: r.price, keys: r.balances.keys, xtra: r.balances.xtra }) };
+    case 'owned':
+      return { ok: false, status: 409, detail: t('wallet.error.owned') };
+    case 'free':
+      return { ok: false, status: 409, detail: t('wallet.error.free') };
+    case 'scheduled':
+      return { ok: false, status: 409, detail: t('wallet.error.scheduled') };
+    case 'notFound':
+      return { ok: false, status: 404, detail: t('wallet.error.notFound') };
+    case 'unavailable':
+      return r.why === 'region' || r.why === 'blocked'
+        ? { ok: false, status: 403, detail: t(r.why === 'region' ? 'wallet.error.region' : 'wallet.error.unavailable') }
+        : { ok: false, status: 409, detail: t(r.why === 'notOnSale' ? 'wallet.error.notOnSale' : 'wallet.error.unavailable') };
+  }
+}

@@ -1,0 +1,252 @@
+/**
+ * Keys over real HTTP on both databases: the redeem call's answers, and what must never happen
+ * to money under concurrency, a second process, an injected failure and a killed server.
+ * Every test ends with the ledger audit passing (docs/wallet.md lists the invariants).
+ */
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { DEMO } from '@db/seed/index';
+import { createReader, message, selectedDialects, startExtraServer, useServer, withDb, type Reader, type ServerClient, type TestResponse } from './harness';
+
+const now = () => Math.floor(Date.now() / 1000);
+let grantSeq = 0;
+
+interface PaidChapter {
+  id: number;
+  e4pid: string;
+  price: number;
+  seriesId: number;
+}
+
+for (const dialect of selectedDialects()) {
+  describe(`keys (${dialect})`, () => {
+    const server = useServer(dialect);
+    /** Paid chapters of ACTIVE series, unlockable now, grouped by their price for a reader with enough keys. */
+    let byPrice: Map<number, PaidChapter[]>;
+
+    const grant = (reader: Reader, keys: number, xtra = 0) =>
+      withDb(server, async (db) => {
+        const { grantKeys } = await import('~/features/wallet/index.server');
+        return grantKeys(db, { userId: reader.id, keys, xtra, reason: 'test', key: `test:${reader.id}:${++grantSeq}`, now: now() });
+      });
+    const balances = (reader: Reader) =>
+      withDb(server, async (db) => (await import('~/features/wallet/index.server')).balancesOf(db, reader.id));
+    const redeem = (s: ServerClient, reader: Reader | null, e4pid: string, headers: Record<string, string> = {}) =>
+      s.request('/api/redeem/', {
+        method: 'POST',
+        body: new URLSearchParams({ content: e4pid }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: s.origin(), ...(reader ? { cookie: reader.cookie } : {}), ...headers },
+        timeoutMs: 60_000,
+      });
+    const audit = () => withDb(server, async (db) => (await import('~/features/wallet/index.server')).auditLedger(db));
+
+    beforeAll(async () => {
+      byPrice = await withDb(server, async (db) => {
+        const { pricingContext, accessIn } = await import('~/features/catalog/index.server');
+        const t = now();
+        const rows = await db
+          .selectFrom('chapters').innerJoin('series', 'series.id', 'chapters.series_id')
+          .select(['chapters.id', 'chapters.e4pid', 'chapters.series_id'])
+          .where('series.state', '=', 'ACTIVE').where('series.geoblocks', 'in', ['[]', ''])
+          .where('chapters.original_price', '>', 0).where('chapters.released_at', '<=', t - 86400).where('chapters.sale_at', '<=', t - 86400)
+          .orderBy('chapters.id').limit(3000).execute();
+        const out = new Map<number, PaidChapter[]>();
+        const rich = { owned: false, rentals: [], balances: { keys: 1e6, xtra: 0 }, dailyPassUsedAt: null, adsWatched: 0, subscription: null };
+        for (const r of rows) {
+          const ctx = await pricingContext(db, r.e4pid, t);
+          if (!ctx) continue;
+          const access = accessIn(ctx, rich, null, t);
+          if (!access.unlockMethods.keys.open || access.finalPrice <= 0) continue;
+          const list = out.get(access.finalPrice) ?? [];
+          list.push({ id: Number(r.id), e4pid: r.e4pid, price: access.finalPrice, seriesId: Number(r.series_id) });
+          out.set(access.finalPrice, list);
+        }
+        return out;
+      });
+    }, 120_000);
+
+    afterEach(async () => {
+      expect(await audit()).toEqual([]);
+    });
+
+    /** The most common price with at least `n` chapters. */
+    const chaptersAt = (n: number, minPrice = 1): PaidChapter[] => {
+      const best = [...byPrice.entries()].filter(([p, l]) => p >= minPrice && l.length >= n).sort((a, b) => b[1].length - a[1].length)[0];
+      if (!best) throw new Error(`the demo catalogue has no price with ${n} unlockable chapters`);
+      return best[1].slice(0, n);
+    };
+
+    it('unlocks with paid keys: 200, the charge, the bonus and the new balances, and the chapter is then owned (409, nothing charged)', async () => {
+      const reader = await createReader(server);
+      const [chapter] = chaptersAt(1, 10);
+      await grant(reader, chapter!.price);
+      const res = await redeem(server, reader, chapter!.e4pid);
+      expect(res.status).toBe(200);
+      const body = res.json() as { charged: { price: number; currency: string }; bonus: number; profile: { keys: number; free_keys: number } };
+      expect(body.charged).toEqual({ price: chapter!.price, currency: 'keys' });
+      expect(body.bonus).toBe(Math.floor(chapter!.price / 10));
+      expect(body.profile).toEqual({ keys: 0, free_keys: Math.floor(chapter!.price / 10) });
+      expect(await balances(reader)).toEqual({ keys: 0, xtra: Math.floor(chapter!.price / 10) });
+      const again = await redeem(server, reader, chapter!.e4pid);
+      expect(again.status).toBe(409);
+      expect(again.json().detail).toBe(message('en', 'wallet.error.owned'));
+      expect(await balances(reader)).toEqual({ keys: 0, xtra: Math.floor(chapter!.price / 10) });
+    });
+
+    it('pays with Xtra keys only when they cover the whole price, never a mix', async () => {
+      const reader = await createReader(server);
+      const [a, b] = chaptersAt(2, 2);
+      await grant(reader, a!.price, a!.price - 1);
+      // Xtra keys one short: paid keys pay the whole price.
+      const first = await redeem(server, reader, a!.e4pid);
+      expect(first.json().charged).toEqual({ price: a!.price, currency: 'keys' });
+      await grant(reader, 0, b!.price);
+      const second = await redeem(server, reader, b!.e4pid);
+      expect(second.json().charged).toEqual({ price: b!.price, currency: 'xtra' });
+    });
+
+    it('answers 402 with the reason when the keys do not cover the price, and charges nothing', async () => {
+      const reader = await createReader(server, { site: 'br' });
+      const [chapter] = chaptersAt(1, 2);
+      await grant(reader, chapter!.price - 1, chapter!.price - 1);
+      const res = await server.request('/api/redeem/', {
+        site: 'br', method: 'POST', body: `content=${chapter!.e4pid}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin('br'), cookie: reader.cookie },
+      });
+      expect(res.status).toBe(402);
+      expect(res.json().detail).toBe(message('pt-BR', 'wallet.error.insufficient', { price: chapter!.price, keys: chapter!.price - 1, xtra: chapter!.price - 1 }));
+      expect(await balances(reader)).toEqual({ keys: chapter!.price - 1, xtra: chapter!.price - 1 });
+    });
+
+    it('answers 401 signed out, 404 for unknown chapters, 409 for free and scheduled ones, 403 from another site', async () => {
+      const reader = await createReader(server);
+      await grant(reader, 1000);
+      const [paid] = chaptersAt(1);
+      expect((await redeem(server, null, paid!.e4pid)).status).toBe(401);
+      for (const bad of ['EPI-doesnotexist0', 'SER-x', '', 'EPI-' + 'a'.repeat(70), "EPI-x' or '1'='1"]) {
+        expect((await redeem(server, reader, bad)).status, bad).toBe(404);
+      }
+      const { free, scheduled } = await withDb(server, async (db) => {
+        const t = now();
+        const f = await db.selectFrom('chapters').innerJoin('series', 'series.id', 'chapters.series_id').select('chapters.e4pid').where('series.slug', '=', DEMO.readerManga).where('chapters.original_price', '=', 0).where('chapters.released_at', '<=', t).limit(1).executeTakeFirstOrThrow();
+        const s = await db.selectFrom('chapters').innerJoin('series', 'series.id', 'chapters.series_id').select('chapters.e4pid').where('series.state', '=', 'ACTIVE').where('chapters.released_at', '>', t + 3600).limit(1).executeTakeFirstOrThrow();
+        return { free: f.e4pid, scheduled: s.e4pid };
+      });
+      const freeRes = await redeem(server, reader, free);
+      expect(freeRes.status).toBe(409);
+      expect(freeRes.json().detail).toBe(message('en', 'wallet.error.free'));
+      const schedRes = await redeem(server, reader, scheduled);
+      expect(schedRes.status).toBe(409);
+      expect(schedRes.json().detail).toBe(message('en', 'wallet.error.scheduled'));
+      for (const headers of [{ origin: 'http://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: server.origin('br') }] as Record<string, string>[]) {
+        expect((await redeem(server, reader, paid!.e4pid, headers)).status).toBe(403);
+      }
+      expect(await balances(reader)).toEqual({ keys: 1000, xtra: 0 });
+    });
+
+    it('200 unlocks fired at once with keys for exactly 3: exactly 3 succeed, the rest are 402, and the paid balance ends at 0', { timeout: 120_000 }, async () => {
+      const reader = await createReader(server);
+      const chapters = chaptersAt(200);
+      const price = chapters[0]!.price;
+      await grant(reader, 3 * price);
+      const answers = await Promise.all(chapters.map((c) => redeem(server, reader, c.e4pid)));
+      expect(statusCounts(answers)).toEqual({ 200: 3, 402: 197 });
+      expect(await balances(reader)).toEqual({ keys: 0, xtra: 3 * Math.floor(price / 10) });
+    });
+
+    it('50 unlocks of the same chapter at once charge once', { timeout: 60_000 }, async () => {
+      const reader = await createReader(server);
+      const [chapter] = chaptersAt(1);
+      await grant(reader, 10 * chapter!.price);
+      const answers = await Promise.all(Array.from({ length: 50 }, () => redeem(server, reader, chapter!.e4pid)));
+      expect(statusCounts(answers)).toEqual({ 200: 1, 409: 49 });
+      expect((await balances(reader)).keys).toBe(9 * chapter!.price);
+    });
+
+    it('two server processes on one database under the same load: still exactly 3 and one charge per chapter', { timeout: 120_000 }, async () => {
+      const second = await startExtraServer(server);
+      try {
+        const reader = await createReader(server);
+        const chapters = chaptersAt(120);
+        const price = chapters[0]!.price;
+        await grant(reader, 3 * price);
+        const answers = await Promise.all(chapters.flatMap((c) => [redeem(server, reader, c.e4pid), redeem(second, reader, c.e4pid)]));
+        expect(statusCounts(answers)[200]).toBe(3);
+        expect(answers.every((a) => [200, 402, 409].includes(a.status))).toBe(true);
+        expect((await balances(reader)).keys).toBe(0);
+        const owned = await withDb(server, (db) => db.selectFrom('chapter_unlocks').select('chapter_id').where('user_id', '=', reader.id).execute());
+        expect(owned).toHaveLength(3);
+      } finally {
+        await second.stop();
+      }
+    });
+
+    it('a failure between the debit and the ownership leaves nothing behind', async () => {
+      const reader = await createReader(server);
+      const [chapter] = chaptersAt(1);
+      await grant(reader, chapter!.price);
+      const before = await withDb(server, (db) => db.selectFrom('ledger_transactions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow());
+      await withDb(server, (db) => failOwnershipOf(db, dialect, chapter!.id, true));
+      try {
+        const res = await redeem(server, reader, chapter!.e4pid);
+        expect(res.status).toBeGreaterThanOrEqual(500);
+      } finally {
+        await withDb(server, (db) => failOwnershipOf(db, dialect, chapter!.id, false));
+      }
+      expect(await balances(reader)).toEqual({ keys: chapter!.price, xtra: 0 });
+      const after = await withDb(server, (db) => db.selectFrom('ledger_transactions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow());
+      expect(Number(after.n)).toBe(Number(before.n));
+      // And the same unlock works once the failure is gone.
+      expect((await redeem(server, reader, chapter!.e4pid)).status).toBe(200);
+    });
+
+    it('a server killed with SIGKILL in the middle of a burst of unlocks loses no keys', { timeout: 120_000 }, async () => {
+      const victim = await startExtraServer(server);
+      const reader = await createReader(server);
+      const chapters = chaptersAt(150);
+      const price = chapters[0]!.price;
+      const granted = 60 * price;
+      await grant(reader, granted);
+      const burst = Promise.allSettled(chapters.map((c) => redeem(victim, reader, c.e4pid)));
+      await new Promise((r) => setTimeout(r, 150));
+      await victim.kill('SIGKILL');
+      const results = await burst;
+      // The kill landed in the middle: some requests were answered, some never were.
+      expect(results.some((r) => r.status === 'rejected')).toBe(true);
+      // After a restart the data is whole: every invariant holds (afterEach) and keys are conserved.
+      const restarted = await startExtraServer(server);
+      try {
+        expect((await restarted.request('/robots.txt')).status).toBe(200);
+        const { keys, xtra } = await balances(reader);
+        const charges = await withDb(server, (db) => db.selectFrom('chapter_unlocks').select(['price', 'currency']).where('user_id', '=', reader.id).execute());
+        const spent = charges.filter((c) => c.currency === 'keys').reduce((s, c) => s + Number(c.price), 0);
+        const bonuses = charges.length * Math.floor(price / 10);
+        expect(keys + spent).toBe(granted);
+        expect(xtra).toBe(bonuses);
+      } finally {
+        await restarted.stop();
+      }
+    });
+  });
+}
+
+function statusCounts(answers: TestResponse[]): Record<number, number> {
+  const out: Record<number, number> = {};
+  for (const a of answers) out[a.status] = (out[a.status] ?? 0) + 1;
+  return out;
+}
+
+/** Makes inserting the ownership of one chapter fail inside the unlock's transaction (a database trigger), or removes that. */
+async function failOwnershipOf(db: import('~/server/db').DB, dialect: string, chapterId: number, on: boolean): Promise<void> {
+  if (dialect === 'postgres') {
+    if (on) {
+      await sql.raw(`create or replace function inkpass_test_fail() returns trigger as $$ begin if new.chapter_id = ${chapterId} then raise exception 'injected failure'; end if; return new; end $$ language plpgsql`).execute(db);
+      await sql.raw('create trigger inkpass_test_fail before insert on chapter_unlocks for each row execute function inkpass_test_fail()').execute(db);
+    } else {
+      await sql.raw('drop trigger if exists inkpass_test_fail on chapter_unlocks').execute(db);
+    }
+    return;
+  }
+  if (on) await sql.raw(`create trigger inkpass_test_fail before insert on chapter_unlocks when new.chapter_id = ${chapterId} begin select raise(abort, 'injected failure'); end`).execute(db);
+  else await sql.raw('drop trigger if exists inkpass_test_fail').execute(db);
+}
