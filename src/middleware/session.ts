@@ -1,10 +1,21 @@
 import { defineMiddleware } from 'astro:middleware';
 import { resolveSession } from '~/features/accounts/index.server';
+import { balancesOf } from '~/features/wallet/index.server';
+import { getDb } from '~/server/db';
 
-/** The signed-in reader. Only requests carrying a session cookie touch the sessions table, so anonymous pages stay identical. */
+/**
+ * The signed-in reader, with their key balances from the ledger (what the header and the page
+ * user data show). Only requests carrying a session cookie touch the database, so anonymous
+ * pages stay identical.
+ */
 export const session = defineMiddleware(async ({ cookies, url, locals }, next) => {
   const s = await resolveSession(cookies, url, locals.now);
-  locals.user = s.user;
+  if (s.user) {
+    const balances = await balancesOf(await getDb(), s.user.id);
+    locals.user = { ...s.user, keys: balances.keys, freeKeys: balances.xtra };
+  } else {
+    locals.user = null;
+  }
   locals.sessionId = s.sessionId;
   return next();
 });
