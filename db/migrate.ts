@@ -1,4 +1,4 @@
-import { Migrator } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import type { DB } from '~/server/db';
 import { migrationProvider } from './migrations/index';
 

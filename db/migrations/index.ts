@@ -1,4 +1,4 @@
-import type { Migration, MigrationProvider } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely/migration';
 import * as catalog from './2026-11-21T00-catalog';
 import * as accounts from './2026-11-21T01-accounts';
 import * as library from './2026-11-21T02-library';

@@ -1,28 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import zlib from 'node:zlib';
-import { bufferedBytes, compress, SINK_HEADER, type BodySink } from './http';
+import { compress, SINK_HEADER, type BodySink } from './http';
 
 const page = '<!DOCTYPE html><html><body>' + '<p>Capítulo … página</p>'.repeat(400) + '</body></html>';
 const html = (body: BodyInit) => new Response(body, { headers: { 'Content-Type': 'text/html' } });
-
-describe('bufferedBytes', () => {
-  it('gives the bytes a Response was made from, the same as reading its body', async () => {
-    const bytes = new TextEncoder().encode(page);
-    const fast = bufferedBytes(html(bytes));
-    // Node 20's bundled fetch keeps the bytes where the fast path looks; elsewhere it must step aside, not guess.
-    if (process.versions.node.startsWith('20.')) expect(fast).toBeDefined();
-    if (fast) expect(Buffer.compare(fast, Buffer.from(bytes))).toBe(0);
-    expect(Buffer.from(await html(bytes).arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
-  });
-
-  it('steps aside for string and stream bodies and for a body already read', async () => {
-    expect(bufferedBytes(html(page))).toBeUndefined();
-    expect(bufferedBytes(html(new Blob([page]).stream()))).toBeUndefined();
-    const used = html(new TextEncoder().encode(page));
-    await used.text();
-    expect(bufferedBytes(used)).toBeUndefined();
-  });
-});
 
 describe('compress', () => {
   for (const [name, make] of [

@@ -108,7 +108,8 @@ describe.each(selectedDialects())('%s', (dialect) => {
           expect(res.headers['content-encoding'], `GET ${p} (${encoding})`).toBe(encoding);
           expect(Number(res.headers['content-length']), `GET ${p} (${encoding}): content-length`).toBe(res.raw.length);
           expect(Object.keys(res.headers).filter((h) => h.startsWith('x-inkpass')), `GET ${p}: internal headers`).toEqual([]);
-          expect([res.text.startsWith('<!DOCTYPE html>'), res.text.includes('</body></html>')], `GET ${p} (${encoding}): the whole page`).toEqual([true, true]);
+          // Astro 7 keeps one space between the closing tags.
+          expect([res.text.startsWith('<!DOCTYPE html>'), /<\/body>\s*<\/html>\s*$/.test(res.text)], `GET ${p} (${encoding}): the whole page`).toEqual([true, true]);
           // /about/ has no times on it that could tick over between the two requests.
           if (p === '/about/') expect(res.text, `GET ${p} (${encoding}): same page`).toBe(plain.raw.toString('utf8'));
         }
