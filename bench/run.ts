@@ -237,7 +237,12 @@ try {
     const { row: suggestRow, single: suggestSingle } = await benchSuggestions();
     rows.push(suggestRow);
 
-    const compressed = await get(`/comics/${slugs[0]}/`, { 'accept-encoding': 'br, gzip' });
+    // One hot page, as the page cache serves it (src/server/page-cache.mjs), beside a bare
+    // node:http server sending the same bytes, measured back to back.
+    const hotPath = `/comics/${slugs[0]}/`;
+    const hot = await load('series page, hot (page cache)', PORT, () => hotPath);
+    rows.push(hot);
+    const compressed = await get(hotPath, { 'accept-encoding': 'br, gzip' });
     const bare = await bareServer(compressed.body, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': String(compressed.headers['content-encoding'] ?? 'identity') });
     const ceiling = await load('bare node:http, same bytes', PORT + 1, () => '/');
     bare.close();
@@ -247,9 +252,9 @@ try {
     console.log(`At ${TARGETS.rps} req/s arriving at random (open loop, Poisson, latency from when each request was due): p50 ${open.p50} ms, p99 ${open.p99} ms, ${open.errors} errors. The targets above are read from the saturated closed loop.`);
     console.log(`Home page: ${home.body.length} bytes HTML, ${homeGz} bytes gzipped; ${homeRow.rps} req/s, p99 ${homeRow.p99} ms at ${CONNECTIONS} connections.`);
     console.log(`Service time of one suggestions request (1 connection): p50 ${suggestSingle.p50} ms, p99 ${suggestSingle.p99} ms.`);
-    console.log(`Series page reaches ${((series.rps / ceiling.rps) * 100).toFixed(1)}% of the bare-server ceiling.`);
+    console.log(`Series page reaches ${((series.rps / ceiling.rps) * 100).toFixed(1)}% of the bare-server ceiling rendered, ${((hot.rps / ceiling.rps) * 100).toFixed(1)}% from the page cache (p99 ${hot.p99} ms).`);
     const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
-    console.log(`Targets: series p99 ≤ ${TARGETS.p99Ms} ms at ${CONNECTIONS} connections (saturated): ${verdict(series.p99 <= TARGETS.p99Ms)}; at ${TARGETS.rps} req/s arriving: ${verdict(open.p99 <= TARGETS.p99Ms && open.errors === 0)}; ≥ ${TARGETS.rps} req/s: ${verdict(series.rps >= TARGETS.rps)}; HTML ≤ 30 KB gz: ${verdict(htmlGz <= TARGETS.htmlGzip)}; JS ≤ 15 KB gz: ${verdict(js <= TARGETS.jsGzip)}; suggestions p99 ≤ ${TARGETS.suggestP99Ms} ms: ${verdict(suggestRow.p99 <= TARGETS.suggestP99Ms && suggestRow.errors === 0)}`);
+    console.log(`Targets: series p99 ≤ ${TARGETS.p99Ms} ms at ${CONNECTIONS} connections (saturated): ${verdict(series.p99 <= TARGETS.p99Ms)}; at ${TARGETS.rps} req/s arriving: ${verdict(open.p99 <= TARGETS.p99Ms && open.errors === 0)}; ≥ ${TARGETS.rps} req/s: ${verdict(series.rps >= TARGETS.rps)}; HTML ≤ 30 KB gz: ${verdict(htmlGz <= TARGETS.htmlGzip)}; JS ≤ 15 KB gz: ${verdict(js <= TARGETS.jsGzip)}; suggestions p99 ≤ ${TARGETS.suggestP99Ms} ms: ${verdict(suggestRow.p99 <= TARGETS.suggestP99Ms && suggestRow.errors === 0)}; hot page ≥ 0.8× bare: ${verdict(hot.rps >= 0.8 * ceiling.rps)}; hot page p99 ≤ 20 ms: ${verdict(hot.p99 <= 20 && hot.errors === 0)}`);
   }
 } finally {
   server.kill('SIGTERM');

@@ -9,6 +9,8 @@ import { applyProxyPolicy, isMalformedPath, isOversized, refuse } from './edge.m
 
 process.env.NODE_ENV ??= 'production';
 const { config } = await import('../src/server/config.mjs');
+const pages = await import('../src/server/page-cache.mjs');
+pages.configurePageCache(config.pageCacheBytes);
 const root = path.resolve(fileURLToPath(new URL('../dist/client/', import.meta.url)));
 const { handler } = await import('../dist/server/entry.mjs');
 
@@ -85,7 +87,27 @@ function onRequest(req, res) {
   if (isOversized(req.headers)) return refuse(req, res, 413, 'error.body.tooLarge');
   applyProxyPolicy(req.headers, config.trustProxy);
   req.url = withTrailingSlash(req.url ?? '/');
-  enqueue(req, res);
+  const key = config.pageCacheBytes > 0 ? pages.pageCacheKey(req, config) : null;
+  if (key === null) return enqueue(req, res, null);
+  const hit = pages.lookupPage(key);
+  const rendering = pages.renderingPage(key);
+  if (hit && (hit.fresh || rendering)) return sendPage(req, res, hit.page, hit.fresh ? 'HIT' : 'STALE');
+  // Single flight: wait for the render under way; if it could not be kept, render as usual.
+  if (rendering) return void rendering.then((page) => (page ? sendPage(req, res, page, 'HIT') : enqueue(req, res, null)));
+  // A miss, or a stale page nobody is rendering again yet: this request renders it and keeps it.
+  enqueue(req, res, req.method === 'GET' ? pages.beginRender(key) : null);
+}
+
+/**
+ * Sends a kept page (src/server/page-cache.mjs) without waking Astro. Its headers are flattened
+ * once per page: a flat array is what Node writes fastest.
+ */
+const flatHeaders = new WeakMap();
+function sendPage(req, res, page, state) {
+  let flat = flatHeaders.get(page);
+  if (!flat) flatHeaders.set(page, (flat = Object.entries(page.headers).flatMap(([k, v]) => (Array.isArray(v) ? v.flatMap((x) => [k, x]) : [k, v]))));
+  res.writeHead(200, [...flat, 'x-cache', state]);
+  res.end(req.method === 'HEAD' ? undefined : page.body);
 }
 const server = http.createServer(onRequest);
 // A request, body included, must arrive within this time (Node's default is five minutes): a
@@ -104,23 +126,27 @@ server.headersTimeout = 20_000;
 const queue = [];
 let head = 0;
 let scheduled = false;
-function enqueue(req, res) {
-  queue.push(req, res);
+/** `keep` (or null): settles the page cache's render for this request with what it answered. */
+function enqueue(req, res, keep) {
+  queue.push(req, res, keep);
   if (!scheduled) { scheduled = true; setImmediate(startNext); }
 }
 function startNext() {
   scheduled = false;
   while (head < queue.length) {
-    const req = queue[head], res = queue[head + 1];
-    queue[head] = queue[head + 1] = undefined;
-    head += 2;
+    const req = queue[head], res = queue[head + 1], keep = queue[head + 2];
+    queue[head] = queue[head + 1] = queue[head + 2] = undefined;
+    head += 3;
     // A client that gave up while queued costs nothing.
-    if (req.socket?.destroyed || res.destroyed) continue;
-    handler(req, res, undefined, { sink: bodySink(res) });
+    if (req.socket?.destroyed || res.destroyed) {
+      keep?.(null);
+      continue;
+    }
+    handler(req, res, undefined, { sink: bodySink(res, keep) });
     break;
   }
   if (head === queue.length) { queue.length = 0; head = 0; return; }
-  if (head > 4096) { queue.splice(0, head); head = 0; }
+  if (head > 6144) { queue.splice(0, head); head = 0; }
   if (!scheduled) { scheduled = true; setImmediate(startNext); }
 }
 
@@ -132,15 +158,17 @@ function startNext() {
  * the mark (any other, or one Astro replaced after the middleware) is written untouched.
  */
 const SINK_HEADER = 'x-inkpass-body';
-function bodySink(res) {
+function bodySink(res, keep) {
   const sink = {};
   let armed = false;
+  let answer = null;
   const { writeHead, end } = res;
   res.writeHead = function (status, ...rest) {
     const headers = rest[rest.length - 1];
     if (headers && typeof headers === 'object' && !Array.isArray(headers) && SINK_HEADER in headers) {
       delete headers[SINK_HEADER];
       armed = sink.body !== undefined;
+      if (keep && armed) answer = { status, headers: { ...headers }, body: sink.body };
     }
     return writeHead.call(this, status, ...rest);
   };
@@ -151,6 +179,17 @@ function bodySink(res) {
     }
     return end.apply(this, args);
   };
+  // The page cache learns what this request answered, once, whether it completed or not.
+  if (keep) {
+    let settled = false;
+    const settle = (ok) => {
+      if (settled) return;
+      settled = true;
+      keep(ok ? answer : null);
+    };
+    res.once('finish', () => settle(true));
+    res.once('close', () => settle(false));
+  }
   return sink;
 }
 

@@ -5,9 +5,7 @@ import { THEME_COOKIE_DARK, THEME_COOKIE_LITE, themeFromCookies } from '~/lib/th
 import { config } from '~/server/config.mjs';
 import { getDb } from '~/server/db';
 import { maybeRefreshReleases } from '~/features/catalog/index.server';
-
-/** Cookies whose presence makes a page personal (it must not be shared-cached). */
-const PERSONAL_COOKIES = /(?:^|;\s*)(inkpass_session|dark|lite|view)=/;
+import { PERSONAL_COOKIES } from '~/server/page-cache.mjs';
 
 /** What every later step and page reads from `locals`: the site, its language, one "now" per request. */
 export const context = defineMiddleware((ctx, next) => {

@@ -22,6 +22,7 @@ export const SECRET_MIN_LENGTH = 32;
  * @property {number} port Where scripts/serve.mjs listens.
  * @property {string} host
  * @property {boolean} warmup Render a few pages on a private port before the public one opens.
+ * @property {number} pageCacheBytes Memory the page cache may use for anonymous pages (0 turns it off).
  * @property {string[]} siteHosts Production host names (build time; Astro trusts them in the Host header).
  * @property {boolean} production
  */
@@ -89,6 +90,7 @@ export function readConfig(env = process.env) {
     port: integer(env.PORT, 'PORT', 4321, 1, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
     warmup: flag(env.WARMUP, 'WARMUP', true),
+    pageCacheBytes: integer(env.PAGE_CACHE_MB, 'PAGE_CACHE_MB', 64, 0, 65_536) * 1024 * 1024,
     siteHosts,
     production: env.NODE_ENV === 'production',
   };

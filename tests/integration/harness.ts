@@ -162,7 +162,7 @@ export function clientFor(info: { dialect: TestDialect; port: number; databaseUr
  * What every test server runs with: production mode, the country header a CDN would set
  * (geoblocking tests), and a short body time-out so the slow-body tests need not wait long.
  */
-const SERVER_ENV = { NODE_ENV: 'production', COUNTRY_HEADER: 'cf-ipcountry', BODY_TIMEOUT_MS: '2000' } as const;
+const SERVER_ENV = { NODE_ENV: 'production', COUNTRY_HEADER: 'cf-ipcountry', BODY_TIMEOUT_MS: '2000', PAGE_CACHE_MB: '0' } as const;
 
 /**
  * Another server process on an existing database, with settings of its own (`env` is added to

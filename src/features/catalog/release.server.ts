@@ -9,6 +9,7 @@
  */
 import { sql } from 'kysely';
 import type { DB } from '~/server/db';
+import { invalidatePages } from '~/server/page-cache.mjs';
 
 /**
  * Series per batch. A batch is one read and one transaction, and on SQLite it runs without
@@ -99,7 +100,11 @@ export function maybeRefreshReleases(getDb: () => Promise<DB>, nowSeconds: numbe
   lastCheck = nowSeconds;
   running = getDb()
     .then((db) => refreshReleasedSeries(db, since, nowSeconds))
-    .then(() => { nextSince = nowSeconds - 5; })
+    .then((touched) => {
+      nextSince = nowSeconds - 5;
+      // New chapters are out: pages kept for anonymous visitors list the old ones.
+      if (touched > 0) invalidatePages();
+    })
     .catch((error) => {
       console.error('[release] refreshing released series failed:', error instanceof Error ? error.message : error);
     })

@@ -1,0 +1,82 @@
+/**
+ * The page cache over real HTTP (src/server/page-cache.mjs): anonymous pages come from memory,
+ * and nothing personal, private or failed ever does. A server process of its own with the cache
+ * on (the shared test servers run without it, since other suites change rows behind the app).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '@db/seed/index';
+import { createReader, selectedDialects, startExtraServer, useServer, type Reader, type ServerHandle } from './harness';
+
+for (const dialect of selectedDialects()) {
+  describe(`page cache (${dialect})`, () => {
+    const base = useServer(dialect);
+    let server: ServerHandle;
+    let reader: Reader;
+    const series = `/comics/${DEMO.readerComic}/`;
+    const get = (p: string, headers: Record<string, string> = {}, site: 'en' | 'br' = 'en') =>
+      server.request(p, { site, headers: { 'accept-encoding': 'br', ...headers } });
+
+    beforeAll(async () => {
+      server = await startExtraServer(base, { PAGE_CACHE_MB: '16' });
+      reader = await createReader(server, { name: 'Cached Reader' });
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    it('serves a hot anonymous page from memory: the same bytes, marked HIT', async () => {
+      const first = await get(series);
+      expect(first.status).toBe(200);
+      let hit = await get(series);
+      for (let i = 0; i < 5 && hit.headers['x-cache'] !== 'HIT'; i++) hit = await get(series);
+      expect(hit.headers['x-cache']).toBe('HIT');
+      expect(hit.text).toBe((await get(series)).text);
+      expect(hit.headers['content-encoding']).toBe('br');
+      expect(Number(hit.headers['content-length'])).toBe(hit.raw.length);
+      expect(hit.headers['cache-control']).toMatch(/public/);
+      const head = await server.request(series, { method: 'HEAD', headers: { 'accept-encoding': 'br' } });
+      expect(head.headers['x-cache']).toBe('HIT');
+      expect(head.raw.length).toBe(0);
+    });
+
+    it('keeps each site, encoding and country apart', async () => {
+      for (let i = 0; i < 2; i++) {
+        expect((await get(series, {}, 'br')).text).toMatch(/lang="pt-BR"/);
+        expect((await get(series, { 'accept-encoding': 'gzip' })).headers['content-encoding']).toBe('gzip');
+      }
+      const blocked = `/comics/${DEMO.geoblockedJp}/`;
+      for (let i = 0; i < 3; i++) {
+        const jp = await get(blocked, { 'cf-ipcountry': 'JP' });
+        const br = await get(blocked, { 'cf-ipcountry': 'BR' });
+        expect(jp.text).not.toBe(br.text);
+        expect(br.text).toMatch(/chapter-list|data-chapter/);
+      }
+    });
+
+    it('never answers a signed-in reader, a theme cookie or an API client from it', async () => {
+      for (let i = 0; i < 3; i++) await get(series);
+      const mine = await get(series, { cookie: reader.cookie });
+      expect(mine.headers['x-cache']).toBeUndefined();
+      expect(mine.headers['cache-control']).toMatch(/private/);
+      expect(mine.text).toMatch(new RegExp(`id="page-user-data">\\{"id":${reader.id},`));
+      const themed = await get(series, { cookie: 'dark=1' });
+      expect(themed.headers['x-cache']).toBeUndefined();
+      expect(themed.text).toMatch(/data-theme="dark"/);
+      const cors = await get(series, { origin: server.origin('br') });
+      expect(cors.headers['x-cache']).toBeUndefined();
+      expect(cors.headers['access-control-allow-origin']).toBe(server.origin('br'));
+    });
+
+    it('never keeps private, failed or personal answers', async () => {
+      for (const p of ['/comics/no-such-series/', '/auth/logout/', '/my/favorites/', '/sapi/app/token?ttl=3600']) {
+        for (let i = 0; i < 3; i++) {
+          const res = await get(p);
+          expect(res.headers['x-cache'], p).toBeUndefined();
+        }
+      }
+      // A reader's page never reaches anonymous visitors either.
+      await get('/', { cookie: reader.cookie });
+      for (let i = 0; i < 3; i++) expect((await get('/')).text).toContain('<script type="application/json" id="page-user-data">null</script>');
+    });
+  });
+}
