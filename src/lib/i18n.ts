@@ -43,3 +43,11 @@ export function createT(locale: Locale): T {
 export function pick(t: T, keys: MessageKey[]): Record<string, string> {
   return Object.fromEntries(keys.map((k) => [k, t(k)]));
 }
+
+/**
+ * Messages as written in the catalogue (ICU syntax, unformatted), for an island that formats
+ * them itself with values it only learns in the browser (balances, a countdown).
+ */
+export function messageSources(locale: Locale, keys: readonly MessageKey[]): Record<string, string> {
+  return Object.fromEntries(keys.map((k) => [k, catalogues[locale][k] ?? catalogues.en[k] ?? k]));
+}

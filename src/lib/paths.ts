@@ -122,6 +122,21 @@ export function historyApiPath(query: { limit: number; skip: number; token: stri
   return withQuery('/api/house/history/me', query);
 }
 export const PROGRESS_ENDPOINT = '/api/progress/';
+
+// ---------------------------------------------------------------- keys (docs/wallet.md)
+/** The redeem call: unlock a chapter with keys (JSON). */
+export const REDEEM_ENDPOINT = '/api/redeem/';
+/** The unlock form without JavaScript: unlocks, then opens the chapter. */
+export const UNLOCK_FORM_PATH = '/unlock/';
+/** Free ways in: the daily pass, and an ad (start, then complete with its token). */
+export const DAILY_PASS_ENDPOINT = '/api/daily-pass/';
+export const AD_START_ENDPOINT = '/api/ads/start/';
+export const AD_COMPLETE_ENDPOINT = '/api/ads/complete/';
+export const PURCHASE_PATH = '/my/purchase/';
+/** The key-pack purchase page, back to `next` afterwards, at its chapters section. */
+export function purchasePath(next?: string | null): string {
+  return `${PURCHASE_PATH}${next ? `?next=${encodeURIComponent(next)}` : ''}#chapters`;
+}
 export function manifestPath(e4pid: string): string {
   return `/api/reader/${encodeURIComponent(e4pid)}/manifest/`;
 }

@@ -90,6 +90,7 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'favorite API', file: 'api/favorites/[e4pid].ts', path: `/api/favorites/${s.e4pid}`, query: '', kind: 'json', method: 'POST', dynamic: [3] },
     { name: 'progress API', file: 'api/progress/index.ts', path: '/api/progress/', query: '', kind: 'json', method: 'POST' },
     { name: 'redeem API', file: 'api/redeem/index.ts', path: '/api/redeem/', query: '', kind: 'json', method: 'POST' },
+    { name: 'unlock form', file: 'unlock.ts', path: '/unlock/', query: '', kind: 'text', method: 'POST' },
   ];
 }
 

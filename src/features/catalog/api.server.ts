@@ -3,15 +3,15 @@ import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
 import type { ChapterRow, SeriesRow } from '@db/schema';
 import * as repo from './repository.server';
-import { finalPrice, regionBlocks, unitFor, type Campaign } from './rules';
+import { regionBlocks, unitFor } from './rules';
+import { lineupOf, priceChapter, seriesAccess, type ChapterAccess, type Lineup, type PricedSeries, type ReaderEntitlements } from './pricing';
+import { campaignsOf, pricedChapterOf, pricedSeriesOf } from './pricing.server';
 import { displayChapterName } from './naming';
 import { parseImages } from './images';
 import { readerPath, seriesPath, mediaUrl, type AbsoluteUrl } from '~/lib/paths';
 import { parseJsonArray, parseJsonObject } from '~/lib/json';
 
-/** Public JSON shapes of spec sections 3 and 7 (comic response v2, episodes response). */
-
-
+/** Public JSON shapes of the comic response v2 and the episodes response (docs/api.md). */
 
 export async function comicJson(db: DB, series: SeriesRow, abs: AbsoluteUrl, site: Site) {
   const [people, tags, keywords, campaigns, publisher] = await Promise.all([
@@ -127,9 +127,19 @@ function iso(unix: number): string {
   return new Date(unix * 1000).toISOString();
 }
 
-export function episodeJson(series: SeriesRow, c: ChapterRow, campaigns: Campaign[], abs: AbsoluteUrl, now: number, name: string) {
-  const price = series.all_free ? 0 : finalPrice(c, campaigns, now);
+/** How one episode is priced for the caller: the one pricing rule's answer and their rentals of it. */
+interface EpisodePricing {
+  series: PricedSeries;
+  campaigns: ReturnType<typeof campaignsOf>;
+  lineup: Lineup;
+  reader: ReaderEntitlements | null;
+}
+
+export function episodeJson(series: SeriesRow, c: ChapterRow, pricing: EpisodePricing, abs: AbsoluteUrl, now: number, name: string) {
+  const access: ChapterAccess = priceChapter({ now, chapter: pricedChapterOf(c), series: pricing.series, lineup: pricing.lineup, campaigns: pricing.campaigns, reader: pricing.reader, regionBlocked: false });
   const thumb = abs(mediaUrl(c.thumbnail));
+  const rented = access.reason === 'rental' || access.reason === 'daily_pass' || access.reason === 'ad_rental';
+  const rental = rented ? (pricing.reader?.rentals ?? []).find((r) => r.created_at <= now && now < r.expires_at && r.expires_at === access.readableUntil) : undefined;
   return {
     id: c.e4pid,
     number: c.number,
@@ -151,16 +161,20 @@ export function episodeJson(series: SeriesRow, c: ChapterRow, campaigns: Campaig
       rental_enabled: c.rental_enabled === 1,
       subscription_enabled: c.subscription_enabled === 1,
     },
-    finalPrice: price,
-    final_price: price,
-    originalPrice: c.original_price,
-    original_price: c.original_price,
-    icon: c.released_at > now ? 'CLOCK' : price === 0 ? 'NONE' : 'KEY',
+    finalPrice: access.finalPrice,
+    final_price: access.finalPrice,
+    originalPrice: access.originalPrice,
+    original_price: access.originalPrice,
+    /** The row's state from the pricing rule: scheduled, free, unlocked, paid or unavailable. */
+    state: access.state,
+    readable: access.readable,
+    icon: access.state === 'scheduled' ? 'CLOCK' : access.readable ? 'NONE' : 'KEY',
     label: null,
-    owned: false,
-    rental: null,
-    subscribed: false,
-    readingProgress: null,
+    owned: access.reason === 'owned',
+    rental: rental ? { created_at: iso(rental.created_at), expires_at: iso(rental.expires_at) } : null,
+    subscribed: access.reason === 'subscription',
+    bonus: access.bonus,
+    readingProgress: null as { completed: boolean; completion: number } | null,
     link: abs(readerPath(series, c)),
   };
 }
@@ -174,9 +188,12 @@ export async function episodesResponse(
   db: DB, series: SeriesRow, language: string, abs: AbsoluteUrl, site: Site, t: T, now: number,
   progress?: readonly { e4pid: string; completion: number; completed: boolean }[],
   country: string | null = null,
+  /** The signed-in caller's entitlements in this series (the wallet's), for owned and rented episodes. */
+  entitlementsOf?: (seriesId: number) => Promise<(chapterId: number) => ReaderEntitlements>,
 ) {
-  const [languages, campaigns, publisher] = await Promise.all([
+  const [languages, campaigns, publisher, entitlements] = await Promise.all([
     repo.seriesLanguages(db, series.id), repo.seriesCampaigns(db, series.id), repo.findPublisher(db, series.publisher_id),
+    entitlementsOf ? entitlementsOf(series.id) : Promise.resolve(null),
   ]);
   const blockedCountries = regionBlocks(series, publisher);
   const regionBlocked = country != null && blockedCountries.includes(country);
@@ -186,13 +203,18 @@ export async function episodesResponse(
   const rows = series.state === 'BLOCKED' || regionBlocked ? [] : await repo.chaptersOf(db, series.id, lang);
   const unit = unitFor(series.format);
   const byE4pid = new Map((progress ?? []).map((p) => [p.e4pid, p]));
+  const priced = pricedSeriesOf(series);
+  const base = { series: priced, campaigns: campaignsOf(campaigns), lineup: lineupOf(rows.map((c) => ({ number: Number(c.number), released_at: Number(c.released_at) })), now) };
   const episodes = rows.map((c) => {
-    const e = episodeJson(series, c, campaigns, abs, now, displayChapterName(t, site.locale, series, c.number));
+    const e = episodeJson(series, c, { ...base, reader: entitlements ? entitlements(Number(c.id)) : null }, abs, now, displayChapterName(t, site.locale, series, c.number));
     if (!progress) return e;
     const p = byE4pid.get(c.e4pid);
     return { ...e, readingProgress: { completed: p ? p.completed || p.completion >= 100 : false, completion: p?.completion ?? 0 } };
   });
-  const first = episodes.find((e) => e.finalPrice === 0 && Date.parse(e.releasedAt) <= now * 1000) ?? null;
+  const first = episodes.find((e) => e.readable) ?? null;
+  // Series-wide allowances (daily pass charge, ads left, plan rentals) do not depend on the chapter.
+  const allowances = seriesAccess(priced, entitlements ? entitlements(0) : null, now);
+  const fa = priced.freeAvailability;
   // progress is newest first: the first in-progress row of this language is the one to continue.
   const resume = (progress ?? []).map((p) => episodes.find((e) => e.id === p.e4pid)).find((e) => e && e.readingProgress && !e.readingProgress.completed && e.readingProgress.completion > 0) ?? null;
   const buttonText = resume ? t('series.continueReading', { chapter: resume.name }) : first ? t('series.startReading') : null;
@@ -202,18 +224,30 @@ export async function episodesResponse(
     region_blocked: regionBlocked,
     language: lang,
     languages: codes,
-    free_availability: parseJsonObject(series.free_availability),
+    free_availability: {
+      daily_pass_enabled: fa.daily_pass_enabled,
+      daily_pass_ttl: fa.daily_pass_ttl,
+      daily_pass_recharge: fa.daily_pass_recharge,
+      /** When the caller's pass is usable again; null when it is ready (or for anonymous callers). */
+      daily_pass_recharges_at: allowances.dailyPass.rechargesAt == null ? null : iso(allowances.dailyPass.rechargesAt),
+      ads_enabled: fa.ads_enabled,
+      total_ads: allowances.ads.total,
+      available_ads: allowances.ads.available,
+      ads_ttl: fa.ads_ttl,
+      subscribed: allowances.subscribed,
+      ads_hint: fa.ads_hint,
+    },
     continue_text: buttonText,
     reading_button: target && buttonText ? { e4pid: target.id, text: buttonText } : null,
     highlighted_e4pid: target?.id ?? null,
     sortbar_text: unit === 'episode' ? t('series.episodes') : t('series.chapters'),
     rent_availability: {
-      no_access_plan_available: true,
-      monthly_limit_reached: false,
-      rented: false,
-      rent_expire_at: null,
-      rented_count: 0,
-      rent_capacity: 0,
+      no_access_plan_available: !allowances.plan.available,
+      monthly_limit_reached: allowances.plan.limitReached,
+      rented: episodes.some((e) => e.rental !== null),
+      rent_expire_at: episodes.map((e) => e.rental?.expires_at ?? null).find((x) => x !== null) ?? null,
+      rented_count: allowances.plan.rented,
+      rent_capacity: allowances.plan.rentCapacity,
       rent_promo_text: null,
     },
   };

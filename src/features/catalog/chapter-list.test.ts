@@ -15,8 +15,9 @@ const labels: RowLabels = {
 
 function chapter(over: Partial<ChapterView>): ChapterView {
   return {
-    e4pid: 'EPI-abc', number: 1, name: 'Chapter 1', title: null, subtitle: null, releasedAt: 100, dateText: 'Jan 1, 2026', relative: false,
+    id: 1, e4pid: 'EPI-abc', number: 1, name: 'Chapter 1', title: null, subtitle: null, releasedAt: 100, dateText: 'Jan 1, 2026', relative: false,
     iso: '1970-01-01T00:01:40.000Z', state: 'free', finalPrice: 0, originalPrice: 0, onSale: false,
+    reason: 'free', readableUntil: null, bonus: 0, payWith: null, buyable: false, pass: null, ad: false, untilText: null, passText: null,
     href: '/read/s/abc/chapter-1/', thumbnail: 'pool/thumbs/thumb-01.webp', ...over,
   };
 }
@@ -76,5 +77,38 @@ describe('chapter rows', () => {
   });
   it('escapes the five HTML specials', () => {
     expect(escapeHtml(`<a href='x'>&"`)).toBe('&lt;a href=&#39;x&#39;&gt;&amp;&quot;');
+  });
+
+  describe('for a signed-in reader', () => {
+    const l: RowLabels = {
+      ...labels, unlock: 'Unlock', owned: 'Owned', rented: 'Rented', ends: (w) => `ends ${w}`,
+      passReady: 'Daily pass ready', passRecharges: (w) => `Daily pass ${w}`, unavailable: 'Unavailable',
+    };
+    const signed = (cs: ChapterView[]) => renderChapterRows(withGaps(cs), l, '/comics/s/', true);
+    it('a paid row offers an unlock form (no login link) that carries what the dialog shows', () => {
+      const html = signed([chapter({ state: 'paid', reason: null, finalPrice: 12, originalPrice: 12, bonus: 1, buyable: true, e4pid: 'EPI-p"x' })]);
+      expect(html).not.toContain('Log in to read');
+      expect(html).toContain('<form class="unlock-form" method="post" action="/unlock/"><input type="hidden" name="content" value="EPI-p&quot;x">');
+      expect(html).toContain('>Unlock<span class="visually-hidden">: Chapter 1</span></button>');
+      const data = /data-unlock="([^"]*)"/.exec(html)![1]!.replaceAll('&quot;', '"').replaceAll('&amp;', '&');
+      expect(JSON.parse(data)).toMatchObject({ e4pid: 'EPI-p"x', price: 12, bonus: 1, pass: false, ad: false });
+    });
+    it('an owned row says so; a rented one says when it ends, refreshable', () => {
+      const html = signed([chapter({ state: 'unlocked', reason: 'owned', finalPrice: 5 }), chapter({ number: 2, state: 'unlocked', reason: 'daily_pass', readableUntil: 7200, untilText: 'in 2 hours' })]);
+      expect(html).toContain('<span class="chip chip-owned">Owned</span>');
+      expect(html).toContain('<span class="chip chip-owned">Rented</span><span class="until">ends <time datetime="1970-01-01T02:00:00.000Z" data-countdown="7200">in 2 hours</time></span>');
+      expect(html).not.toContain('5 KEY');
+    });
+    it('shows the daily pass: ready, or when it recharges', () => {
+      const ready = signed([chapter({ state: 'paid', reason: null, finalPrice: 3, originalPrice: 3, buyable: true, pass: { open: true } })]);
+      expect(ready).toContain('<span class="chip chip-pass">Daily pass ready</span>');
+      const later = signed([chapter({ state: 'paid', reason: null, finalPrice: 3, originalPrice: 3, buyable: true, pass: { open: false, until: 3600 }, passText: 'in 1 hour' })]);
+      expect(later).toContain('Daily pass <time datetime="1970-01-01T01:00:00.000Z" data-countdown="3600">in 1 hour</time>');
+    });
+    it('a withdrawn chapter is unavailable and offers nothing', () => {
+      const html = signed([chapter({ state: 'unavailable', reason: null, finalPrice: 3 })]);
+      expect(html).toContain('<span class="chip">Unavailable</span>');
+      expect(html).not.toContain('<form');
+    });
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { ListItem } from './rules';
 import type { ChapterView } from './series.server';
-import { loginPath, mediaUrl } from '~/lib/paths';
+import { loginPath, mediaUrl, UNLOCK_FORM_PATH } from '~/lib/paths';
 import { escapeHtml } from '~/lib/html';
 
 export interface RowLabels {
@@ -19,6 +19,16 @@ export interface RowLabels {
   /** 'Read Again' / 'Reler' and 'Continue' / 'Continuar' for the signed-in reader's rows. */
   readAgain?: string;
   continue?: string;
+  /** The signed-in reader's rows: unlock button, owned and rented chips, the daily pass. */
+  unlock?: string;
+  owned?: string;
+  rented?: string;
+  /** "ends {when}" after a rental or a free period. */
+  ends?: (when: string) => string;
+  passReady?: string;
+  /** "Daily pass {when}" while it recharges. */
+  passRecharges?: (when: string) => string;
+  unavailable?: string;
 }
 
 
@@ -32,7 +42,17 @@ interface Escaped {
   readAgain: string;
   continue: string;
   login: string;
+  unlock: string;
+  owned: string;
+  rented: string;
+  ends: string;
+  passReady: string;
+  passRecharges: string;
+  unavailable: string;
 }
+
+/** Splits a label around its {when} so the time can be its own refreshable element. */
+const around = (f: ((when: string) => string) | undefined) => escapeHtml(f ? f('\u0000') : '\u0000');
 
 function escapeLabels(labels: RowLabels, login: string): Escaped {
   const keys = new Map<number, string>();
@@ -47,6 +67,13 @@ function escapeLabels(labels: RowLabels, login: string): Escaped {
     readAgain: escapeHtml(labels.readAgain ?? ''),
     continue: escapeHtml(labels.continue ?? ''),
     login: escapeHtml(login),
+    unlock: escapeHtml(labels.unlock ?? ''),
+    owned: escapeHtml(labels.owned ?? ''),
+    rented: escapeHtml(labels.rented ?? ''),
+    ends: around(labels.ends),
+    passReady: escapeHtml(labels.passReady ?? ''),
+    passRecharges: around(labels.passRecharges),
+    unavailable: escapeHtml(labels.unavailable ?? ''),
   };
 }
 
@@ -54,7 +81,7 @@ function escapeLabels(labels: RowLabels, login: string): Escaped {
  * One row. `data-relative` (the instant the browser keeps a relative date fresh from) is only
  * written on dates shown relatively; older ones are plain dates that never change.
  */
-function row(c: ChapterView, e: Escaped): string {
+function row(c: ChapterView, e: Escaped, signedIn: boolean): string {
   const thumb = mediaUrl(c.thumbnail);
   const img = thumb ? `<img src="${escapeHtml(thumb)}" width="96" height="54" alt="" loading="lazy" decoding="async">` : '';
   const title = c.title
@@ -68,11 +95,19 @@ function row(c: ChapterView, e: Escaped): string {
   const main = scheduled ? `<div class="chapter-main" aria-disabled="true">${text}</div>` : `<a class="chapter-main" href="${escapeHtml(c.href)}">${text}</a>`;
   let side = '';
   if (c.state === 'free') side = `<span class="price price-free">${e.free}</span>`;
+  else if (c.state === 'unlocked') {
+    const rental = c.reason === 'rental' || c.reason === 'daily_pass' || c.reason === 'ad_rental';
+    side = `<span class="chip chip-owned">${rental ? e.rented : e.owned}</span>${rental && c.readableUntil ? until(e.ends, c.readableUntil, c.untilText) : ''}`;
+  } else if (c.state === 'unavailable') side = `<span class="chip">${e.unavailable}</span>`;
   else if (c.state === 'paid') {
     const was = c.onSale
       ? `<s class="price-was"><span aria-hidden="true">${e.keys(c.originalPrice)}</span><span class="visually-hidden">${e.was(c.originalPrice)}</span></s>`
       : '';
-    side = `<span class="price">${was}<span class="price-now${c.onSale ? ' sale' : ''}">${e.keys(c.finalPrice)}</span></span><a class="login-to-read" href="${e.login}">${e.loginToRead}</a>`;
+    const price = `<span class="price">${was}<span class="price-now${c.onSale ? ' sale' : ''}">${e.keys(c.finalPrice)}</span></span>`;
+    const pass = !c.pass ? '' : c.pass.open ? `<span class="chip chip-pass">${e.passReady}</span>` : until(e.passRecharges, c.pass.until, c.passText, 'pass-note');
+    if (!signedIn) side = `${price}<a class="login-to-read" href="${e.login}">${e.loginToRead}</a>`;
+    else if (c.buyable || c.pass?.open || c.ad) side = `${pass}${price}${unlockForm(c, e)}`;
+    else side = `${pass}${price}`;
   }
   const readLabel = c.read === 'read' ? e.readAgain : c.read === 'reading' ? e.continue : '';
   if (readLabel) side = `<span class="read-state read-state-${c.read}">${readLabel}</span>${side}`;
@@ -80,8 +115,44 @@ function row(c: ChapterView, e: Escaped): string {
   return `<li class="${classes}" data-number="${c.number}"${c.highlighted ? ' data-highlighted' : ''}>${main}<span class="chapter-side">${side}</span></li>`;
 }
 
+/** "ends in 3 hours": the time is its own element so the page script keeps it fresh. */
+function until(label: string, at: number, text: string | null, cls = 'until'): string {
+  const [before = '', after = ''] = label.split('\u0000');
+  return `<span class="${cls}">${before}<time datetime="${new Date(at * 1000).toISOString()}" data-countdown="${at}">${escapeHtml(text ?? '')}</time>${after}</span>`;
+}
+
+/** What the unlock dialog (wallet feature) shows for a chapter, carried in the button's `data-unlock`. */
+export interface UnlockOffer {
+  e4pid: string;
+  name: string;
+  /** The chapter's reader path: where a successful unlock by daily pass or ad goes. */
+  href: string;
+  price: number;
+  original: number;
+  bonus: number;
+  /** The daily pass is open for it now. */
+  pass: boolean;
+  /** An ad rental is open for it now. */
+  ad: boolean;
+}
+
+/**
+ * Unlocking without JavaScript: a form that posts the chapter and opens it. With JavaScript the
+ * button opens the unlock dialog instead; `data-unlock` is what the dialog shows. `label` and
+ * `name` are HTML-escaped text.
+ */
+export function unlockFormHtml(offer: UnlockOffer, label: string, name: string, className = 'btn btn-unlock'): string {
+  const data = escapeHtml(JSON.stringify(offer));
+  return `<form class="unlock-form" method="post" action="${UNLOCK_FORM_PATH}"><input type="hidden" name="content" value="${escapeHtml(offer.e4pid)}"><button class="${className}" type="submit" aria-haspopup="dialog" data-unlock="${data}">${label}<span class="visually-hidden">: ${name}</span></button></form>`;
+}
+
+function unlockForm(c: ChapterView, e: Escaped): string {
+  const offer: UnlockOffer = { e4pid: c.e4pid, name: c.name, href: c.href, price: c.finalPrice, original: c.originalPrice, bonus: c.bonus, pass: c.pass?.open === true, ad: c.ad };
+  return unlockFormHtml(offer, e.unlock, escapeHtml(c.name));
+}
+
 /** Rows and coming-soon gaps of one language tab, ready to place inside its `<ol>`. */
-export function renderChapterRows(items: readonly ListItem<ChapterView>[], labels: RowLabels, returnPath: string): string {
+export function renderChapterRows(items: readonly ListItem<ChapterView>[], labels: RowLabels, returnPath: string, signedIn = false): string {
   const escaped = escapeLabels(labels, loginPath(returnPath));
   const gap = `<li class="chapter-gap" data-gap>${escapeHtml(labels.comingSoon)}</li>`;
   // Joined, not concatenated: one flat string instead of a tree of thousands of small ones. The
@@ -91,7 +162,7 @@ export function renderChapterRows(items: readonly ListItem<ChapterView>[], label
   const parts: string[] = new Array(items.length);
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
-    parts[i] = item.kind === 'gap' ? gap : row(item.chapter, escaped);
+    parts[i] = item.kind === 'gap' ? gap : row(item.chapter, escaped, signedIn);
   }
   return parts.join('');
 }

@@ -6,4 +6,4 @@ export { chapterPageRows, chapterSurroundings, findChapter, findSeries, findSeri
 export { SAPI_CACHE, parseOrdering, requestOrigin, sapiComicDetail, sapiComicList } from './sapi.server';
 export { loadSeriesPage } from './series.server';
 export { SITEMAP_CHUNK, escapeXml, sitemapChapterCount, sitemapChapters, sitemapSeries, urlset } from './sitemap.server';
-export { accessIn, pricingContext, type PricingContext } from './pricing.server';
+export { accessIn, pricingContext, pricingContextOf, sharedPricingContext, type PricingContext } from './pricing.server';

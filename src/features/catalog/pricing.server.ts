@@ -7,14 +7,15 @@
 import type { ChapterRow, SeriesRow } from '@db/schema';
 import type { DB } from '~/server/db';
 import * as repo from './repository.server';
-import { lineupOf, parseFreeAvailability, parseStrategy, priceChapter, type ChapterAccess, type Lineup, type PricedSeries, type ReaderEntitlements } from './pricing';
+import { lineupOf, parseFreeAvailability, parseStrategy, priceChapter, type Campaign, type ChapterAccess, type Lineup, type PricedChapter, type PricedSeries, type ReaderEntitlements } from './pricing';
 import { regionBlocks } from './rules';
+import { createCache } from '~/server/cache';
 
 export interface PricingContext {
   series: SeriesRow;
   chapter: ChapterRow;
   priced: PricedSeries;
-  campaigns: Awaited<ReturnType<typeof repo.seriesCampaigns>>;
+  campaigns: Campaign[];
   lineup: Lineup;
   blockedCountries: string[];
 }
@@ -25,31 +26,64 @@ export async function pricingContext(db: DB, e4pid: string, now: number): Promis
   if (!chapter) return null;
   const series = await repo.findSeriesById(db, chapter.series_id);
   if (!series) return null;
-  const [campaigns, publisher, siblings] = await Promise.all([
+  return pricingContextOf(db, series, chapter, now);
+}
+
+/** The pricing context of a chapter whose rows the caller already holds. */
+export async function pricingContextOf(db: DB, series: SeriesRow, chapter: ChapterRow, now: number): Promise<PricingContext> {
+  const [campaigns, publisher, lineup] = await Promise.all([
     repo.seriesCampaigns(db, series.id),
     repo.findPublisher(db, series.publisher_id),
-    repo.chaptersOf(db, series.id, chapter.language),
+    repo.releaseTimesOf(db, series.id, chapter.language),
   ]);
   return {
     series,
     chapter,
-    priced: { state: series.state, all_free: series.all_free, strategy: parseStrategy(series.availability_strategy), freeAvailability: parseFreeAvailability(series.free_availability) },
-    campaigns: campaigns.map((c) => ({ ...c, discount: Number(c.discount) })),
-    lineup: lineupOf(siblings.map((c) => ({ number: Number(c.number), released_at: Number(c.released_at) })), now),
+    priced: pricedSeriesOf(series),
+    campaigns: campaignsOf(campaigns),
+    lineup: lineupOf(lineup.map((c) => ({ number: Number(c.number), released_at: Number(c.released_at) })), now),
     blockedCountries: regionBlocks(series, publisher),
+  };
+}
+
+/**
+ * The same, shared by every request of this process for a few seconds: the page image route
+ * asks for every page of a chapter, and catalogue facts are the same for everyone. A price or
+ * campaign change reaches it within PRICING_CONTEXT_TTL_MS.
+ */
+export const PRICING_CONTEXT_TTL_MS = 10_000;
+const contexts = createCache<PricingContext | null>({ ttlMs: PRICING_CONTEXT_TTL_MS, maxEntries: 2000 });
+export function sharedPricingContext(db: DB, e4pid: string, now: number): Promise<PricingContext | null> {
+  return contexts.get(e4pid, () => pricingContext(db, e4pid, now));
+}
+
+/** A series row as the pricing rule reads it. */
+export function pricedSeriesOf(series: Pick<SeriesRow, 'state' | 'all_free' | 'availability_strategy' | 'free_availability'>): PricedSeries {
+  return { state: series.state, all_free: series.all_free, strategy: parseStrategy(series.availability_strategy), freeAvailability: parseFreeAvailability(series.free_availability) };
+}
+
+/** Campaign rows as the pricing rule reads them (PostgreSQL hands numerics over as strings). */
+export function campaignsOf(rows: readonly (Omit<Campaign, 'discount'> & { discount: number | string })[]): Campaign[] {
+  return rows.map((c) => ({ ...c, discount: Number(c.discount) }));
+}
+
+/** The chapter columns the pricing rule reads (a chapter list selects exactly these). */
+export type PricedChapterRow = Pick<ChapterRow, 'number' | 'original_price' | 'released_at' | 'sale_at' | 'expired_at' | 'purchase_enabled' | 'daily_pass_enabled' | 'ads_enabled' | 'rental_enabled' | 'subscription_enabled'>;
+
+/** A chapter row as the pricing rule reads it. */
+export function pricedChapterOf(c: PricedChapterRow): PricedChapter {
+  return {
+    number: Number(c.number), original_price: Number(c.original_price), released_at: Number(c.released_at), sale_at: Number(c.sale_at),
+    expired_at: c.expired_at == null ? null : Number(c.expired_at), purchase_enabled: c.purchase_enabled, daily_pass_enabled: c.daily_pass_enabled,
+    ads_enabled: c.ads_enabled, rental_enabled: c.rental_enabled, subscription_enabled: c.subscription_enabled,
   };
 }
 
 /** The pricing rule's answer for this context, reader and moment. */
 export function accessIn(ctx: PricingContext, reader: ReaderEntitlements | null, country: string | null, now: number): ChapterAccess {
-  const c = ctx.chapter;
   return priceChapter({
     now,
-    chapter: {
-      number: Number(c.number), original_price: Number(c.original_price), released_at: Number(c.released_at), sale_at: Number(c.sale_at),
-      expired_at: c.expired_at == null ? null : Number(c.expired_at), purchase_enabled: c.purchase_enabled, daily_pass_enabled: c.daily_pass_enabled,
-      ads_enabled: c.ads_enabled, rental_enabled: c.rental_enabled, subscription_enabled: c.subscription_enabled,
-    },
+    chapter: pricedChapterOf(ctx.chapter),
     series: ctx.priced,
     lineup: ctx.lineup,
     campaigns: ctx.campaigns,

@@ -80,10 +80,17 @@ export function chaptersOf(db: DB, seriesId: number, language: string) {
     );
 }
 
+/** Number and release time of every chapter of a series in one language: the pricing rule's lineup. */
+export function releaseTimesOf(db: DB, seriesId: number, language: string) {
+  return db.selectFrom('chapters').select(['number', 'released_at']).where('series_id', '=', seriesId).where('language', '=', language).execute();
+}
+
 /** The columns a chapter list shows, for several languages in one query (served by the unique index). */
 const chapterList = preparedRead((db, seriesId: number, languages: readonly string[]) => db
   .selectFrom('chapters')
-  .select(['e4pid', 'language', 'number', 'title', 'subtitle', 'released_at', 'original_price', 'thumbnail'])
+  .select(['id', 'e4pid', 'language', 'number', 'title', 'subtitle', 'released_at', 'original_price', 'thumbnail',
+    // What the pricing rule reads (pricing.server.ts PricedChapterRow).
+    'sale_at', 'expired_at', 'purchase_enabled', 'daily_pass_enabled', 'ads_enabled', 'rental_enabled', 'subscription_enabled'])
   .where('series_id', '=', seriesId)
   .where('language', 'in', languages)
   .orderBy('language')

@@ -4,7 +4,9 @@ import type { T } from '~/lib/i18n';
 import type { SeriesRow } from '@db/schema';
 import type { ChapterListRow } from './repository.server';
 import * as repo from './repository.server';
-import { accessState, chapterName, finalPrice, isOnSale, limitUpcoming, readState, withGaps, type AccessState, type Format, type ListItem, type ReadState, regionBlocks } from './rules';
+import { chapterName, limitUpcoming, readState, withGaps, type Format, type ListItem, type ReadState, regionBlocks } from './rules';
+import { lineupOf, priceChapter, type AccessReason, type Campaign, type ChapterAccess, type Currency, type Lineup, type PricedSeries, type ReaderEntitlements, type RowState } from './pricing';
+import { campaignsOf, pricedChapterOf, pricedSeriesOf } from './pricing.server';
 import { parseImages, type SeriesImages } from './images';
 import { readerPath, seriesPath } from '~/lib/paths';
 import { defaultNameFormat } from './naming';
@@ -16,6 +18,7 @@ export const CHAPTERS_PER_PAGE = 100;
 export type BlockState = 'unavailable' | 'region' | 'removed' | null;
 
 export interface ChapterView {
+  id: number;
   e4pid: string;
   number: number;
   name: string;
@@ -26,10 +29,26 @@ export interface ChapterView {
   /** True when the date is shown relatively ("2 days ago"): the browser keeps it fresh. */
   relative: boolean;
   iso: string;
-  state: AccessState;
+  /** From the one pricing rule (pricing.ts): scheduled, free, unlocked (owned or rented), paid, unavailable. */
+  state: RowState;
+  reason: AccessReason | null;
+  /** When a rental or a free period ends (the row shows it); null: no known end. */
+  readableUntil: number | null;
   finalPrice: number;
   originalPrice: number;
   onSale: boolean;
+  bonus: number;
+  /** The currency a key unlock would use now for this reader; null when their keys do not cover it. */
+  payWith: Currency | null;
+  /** A signed-in reader may unlock it with keys (balances aside): the row offers the unlock dialog. */
+  buyable: boolean;
+  /** The series' daily pass for this chapter: open now, or recharging until a time; null when it does not apply. */
+  pass: { open: true } | { open: false; until: number } | null;
+  /** An ad rental is open for this chapter now. */
+  ad: boolean;
+  /** `readableUntil` and the pass's recharge, as relative text ("in 3 hours"). */
+  untilText: string | null;
+  passText: string | null;
   href: string;
   thumbnail: string | null;
   /** The signed-in reader's state: 'read' (Read Again), 'reading' (Continue) or null. */
@@ -70,6 +89,8 @@ export interface SeriesPage {
   path: string;
   /** Signed-in reader: the chapter to continue (newest in progress, else the one after the newest completed). */
   resume: ChapterView | null;
+  /** The rows are priced for a signed-in reader (unlock buttons instead of "Log in to read"). */
+  signedIn: boolean;
 }
 
 export interface SeriesPageOptions {
@@ -87,6 +108,11 @@ export interface SeriesPageOptions {
    * it loads alongside the chapter list.
    */
   progressOf?: (seriesId: number) => Promise<readonly SeriesProgress[]>;
+  /**
+   * The signed-in reader's entitlements in a series (owned chapters, rentals, balances, passes),
+   * for the pricing rule; passed in by the page (the wallet owns them). Absent: anonymous.
+   */
+  entitlementsOf?: (seriesId: number) => Promise<(chapterId: number) => ReaderEntitlements>;
 }
 
 /** What the series page needs of a reader's progress in one chapter. */
@@ -100,7 +126,7 @@ export interface SeriesProgress {
 export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptions): Promise<SeriesPage | null> {
   const series = await repo.findSeriesBySlug(db, slug);
   if (!series) return null;
-  const [people, tags, languages, campaigns, publisher] = await Promise.all([
+  const [people, tags, languages, campaignRows, publisher] = await Promise.all([
     repo.seriesPeople(db, series.id),
     repo.seriesTags(db, series.id),
     repo.seriesLanguages(db, series.id),
@@ -120,22 +146,25 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
   const active = opts.language && codes.includes(opts.language) ? opts.language : (codes[0] ?? null);
   const tabs: LanguageTab[] = [];
   let resume: ChapterView | null = null;
-  if (block === null) {
-    const [all, progress] = await Promise.all([
+  const signedIn = opts.entitlementsOf !== undefined;
+  // A removed series still lists its chapters: free and owned ones stay readable, nothing is sold.
+  if (block === null || block === 'removed') {
+    const [all, progress, entitlements] = await Promise.all([
       repo.chapterListOf(db, series.id, codes),
       opts.progressOf ? opts.progressOf(series.id) : Promise.resolve([]),
+      opts.entitlementsOf ? opts.entitlementsOf(series.id) : Promise.resolve(null),
     ]);
+    const pricing: RowPricing = { series: pricedSeriesOf(series), campaigns: campaignsOf(campaignRows), entitlements, lineups: new Map() };
     const progressOf = new Map(progress.map((p) => [p.e4pid, p]));
     const allViews = new Map<string, ChapterView[]>();
     const nameFormat = series.chapter_name_format?.match(/\{(num|ord)\}/) ? series.chapter_name_format : defaultNameFormat(t, series.format);
     // Views (names, dates, prices, links) are built only for the rows a page shows, plus the
     // start-reading target; a signed-in reader's continue target needs them all.
-    const signedIn = opts.progressOf !== undefined;
     const memo = new Map<ChapterListRow, ChapterView>();
     const viewOf = (r: ChapterListRow) => {
       let v = memo.get(r);
       if (!v) {
-        v = chapterView(series, r, campaigns, nameFormat, opts);
+        v = chapterView(series, r, pricing, nameFormat, opts);
         const p = progressOf.get(v.e4pid);
         if (p) v.read = readState(p);
         memo.set(r, v);
@@ -143,13 +172,15 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
       return v;
     };
     codes.forEach((code) => {
-      const rows = limitUpcoming(all.filter((r) => r.language === code), site.id, now, (r) => r.released_at);
+      const inLanguage = all.filter((r) => r.language === code);
+      pricing.lineups.set(code, lineupOf(inLanguage, now));
+      const rows = limitUpcoming(inLanguage, site.id, now, (r) => r.released_at);
       if (signedIn) allViews.set(code, rows.map(viewOf));
       let first: ChapterView | null = null;
       for (const r of rows) {
         if (r.released_at > now) continue;
         const v = viewOf(r);
-        if (v.state === 'free') { first = v; break; }
+        if (v.state === 'free' || v.state === 'unlocked') { first = v; break; }
       }
       if (opts.order === 'desc') rows.reverse();
       const pages = Math.max(1, Math.ceil(rows.length / CHAPTERS_PER_PAGE));
@@ -178,6 +209,7 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
     order: opts.order,
     path: seriesPath(series),
     resume,
+    signedIn,
   };
 }
 
@@ -209,11 +241,34 @@ function languageLabel(t: T, code: string): string {
   return label === key ? code : label;
 }
 
-function chapterView(series: SeriesRow, row: ChapterListRow, campaigns: Parameters<typeof finalPrice>[1], nameFormat: string, opts: SeriesPageOptions): ChapterView {
+/** What pricing the rows of one series page needs: read once, applied per row. */
+interface RowPricing {
+  series: PricedSeries;
+  campaigns: Campaign[];
+  entitlements: ((chapterId: number) => ReaderEntitlements) | null;
+  /** Released chapter numbers per language (the strategy counts positions within a language). */
+  lineups: Map<string, Lineup>;
+}
+
+function chapterView(series: SeriesRow, row: ChapterListRow, pricing: RowPricing, nameFormat: string, opts: SeriesPageOptions): ChapterView {
   const { site, now } = opts;
-  const price = series.all_free ? 0 : finalPrice(row, campaigns, now);
-  const state = accessState({ releasedAt: row.released_at, finalPrice: price }, now);
+  const access: ChapterAccess = priceChapter({
+    now,
+    chapter: pricedChapterOf(row),
+    series: pricing.series,
+    lineup: pricing.lineups.get(row.language) ?? { released: [] },
+    campaigns: pricing.campaigns,
+    reader: pricing.entitlements ? pricing.entitlements(row.id) : null,
+    // A region-blocked series lists no chapters at all (block 'region').
+    regionBlocked: false,
+  });
+  const state = access.state;
+  const m = access.unlockMethods;
+  const pass = m.dailyPass.open ? { open: true as const } : m.dailyPass.reason === 'recharging' && m.dailyPass.until ? { open: false as const, until: m.dailyPass.until } : null;
+  // Key unlocks closed only for lack of keys still get the dialog (it shows the buy-keys link).
+  const buyable = m.keys.open || m.xtraKeys.open || (!m.keys.open && m.keys.reason === 'insufficient_keys');
   return {
+    id: row.id,
     e4pid: row.e4pid,
     number: row.number,
     name: chapterName(row.number, site.locale, nameFormat, nameFormat),
@@ -224,9 +279,18 @@ function chapterView(series: SeriesRow, row: ChapterListRow, campaigns: Paramete
     relative: state === 'scheduled' || dateDisplay(row.released_at, now) === 'relative',
     iso: new Date(row.released_at * 1000).toISOString(),
     state,
-    finalPrice: price,
-    originalPrice: row.original_price,
-    onSale: !series.all_free && isOnSale(row.original_price, price),
+    reason: access.reason,
+    readableUntil: access.readableUntil,
+    finalPrice: access.finalPrice,
+    originalPrice: access.originalPrice,
+    onSale: access.sale !== null && access.finalPrice < access.originalPrice,
+    bonus: access.bonus,
+    payWith: access.payWith,
+    buyable,
+    pass,
+    ad: m.ad.open,
+    untilText: access.readableUntil != null ? relativeTime(access.readableUntil, now, site.locale) : null,
+    passText: pass && !pass.open ? relativeTime(pass.until, now, site.locale) : null,
     href: readerPath(series, row),
     thumbnail: row.thumbnail,
     read: null,

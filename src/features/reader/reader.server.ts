@@ -7,22 +7,24 @@ import type { ChapterRow, SeriesRow } from '@db/schema';
 import type { DB } from '~/server/db';
 import type { T } from '~/lib/i18n';
 import type { Locale } from '~/lib/site';
-import { accessState, finalPrice, regionBlocks, displayChapterName } from '~/features/catalog';
+import { displayChapterName, type ChapterAccess } from '~/features/catalog';
 import { defaultMode, type Mode } from './modes';
 import { buildManifest, type Manifest } from './manifest';
 import { manifestPath as manifestPathFor, chapterPrefix, numberSegment, readerPath, seriesPath } from '~/lib/paths';
-import { signedPageUrl, verifyPage } from './signing.server';
+import { pageViewer, signedPageUrl, verifyPage } from './signing.server';
 import { fileResponse, mediaFile, mediaForbidden, mediaNotFound } from '~/server/media';
 import { relativeTime } from '~/lib/dates';
 import { findChapter, chapterSurroundings, chapterPageRows, pageMediaKey } from '~/features/catalog/index.server';
+import { chapterAccessFor, mayReadChapter, type Balances } from '~/features/wallet/index.server';
 
 /**
- * What the visitor gets for a chapter. Only 'readable' shows pages.
+ * What the visitor gets for a chapter, from the one pricing rule (catalog pricing.ts). Only
+ * 'readable' shows pages.
  * - blocked: series state BLOCKED (unavailable everywhere)
- * - removed: series state REMOVED (only owned chapters stay readable; ownership comes later)
  * - region: the visitor's country is in the series' or the publisher's geoblocks
+ * - removed: the series is REMOVED (or the chapter withdrawn) and the visitor does not own it
  * - scheduled: released_at is in the future
- * - locked: final price above 0 and the series is not all-free
+ * - locked: paid, and not owned, rented or otherwise open to this visitor
  */
 export type ReaderState = 'readable' | 'locked' | 'scheduled' | 'blocked' | 'region' | 'removed';
 
@@ -51,6 +53,11 @@ export interface ReaderModel {
   name: string;
   state: ReaderState;
   price: number;
+  /** The pricing rule's answer for this visitor (unlock ways, bonus, rental end). */
+  access: ChapterAccess;
+  /** The signed-in reader's balances (zero for anonymous visitors). */
+  balances: Balances;
+  signedIn: boolean;
   /** "in 3 days" for a scheduled chapter. */
   releaseWhen: string | null;
   /** The visitor's country, for the region message. */
@@ -71,6 +78,8 @@ export type ReaderResult =
 
 export interface ReaderContext {
   now: number;
+  /** The signed-in reader, if any: pages of paid chapters are signed for them alone. */
+  user?: { id: number } | null;
   country: string | null;
   locale: Locale;
   t: T;
@@ -114,18 +123,23 @@ async function buildModel(db: DB, series: SeriesRow, chapter: ChapterRow, ctx: R
   const canonical = readerPath(series, chapter);
   const { now, locale, t } = ctx;
   const country = ctx.country?.toUpperCase() ?? null;
-  const { campaigns, publisher, adjacent } = await chapterSurroundings(db, series, chapter, now);
-  const blockedIn = new Set(regionBlocks(series, publisher));
-  const price = series.all_free ? 0 : finalPrice({ number, original_price: Number(chapter.original_price) }, campaigns, now);
-  const access = accessState({ releasedAt: Number(chapter.released_at), finalPrice: price }, now);
+  const userId = ctx.user?.id ?? null;
+  const [{ adjacent }, { context, access, balances }] = await Promise.all([
+    chapterSurroundings(db, series, chapter, now),
+    chapterAccessFor(db, { series, chapter, userId, country, now }),
+  ]);
+  const blockedIn = new Set(context.blockedCountries);
 
   let state: ReaderState;
   if (series.state === 'BLOCKED') state = 'blocked';
-  else if (series.state === 'REMOVED') state = 'removed';
   else if (country && blockedIn.has(country)) state = 'region';
-  else if (access === 'scheduled') state = 'scheduled';
-  else if (access === 'paid') state = 'locked';
-  else state = 'readable';
+  else if (access.readable) state = 'readable';
+  else if (access.state === 'scheduled') state = 'scheduled';
+  else if (access.state === 'unavailable') state = 'removed';
+  else state = 'locked';
+  // Pages of a chapter free for everyone are the same for everyone (publicly cacheable); any
+  // other reason to read is this reader's, and so are the page URLs.
+  const viewer = access.reason === 'free' || access.reason === 'strategy_free' || access.reason === 'campaign_free' ? 0 : (userId ?? 0);
 
   const name = displayChapterName(t, locale, series, number);
   const link = (c: { e4pid: string; number: number; language: string } | undefined): ChapterLink | null => {
@@ -139,7 +153,7 @@ async function buildModel(db: DB, series: SeriesRow, chapter: ChapterRow, ctx: R
     const rows = await chapterPageRows(db, chapter.id);
     pages = rows.map((r, i) => ({
       position: Number(r.position),
-      src: signedPageUrl(chapter.e4pid, Number(r.position), now),
+      src: signedPageUrl(chapter.e4pid, Number(r.position), now, undefined, viewer),
       width: Number(r.width),
       height: Number(r.height),
       alt: t('reader.pageAlt', { series: series.name, chapter: name, page: i + 1 }),
@@ -154,7 +168,10 @@ async function buildModel(db: DB, series: SeriesRow, chapter: ChapterRow, ctx: R
     seriesPath: seriesPath(series),
     name,
     state,
-    price,
+    price: access.finalPrice,
+    access,
+    balances,
+    signedIn: userId !== null,
     releaseWhen: state === 'scheduled' ? relativeTime(Number(chapter.released_at), now, locale) : null,
     country,
     pages,
@@ -184,23 +201,32 @@ export function manifestOf(model: ReaderModel): Manifest {
 }
 
 /**
- * The answer to a chapter page URL (`/media/p/{e4pid}/{position}.webp?exp&sig`): 403 for a bad
- * or expired signature (checked before any database work), 404 for an unknown page, else the
- * image, private (the URL is a capability handed to one reader; it expires anyway).
+ * The answer to a chapter page URL (`/media/p/{e4pid}/{position}.webp?exp[&u]&sig`): 403 for a
+ * bad or expired signature (checked before any database work), for a URL bound to another
+ * reader than the visitor, and when the visitor may no longer read the chapter (a rental
+ * ended, a free week ended); 404 for an unknown page; else the image: public for a chapter
+ * free for everyone, private for one reader's.
  */
-export async function chapterPageResponse(db: DB, url: URL, request: Request, now: number): Promise<Response> {
+export async function chapterPageResponse(db: DB, url: URL, request: Request, visitor: { now: number; user: { id: number } | null; country: string | null }): Promise<Response> {
+  const { now } = visitor;
   // Parsed from the URL itself: the route may be reached through an internal rewrite (see docs/reader.md).
   const m = /^\/media\/p\/(EPI-[A-Za-z0-9_-]{1,64})\/(\d{1,5})\.webp\/?$/.exec(url.pathname);
   if (!m) return mediaNotFound();
   const e4pid = m[1]!;
   const position = Number(m[2]);
-  if (verifyPage(e4pid, position, url.searchParams.get('exp'), url.searchParams.get('sig'), now) !== 'ok') return mediaForbidden();
+  const viewer = pageViewer(url.searchParams.get('u'));
+  if (viewer === null) return mediaForbidden();
+  if (verifyPage(e4pid, position, url.searchParams.get('exp'), url.searchParams.get('sig'), now, undefined, viewer) !== 'ok') return mediaForbidden();
+  if (viewer !== 0 && visitor.user?.id !== viewer) return mediaForbidden();
+  const readable = await mayReadChapter(db, { e4pid, userId: viewer || null, country: visitor.country?.toUpperCase() ?? null, now });
+  if (readable === null) return mediaNotFound();
+  if (!readable) return mediaForbidden();
   const key = await pageMediaKey(db, e4pid, position);
   const file = key ? mediaFile(key) : null;
   if (!file) return mediaNotFound();
   const headers = new Headers({
     'Content-Type': 'image/webp',
-    'Cache-Control': 'private, max-age=600',
+    'Cache-Control': viewer === 0 ? 'public, max-age=600' : 'private, max-age=600',
     'Cross-Origin-Resource-Policy': 'same-site',
     'X-Robots-Tag': 'noindex',
   });

@@ -1,11 +1,13 @@
 /**
  * Signed, expiring URLs for chapter page images (ARCHITECTURE.md section 5).
  *
- *   /media/p/{e4pid}/{position}.webp?exp={unix}&sig={hex}
- *   sig = first 32 hex chars of HMAC-SHA256(page-url key, `${e4pid}:${position}:${exp}`)
+ *   /media/p/{e4pid}/{position}.webp?exp={unix}&sig={hex}            (anyone: a chapter free for everyone)
+ *   /media/p/{e4pid}/{position}.webp?exp={unix}&u={reader}&sig={hex} (one reader: owned, rented…)
+ *   sig = first 32 hex chars of HMAC-SHA256(page-url key, `${e4pid}:${position}:${exp}` + `:u${reader}` when bound)
  *
  * Only the reader page model and the manifest hand these out, and only for chapters the
- * visitor may read; the media route checks the signature before touching the database.
+ * visitor may read; the media route checks the signature before touching the database, then
+ * that the visitor is the reader it names and may still read the chapter.
  */
 import crypto from 'node:crypto';
 import { keyFor } from '~/server/secrets';
@@ -27,14 +29,22 @@ export function pageExpiry(now: number): number {
   return Math.ceil((now + PAGE_URL_TTL) / PAGE_URL_STEP) * PAGE_URL_STEP;
 }
 
-export function signPage(e4pid: string, position: number, exp: number, secret: Secret = keyFor('page-url')): string {
-  return crypto.createHmac('sha256', secret).update(`${e4pid}:${position}:${exp}`).digest('hex').slice(0, SIGNATURE_HEX);
+/** `viewer` 0: a URL for anyone; otherwise for that reader only. */
+export function signPage(e4pid: string, position: number, exp: number, secret: Secret = keyFor('page-url'), viewer = 0): string {
+  const message = viewer ? `${e4pid}:${position}:${exp}:u${viewer}` : `${e4pid}:${position}:${exp}`;
+  return crypto.createHmac('sha256', secret).update(message).digest('hex').slice(0, SIGNATURE_HEX);
 }
 
-/** A signed URL (path and query) for one page of a chapter, valid for about two hours from `now`. */
-export function signedPageUrl(e4pid: string, position: number, now: number, secret: Secret = keyFor('page-url')): string {
+/** A signed URL (path and query) for one page of a chapter, valid for about two hours from `now`, for anyone (`viewer` 0) or one reader. */
+export function signedPageUrl(e4pid: string, position: number, now: number, secret: Secret = keyFor('page-url'), viewer = 0): string {
   const exp = pageExpiry(now);
-  return `${chapterPagePath(e4pid, position)}?exp=${exp}&sig=${signPage(e4pid, position, exp, secret)}`;
+  return `${chapterPagePath(e4pid, position)}?exp=${exp}${viewer ? `&u=${viewer}` : ''}&sig=${signPage(e4pid, position, exp, secret, viewer)}`;
+}
+
+/** The reader a page URL is bound to (0: anyone), or null when `u` is malformed. */
+export function pageViewer(u: string | null): number | null {
+  if (u === null) return 0;
+  return /^[1-9]\d{0,9}$/.test(u) && Number(u) <= 2 ** 31 - 1 ? Number(u) : null;
 }
 
 /**
@@ -48,10 +58,11 @@ export function verifyPage(
   sig: string | null,
   now: number,
   secret: Secret = keyFor('page-url'),
+  viewer = 0,
 ): Verdict {
   if (!exp || !sig || !/^\d{1,12}$/.test(exp) || !/^[0-9a-f]+$/i.test(sig) || sig.length !== SIGNATURE_HEX) return 'invalid';
   if (!Number.isInteger(position) || position < 0) return 'invalid';
-  const expected = Buffer.from(signPage(e4pid, position, Number(exp), secret), 'utf8');
+  const expected = Buffer.from(signPage(e4pid, position, Number(exp), secret, viewer), 'utf8');
   const given = Buffer.from(sig.toLowerCase(), 'utf8');
   if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) return 'invalid';
   // Checked after the signature so a forged far-future exp is reported as invalid, not expired.

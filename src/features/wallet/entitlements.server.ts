@@ -58,3 +58,12 @@ export async function holdingsInSeries(db: DB, userId: number, seriesId: number)
 export function readerFor(holdings: SeriesHoldings, chapterId: number, now: number): ReaderEntitlements {
   return entitlementsFromRows({ chapterId, owned: holdings.owned, rentals: holdings.rentals, balances: holdings.balances, now });
 }
+
+/**
+ * The pricing rule's reader for every chapter of one series, loaded once (the series page's
+ * `entitlementsOf`).
+ */
+export async function entitlementsInSeries(db: DB, userId: number, seriesId: number, now: number): Promise<(chapterId: number) => ReaderEntitlements> {
+  const holdings = await holdingsInSeries(db, userId, seriesId);
+  return (chapterId) => readerFor(holdings, chapterId, now);
+}

@@ -1,5 +1,6 @@
 /** The server door of the wallet feature: keys, unlocks, grants, the ledger audit. */
 export { balancesOf, grantKeys, InsufficientKeys, type Balances, type Grant } from './ledger.server';
-export { redeemAnswer, unlockChapter, type RedeemAnswer, type UnlockResult } from './unlock.server';
-export { holdingsInSeries, readerFor, type SeriesHoldings } from './entitlements.server';
+export { redeemAnswer, unlockByForm, unlockChapter, type RedeemAnswer, type UnlockResult } from './unlock.server';
+export { entitlementsInSeries, holdingsInSeries, readerFor, type SeriesHoldings } from './entitlements.server';
 export { auditLedger, type AuditFinding } from './audit.server';
+export { chapterAccessFor, mayReadChapter, type ChapterAccessFor } from './access.server';

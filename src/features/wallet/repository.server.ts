@@ -152,6 +152,17 @@ export async function rentalsInSeries(db: DB, userId: number, seriesId: number):
   return rows.map((r) => num({ ...r }, 'id', 'chapter_id', 'series_id', 'created_at', 'expires_at'));
 }
 
+/** The reader's rentals of one chapter (the page image route's check). */
+export async function rentalsOfChapter(db: DB, userId: number, chapterId: number): Promise<RentalRow[]> {
+  const rows = await db
+    .selectFrom('rentals')
+    .select(['id', 'chapter_id', 'series_id', 'kind', 'created_at', 'expires_at'])
+    .where('user_id', '=', userId)
+    .where('chapter_id', '=', chapterId)
+    .execute();
+  return rows.map((r) => num({ ...r }, 'id', 'chapter_id', 'series_id', 'created_at', 'expires_at'));
+}
+
 export async function insertRental(
   db: DB,
   r: { user_id: number; chapter_id: number; series_id: number; kind: 'daily_pass' | 'ad' | 'plan'; transaction_id: number; created_at: number; expires_at: number },

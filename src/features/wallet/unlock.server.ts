@@ -8,6 +8,8 @@ import { accessIn, pricingContext } from '~/features/catalog/index.server';
 import type { ReaderEntitlements } from '~/features/catalog';
 import { writeTransaction, type DB } from '~/server/db';
 import type { T } from '~/lib/i18n';
+import { readerPath } from '~/lib/paths';
+import type { UnlockNotice } from './notices';
 import { InsufficientKeys, lockReader, post, type Balances, type Posting } from './ledger.server';
 import * as repo from './repository.server';
 import { entitlementsFromRows } from './entitlements.server';
@@ -99,4 +101,20 @@ export async function redeemAnswer(db: DB, input: { userId: number; e4pid: strin
         ? { ok: false, status: 403, detail: t(r.why === 'region' ? 'wallet.error.region' : 'wallet.error.unavailable') }
         : { ok: false, status: 409, detail: t(r.why === 'notOnSale' ? 'wallet.error.notOnSale' : 'wallet.error.unavailable') };
   }
+}
+
+
+/**
+ * The unlock form without JavaScript: unlocks, then sends the reader to the chapter, which now
+ * shows its pages (or, when nothing was bought, says why). Null for an unknown chapter.
+ */
+export async function unlockByForm(db: DB, input: { userId: number; e4pid: string; now: number; country: string | null }): Promise<{ location: string } | null> {
+  const r = await unlockChapter(db, input);
+  if (r.kind === 'notFound') return null;
+  const ctx = await pricingContext(db, input.e4pid, input.now);
+  if (!ctx) return null;
+  const path = readerPath(ctx.series, { e4pid: ctx.chapter.e4pid, number: Number(ctx.chapter.number), language: ctx.chapter.language });
+  const notice: UnlockNotice | null =
+    r.kind === 'insufficient' ? 'insufficient' : r.kind === 'scheduled' ? 'scheduled' : r.kind === 'unavailable' ? (r.why === 'blocked' || r.why === 'removed' ? 'unavailable' : r.why) : null;
+  return { location: notice ? `${path}?unlock=${notice}` : path };
 }

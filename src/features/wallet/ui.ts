@@ -1,0 +1,2 @@
+/** The wallet's components for pages. */
+export { default as UnlockDialogConfig } from './UnlockDialogConfig.astro';

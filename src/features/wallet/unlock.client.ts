@@ -1,0 +1,35 @@
+/**
+ * Unlock buttons (series rows, the reader's locked view) open the unlock dialog instead of
+ * posting their form. The dialog's React half loads on the first click; until then, and
+ * without JavaScript, the button submits its form (POST /unlock/).
+ */
+import { readPageUserData } from '~/features/accounts';
+import { parseOffer, type DialogConfig } from './unlock-dialog';
+
+function readConfig(): DialogConfig | null {
+  try {
+    const text = document.getElementById('unlock-dialog-config')?.textContent;
+    return text ? (JSON.parse(text) as DialogConfig) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function initUnlockButtons() {
+  const config = readConfig();
+  if (!config) return;
+  document.addEventListener('click', (event) => {
+    const button = (event.target as Element | null)?.closest?.<HTMLButtonElement>('button[data-unlock]');
+    if (!button || event.defaultPrevented) return;
+    const offer = parseOffer(button.dataset.unlock);
+    const user = readPageUserData();
+    if (!offer || !user) return;
+    event.preventDefault();
+    button.setAttribute('aria-busy', 'true');
+    import('./unlock-entry')
+      .then(({ openUnlockDialog }) => openUnlockDialog(config, offer, { keys: user.profile.keys, xtra: user.profile.free_keys }, button))
+      // The dialog could not load (offline, a new deployment): the form still works.
+      .catch(() => button.form?.submit())
+      .finally(() => button.removeAttribute('aria-busy'));
+  });
+}

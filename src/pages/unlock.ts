@@ -1,0 +1,21 @@
+import type { APIRoute } from 'astro';
+import { getDb } from '~/server/db';
+import { redirectTo } from '~/lib/redirect';
+import { bodyErrorKey, field, readForm } from '~/server/body';
+import { unlockByForm } from '~/features/wallet/index.server';
+import { loginPath } from '~/lib/paths';
+
+/**
+ * POST /unlock/: the unlock button without JavaScript. Field `content` (the chapter's e4pid).
+ * Unlocks with keys (the same rule and ledger as POST /api/redeem/), then 303 to the chapter,
+ * which shows its pages, or why nothing was bought (`?unlock=`). Signed out: to the login page.
+ */
+export const POST: APIRoute = async ({ request, locals }) => {
+  const headers = { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' };
+  const parsed = await readForm(request);
+  if (!parsed.ok) return new Response(locals.t(bodyErrorKey(parsed)), { status: parsed.status, headers });
+  if (!locals.user) return redirectTo(loginPath());
+  const result = await unlockByForm(await getDb(), { userId: locals.user.id, e4pid: field(parsed.value, 'content', 80), now: locals.now, country: locals.country });
+  if (!result) return new Response(locals.t('wallet.error.notFound'), { status: 404, headers });
+  return redirectTo(result.location);
+};
