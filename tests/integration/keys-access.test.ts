@@ -1,0 +1,261 @@
+/**
+ * What keys open, as readers and attackers see it over real HTTP on both databases: the series
+ * rows and the reader page priced by the one pricing rule for the signed-in reader, unlocking
+ * without JavaScript, page images only for the reader who may read them, rentals that end, the
+ * episodes API, and a removed series. The ledger audit passes after every test.
+ */
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '@db/seed/index';
+import { readerPath } from '~/lib/paths';
+import { createReader, htmlText, message, selectedDialects, useServer, withDb, type Reader } from './harness';
+
+const now = () => Math.floor(Date.now() / 1000);
+let seq = 0;
+
+interface Paid {
+  id: number;
+  e4pid: string;
+  price: number;
+  seriesId: number;
+  slug: string;
+  path: string;
+}
+
+const mediaUrls = (html: string) => [...new Set([...html.matchAll(/\/media\/p\/[^"'\s<>]+/g)].map((m) => m[0].replace(/&amp;|&#38;/g, '&')))];
+
+for (const dialect of selectedDialects()) {
+  describe(`what keys open (${dialect})`, () => {
+    const server = useServer(dialect);
+    /** Paid, unlockable chapters of active series without geoblocks, the cheapest first. */
+    let paid: Paid[];
+
+    const grant = (reader: Reader, keys: number, xtra = 0) =>
+      withDb(server, async (db) => {
+        const { grantKeys } = await import('~/features/wallet/index.server');
+        return grantKeys(db, { userId: reader.id, keys, xtra, reason: 'test', key: `access:${reader.id}:${++seq}`, now: now() });
+      });
+    const balances = (reader: Reader) => withDb(server, async (db) => (await import('~/features/wallet/index.server')).balancesOf(db, reader.id));
+    const get = (path: string, reader: Reader | null, site: 'en' | 'br' = 'en') => server.request(path, { site, headers: reader ? { cookie: reader.cookie } : {} });
+    const postForm = (path: string, reader: Reader | null, fields: Record<string, string>) =>
+      server.request(path, {
+        method: 'POST',
+        body: new URLSearchParams(fields).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin(), ...(reader ? { cookie: reader.cookie } : {}) },
+      });
+    /** A chapter a reader owns, bought through the redeem call. */
+    const own = async (reader: Reader, chapter: Paid) => {
+      await grant(reader, chapter.price);
+      const res = await postForm('/api/redeem/', reader, { content: chapter.e4pid });
+      expect(res.status).toBe(200);
+    };
+
+    beforeAll(async () => {
+      paid = await withDb(server, async (db) => {
+        const { pricingContext, accessIn } = await import('~/features/catalog/index.server');
+        const t = now();
+        const rows = await db
+          .selectFrom('chapters').innerJoin('series', 'series.id', 'chapters.series_id')
+          .select(['chapters.id', 'chapters.e4pid', 'chapters.series_id', 'chapters.number', 'chapters.language', 'series.slug', 'series.format'])
+          .where('series.state', '=', 'ACTIVE').where('series.geoblocks', 'in', ['[]', '']).where('chapters.language', '=', 'en')
+          .where('chapters.original_price', '>', 0).where('chapters.released_at', '<=', t - 86400).where('chapters.sale_at', '<=', t - 86400)
+          .orderBy('chapters.id').limit(600).execute();
+        const rich = { owned: false, rentals: [], balances: { keys: 1e6, xtra: 0 }, dailyPassUsedAt: null, adsWatched: 0, subscription: null };
+        const out: Paid[] = [];
+        for (const r of rows) {
+          const ctx = await pricingContext(db, r.e4pid, t);
+          if (!ctx) continue;
+          const anon = accessIn(ctx, null, null, t);
+          const access = accessIn(ctx, rich, null, t);
+          // Paid for a few more days (no free week ending mid-test) and sold now.
+          if (anon.readable || !access.unlockMethods.keys.open || access.finalPrice <= 0 || access.readableUntil !== null) continue;
+          out.push({ id: Number(r.id), e4pid: r.e4pid, price: access.finalPrice, seriesId: Number(r.series_id), slug: r.slug, path: readerPath({ slug: r.slug, format: r.format }, { e4pid: r.e4pid, number: Number(r.number), language: r.language }) });
+        }
+        return out.sort((a, b) => a.price - b.price);
+      });
+      expect(paid.length).toBeGreaterThan(20);
+    }, 120_000);
+
+    afterEach(async () => {
+      expect(await withDb(server, async (db) => (await import('~/features/wallet/index.server')).auditLedger(db))).toEqual([]);
+    });
+
+    it('shows "Log in to read" to anonymous visitors only; a signed-in reader gets unlock buttons on paid rows', async () => {
+      const chapter = paid[0]!;
+      const seriesPath = `/comics/${chapter.slug}/`;
+      const anon = await get(seriesPath, null);
+      expect(htmlText(anon.text)).toContain(message('en', 'chapter.loginToRead'));
+      expect(anon.text).not.toContain('data-unlock');
+      const reader = await createReader(server);
+      for (const site of ['en', 'br'] as const) {
+        const page = await get(seriesPath, reader, site);
+        const text = htmlText(page.text);
+        expect(text).not.toContain(message('en', 'chapter.loginToRead'));
+        expect(text).not.toContain(message('pt-BR', 'chapter.loginToRead'));
+        expect(page.text).toContain(`name="content" value="${chapter.e4pid}"`);
+        expect(page.text).toContain('id="unlock-dialog-config"');
+      }
+      const locked = await get(chapter.path, reader);
+      expect(htmlText(locked.text)).not.toContain(message('en', 'chapter.loginToRead'));
+      expect(htmlText(locked.text)).toContain(message('en', 'wallet.balances', { keys: 0, xtra: 0 }));
+      expect(locked.text).toContain(`href="/my/purchase/?next=${encodeURIComponent(chapter.path)}#chapters"`);
+      expect(mediaUrls(locked.text)).toEqual([]);
+    });
+
+    it('unlocks without JavaScript: the form charges once, opens the chapter, and the row says owned', async () => {
+      const chapter = paid[1]!;
+      const reader = await createReader(server);
+      await grant(reader, chapter.price + 2);
+      const res = await postForm('/unlock/', reader, { content: chapter.e4pid });
+      expect(res.status).toBe(303);
+      expect(res.headers.location).toBe(chapter.path);
+      expect(await balances(reader)).toEqual({ keys: 2, xtra: chapter.price > 9 ? Math.floor(chapter.price / 10) : 0 });
+      // A second submit (a double click, a back button) charges nothing.
+      expect((await postForm('/unlock/', reader, { content: chapter.e4pid })).headers.location).toBe(chapter.path);
+      expect((await balances(reader)).keys).toBe(2);
+      const page = await get(chapter.path, reader);
+      expect(mediaUrls(page.text).length).toBeGreaterThan(0);
+      const series = await get(`/comics/${chapter.slug}/`, reader);
+      const row = new RegExp(`value="${chapter.e4pid}"`);
+      expect(series.text).not.toMatch(row);
+      expect(series.text).toContain(message('en', 'chapter.owned'));
+    });
+
+    it('sends a reader who cannot pay back to the chapter with the reason and a buy-keys link', async () => {
+      const chapter = paid.at(-1)!;
+      const reader = await createReader(server, { site: 'br' });
+      await grant(reader, chapter.price - 1);
+      const res = await postForm('/unlock/', reader, { content: chapter.e4pid });
+      expect(res.status).toBe(303);
+      expect(res.headers.location).toBe(`${chapter.path}?unlock=insufficient`);
+      const page = await get(res.headers.location!, reader, 'br');
+      expect(htmlText(page.text)).toContain(message('pt-BR', 'wallet.error.insufficient', { price: chapter.price, keys: chapter.price - 1, xtra: 0 }));
+      expect(page.text).toContain(`href="/my/purchase/?next=${encodeURIComponent(chapter.path)}#chapters"`);
+      expect(mediaUrls(page.text)).toEqual([]);
+      expect(await balances(reader)).toEqual({ keys: chapter.price - 1, xtra: 0 });
+      // Signed out, or an unknown chapter: nothing is charged anywhere.
+      expect((await postForm('/unlock/', null, { content: chapter.e4pid })).headers.location).toMatch(/^\/auth\/login\//);
+      expect((await postForm('/unlock/', reader, { content: 'EPI-nope' })).status).toBe(404);
+    });
+
+    it('serves a paid page only to the reader it was signed for, while they may read it', async () => {
+      const chapter = paid[2]!;
+      const owner = await createReader(server);
+      const other = await createReader(server);
+      await own(owner, chapter);
+      const urls = mediaUrls((await get(chapter.path, owner)).text);
+      expect(urls.length).toBeGreaterThan(0);
+      const url = urls[0]!;
+      expect(url).toContain(`u=${owner.id}`);
+      const mine = await get(url, owner);
+      expect(mine.status).toBe(200);
+      expect(mine.headers['cache-control']).toMatch(/private/);
+      expect(mine.body.subarray(8, 12).toString('latin1')).toBe('WEBP');
+      const refused = async (path: string, who: Reader | null) => {
+        const res = await get(path, who);
+        expect(res.status, path).toBe(403);
+        expect(res.body.includes(Buffer.from('WEBP')), path).toBe(false);
+      };
+      await refused(url, null);
+      await refused(url, other);
+      // Rebound to the other reader, tampered, unbound, or with an expiry moved: all refused.
+      await refused(url.replace(`u=${owner.id}`, `u=${other.id}`), other);
+      await refused(url.replace(/sig=([0-9a-f])/, (_m, c: string) => `sig=${c === 'a' ? 'b' : 'a'}`), owner);
+      await refused(url.replace(`&u=${owner.id}`, ''), null);
+      await refused(url.replace(/exp=(\d+)/, (_m, e: string) => `exp=${Number(e) + 600}`), owner);
+      // The other reader's own page has no URLs at all.
+      expect(mediaUrls((await get(chapter.path, other)).text)).toEqual([]);
+    });
+
+    it('locks a rented chapter again when its rental ends, pages included', async () => {
+      const chapter = paid[3]!;
+      const reader = await createReader(server);
+      const t = now();
+      // A daily-pass rental that ends in a few seconds, written the way the wallet writes one.
+      await withDb(server, async (db) => {
+        await db.insertInto('ledger_transactions').values({ idempotency_key: `test-rental:${reader.id}:${chapter.id}`, kind: 'daily_pass', user_id: reader.id, chapter_id: chapter.id, reason: null, created_at: t }).execute();
+        const tx = await db.selectFrom('ledger_transactions').select('id').where('idempotency_key', '=', `test-rental:${reader.id}:${chapter.id}`).executeTakeFirstOrThrow();
+        await db.insertInto('rentals').values({ user_id: reader.id, chapter_id: chapter.id, series_id: chapter.seriesId, kind: 'daily_pass', transaction_id: Number(tx.id), created_at: t, expires_at: t + 4 }).execute();
+      });
+      const during = await get(chapter.path, reader);
+      const urls = mediaUrls(during.text);
+      expect(urls.length).toBeGreaterThan(0);
+      expect(htmlText(during.text)).toContain(message('en', 'chapter.rented'));
+      expect((await get(urls[0]!, reader)).status).toBe(200);
+      const episodes = await get(`/api/comic/${chapter.seriesId}/episodes?language=en`, reader);
+      const ep = (episodes.json() as { episodes: { id: string; rental: { expires_at: string } | null; owned: boolean }[] }).episodes.find((e) => e.id === chapter.e4pid)!;
+      expect(ep.owned).toBe(false);
+      expect(Date.parse(ep.rental!.expires_at) / 1000).toBe(t + 4);
+      await new Promise((r) => setTimeout(r, 5_500));
+      const after = await get(chapter.path, reader);
+      expect(mediaUrls(after.text)).toEqual([]);
+      expect((await get(urls[0]!, reader)).status).toBe(403);
+    });
+
+    it('reports owned chapters and their price in the signed-in episodes API, and not to anyone else', async () => {
+      const chapter = paid[4]!;
+      const reader = await createReader(server);
+      await own(reader, chapter);
+      type Episodes = { episodes: { id: string; owned: boolean; final_price: number; state: string }[]; free_availability: Record<string, unknown> };
+      const mine = (await get(`/api/comic/${chapter.seriesId}/episodes?language=en`, reader)).json() as Episodes;
+      const e = mine.episodes.find((x) => x.id === chapter.e4pid)!;
+      expect(e).toMatchObject({ owned: true, final_price: chapter.price, state: 'unlocked' });
+      expect(mine.free_availability).toHaveProperty('available_ads');
+      const other = await createReader(server);
+      const theirs = (await get(`/api/comic/${chapter.seriesId}/episodes?language=en`, other)).json() as Episodes;
+      expect(theirs.episodes.find((x) => x.id === chapter.e4pid)).toMatchObject({ owned: false, state: 'paid' });
+      const pub = (await get(`/api/comic.public/${chapter.seriesId}/episodes?language=en`, null)).json() as Episodes;
+      expect(pub.episodes.find((x) => x.id === chapter.e4pid)).toMatchObject({ owned: false, state: 'paid' });
+    });
+
+    it('keeps a removed series readable where it promised and sells nothing new in it', async () => {
+      const reader = await createReader(server);
+      const removed = await withDb(server, async (db) => {
+        const s = await db.selectFrom('series').select(['id', 'slug', 'format']).where('slug', '=', DEMO.removed).executeTakeFirstOrThrow();
+        const c = await db.selectFrom('chapters').select(['id', 'e4pid', 'number', 'language', 'original_price']).where('series_id', '=', s.id).where('language', '=', 'en')
+          .where('original_price', '>', 0).where('released_at', '<=', now() - 86400).orderBy('number', 'desc').limit(2).execute();
+        return { series: s, chapters: c };
+      });
+      const [ownedOne, other] = removed.chapters;
+      const path = (c: typeof ownedOne) => readerPath(removed.series, { e4pid: c!.e4pid, number: Number(c!.number), language: c!.language });
+      // Owned from before the removal: written exactly as the ledger writes an unlock (the store no longer sells it).
+      await withDb(server, async (db) => {
+        const { writeTransaction } = await import('~/server/db');
+        const { lockReader, post } = await import('~/features/wallet/ledger.server');
+        const repo = await import('~/features/wallet/repository.server');
+        const { grantKeys } = await import('~/features/wallet/index.server');
+        const price = Number(ownedOne!.original_price);
+        await grantKeys(db, { userId: reader.id, keys: price, xtra: 0, reason: 'test', key: `removed:${reader.id}`, now: now() });
+        await writeTransaction(db, async (trx) => {
+          await lockReader(trx, reader.id);
+          const bonus = price > 9 ? Math.floor(price / 10) : 0;
+          const postings = [
+            { party: { user: reader.id }, currency: 'keys' as const, amount: -price },
+            { party: { system: 'unlock_revenue' as const }, currency: 'keys' as const, amount: price },
+            ...(bonus ? [{ party: { user: reader.id }, currency: 'xtra' as const, amount: bonus }, { party: { system: 'bonus_issuance' as const }, currency: 'xtra' as const, amount: -bonus }] : []),
+          ];
+          const { id } = await post(trx, { key: `unlock:${reader.id}:${ownedOne!.id}`, kind: 'unlock', userId: reader.id, chapterId: Number(ownedOne!.id), now: now(), postings });
+          await repo.insertUnlock(trx, { user_id: reader.id, chapter_id: Number(ownedOne!.id), transaction_id: id, price, currency: 'keys', created_at: now() });
+        });
+      });
+      const mine = await get(path(ownedOne), reader);
+      expect(mediaUrls(mine.text).length).toBeGreaterThan(0);
+      expect((await get(mediaUrls(mine.text)[0]!, reader)).status).toBe(200);
+      expect(mediaUrls((await get(path(ownedOne), null)).text)).toEqual([]);
+      const xtraBefore = (await balances(reader)).xtra;
+      await grant(reader, 50);
+      const refused = await postForm('/api/redeem/', reader, { content: other!.e4pid });
+      expect(refused.status).toBe(409);
+      expect(refused.json().detail).toBe(message('en', 'wallet.error.unavailable'));
+      expect(await balances(reader)).toEqual({ keys: 50, xtra: xtraBefore });
+      const page = await get(path(other), reader);
+      expect(htmlText(page.text)).toContain(message('en', 'series.removed'));
+      expect(page.text).not.toContain('data-unlock');
+      expect(mediaUrls(page.text)).toEqual([]);
+      const list = await get(`/comics/${DEMO.removed}/`, reader);
+      expect(htmlText(list.text)).toContain(message('en', 'series.removed'));
+      expect(list.text).toContain(message('en', 'chapter.unavailable'));
+      expect(list.text).not.toContain('data-unlock');
+      expect(list.text).toContain(message('en', 'chapter.owned'));
+    });
+  });
+}
