@@ -2,6 +2,8 @@
  * Shared pieces for the Playwright tests: the two sites' URLs, catalogue messages
  * (tests/support/messages.ts) and a `test` that fails on uncaught page errors.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { test as base, expect } from '@playwright/test';
 
 export const E2E_PORT = Number(process.env.INKPASS_E2E_PORT || 4399);
@@ -32,6 +34,17 @@ export interface TestReader {
 }
 
 let readers = 0;
+
+/**
+ * Credits a reader through the project's own command (`npm run keys -- grant`), on the e2e
+ * server's database (playwright.config.ts): the same ledger grant staff use.
+ */
+export async function grantKeys(email: string, keys: number, xtra = 0): Promise<void> {
+  const args = ['tsx', 'scripts/keys.ts', 'grant', '--email', email, '--reason', 'e2e test'];
+  if (keys) args.push('--keys', String(keys));
+  if (xtra) args.push('--xtra', String(xtra));
+  await promisify(execFile)('npx', args, { env: { ...process.env, DATABASE_URL: 'file:./data/e2e.db' }, timeout: 60_000 });
+}
 
 export const test = base.extend<{ pageErrors: Error[]; reader: TestReader }>({
   reader: async ({ page }, use, info) => {

@@ -55,6 +55,8 @@ export function UnlockDialog({ config, offer, balances, returnPath, onClose }: U
     const dialog = ref.current;
     if (!dialog) return;
     dialog.showModal();
+    // The primary action first (the browser would pick the close button, the first in the dialog).
+    dialog.querySelector<HTMLButtonElement>('.unlock-actions button, .unlock-free button')?.focus();
     const closed = () => onClose();
     dialog.addEventListener('close', closed);
     return () => dialog.removeEventListener('close', closed);
@@ -157,7 +159,7 @@ export function UnlockDialog({ config, offer, balances, returnPath, onClose }: U
           )}
           <div className="unlock-actions">
             {view.currency && (
-              <button type="button" className="btn btn-primary" disabled={pending || done !== null} aria-busy={pending} onClick={unlock} autoFocus>
+              <button type="button" className="btn btn-primary" disabled={pending || done !== null} aria-busy={pending} onClick={unlock}>
                 {pending ? t('unlock.pending') : t('unlock.confirm', { price: offer.price })}
               </button>
             )}

@@ -1,0 +1,136 @@
+/**
+ * Unlocking with keys in the browser, on both sites: the unlock dialog on a series row and in
+ * the reader's locked view, the buy-keys link when keys are short, the reload after success
+ * (the row says owned, the reader shows the pages), the Xtra-key path and bonus line, and the
+ * alert inside the dialog when the server refuses.
+ */
+import type { Page } from '@playwright/test';
+import { brUrl, enUrl, expect, grantKeys, message, test } from './fixtures';
+
+const SERIES = '/comics/heir-of-the-frozen-throne/';
+
+interface Offer { e4pid: string; name: string; href: string; price: number; bonus: number }
+
+/** The newest paid row's unlock button and what it offers, optionally the first costing at least `min`. */
+async function paidRow(page: Page, min = 1) {
+  // The rows of the visible language tab (the Portuguese site opens on its own language).
+  const buttons = page.locator('button[data-unlock]:visible');
+  const count = await buttons.count();
+  for (let i = 0; i < count; i++) {
+    const offer = JSON.parse((await buttons.nth(i).getAttribute('data-unlock'))!) as Offer;
+    if (offer.price >= min) return { button: buttons.nth(i), offer };
+  }
+  throw new Error(`no unlockable row costs ${min} or more`);
+}
+
+for (const site of ['en', 'br'] as const) {
+  const url = site === 'en' ? enUrl : brUrl;
+  const locale = site === 'en' ? 'en' : 'pt-BR';
+
+  test.describe(`unlocking (${site})`, () => {
+    test.beforeEach(async ({ page, reader }) => {
+      // The reader fixture signed up on the English host; the Portuguese host has its own cookie jar.
+      if (site === 'br') {
+        await page.goto(url('/auth/login/'));
+        await page.locator('main form input[name=email]').fill(reader.email);
+        await page.locator('main form input[name=password]').fill(reader.password);
+        await page.locator('main form button[type=submit]').click();
+        await page.waitForURL((u) => !u.pathname.startsWith('/auth/'));
+      }
+    });
+
+    test('a reader with too few keys gets the buy-keys link, inside a dialog that keeps focus and closes on Escape', async ({ page }) => {
+      await page.goto(url(SERIES));
+      await expect(page.getByText(message(locale, 'chapter.loginToRead'))).toHaveCount(0);
+      const { button, offer } = await paidRow(page);
+      await button.click();
+      const dialog = page.locator('dialog.unlock-dialog[open]');
+      await expect(dialog).toBeVisible();
+      await expect(dialog.getByRole('heading', { name: message(locale, 'unlock.title', { chapter: offer.name }) })).toBeVisible();
+      await expect(dialog).toContainText(message(locale, 'unlock.short', { missing: offer.price }));
+      const buy = dialog.getByRole('link', { name: message(locale, 'wallet.buyKeys') });
+      await expect(buy).toHaveAttribute('href', `/my/purchase/?next=${encodeURIComponent(SERIES)}#chapters`);
+      await page.keyboard.press('Escape');
+      await expect(dialog).toHaveCount(0);
+      await expect(button).toBeFocused();
+    });
+
+    test('a reader with enough keys unlocks: the page reloads, the row says owned and the reader shows the pages', async ({ page, reader }) => {
+      await page.goto(url(SERIES));
+      const { offer } = await paidRow(page);
+      await grantKeys(reader.email, offer.price);
+      await page.reload();
+      const row = page.locator('li.chapter-row', { has: page.locator(`input[value="${offer.e4pid}"]`) });
+      await row.locator('button[data-unlock]').click();
+      const dialog = page.locator('dialog.unlock-dialog[open]');
+      await expect(dialog).toContainText(message(locale, 'unlock.payWithKeys', { price: offer.price }));
+      const confirm = dialog.getByRole('button', { name: message(locale, 'unlock.confirm', { price: offer.price }) });
+      await expect(confirm).toBeFocused();
+      await Promise.all([page.waitForEvent('load'), confirm.click()]);
+      await expect(page.locator(`input[value="${offer.e4pid}"]`)).toHaveCount(0);
+      await expect.poll(() => page.evaluate(() => document.getElementById('page-user-data')?.textContent)).toMatch(/"keys":0/);
+      await page.goto(url(offer.href));
+      await expect(page.locator('.reader-page img').first()).toBeVisible();
+    });
+
+    test('Xtra keys pay first when they cover the price, and the bonus line shows', async ({ page, reader }) => {
+      // The English tab: its newest episodes cost 10 keys or more.
+      await page.goto(url(`${SERIES}#language-en`));
+      const { offer } = await paidRow(page, 10);
+      await grantKeys(reader.email, offer.price, offer.price);
+      await page.reload();
+      await page.locator(`button[data-unlock*="${offer.e4pid}"]`).click();
+      const dialog = page.locator('dialog.unlock-dialog[open]');
+      await expect(dialog).toContainText(message(locale, 'unlock.payWithXtra', { price: offer.price }));
+      await expect(dialog).toContainText(message(locale, 'wallet.bonusLine', { bonus: Math.floor(offer.price / 10) }));
+    });
+
+    test('the server\'s refusal shows in a dismissible alert inside the dialog, and the button works again', async ({ page, reader }) => {
+      await page.goto(url(SERIES));
+      const { offer } = await paidRow(page);
+      await grantKeys(reader.email, offer.price);
+      await page.reload();
+      await page.route('**/api/redeem/', (route) => route.fulfill({ status: 402, contentType: 'application/json', body: JSON.stringify({ detail: 'Not today.' }) }));
+      await page.locator(`button[data-unlock*="${offer.e4pid}"]`).click();
+      const dialog = page.locator('dialog.unlock-dialog[open]');
+      const confirm = dialog.getByRole('button', { name: message(locale, 'unlock.confirm', { price: offer.price }) });
+      await confirm.click();
+      const alert = dialog.getByRole('alert');
+      await expect(alert).toContainText('Not today.');
+      await expect(confirm).toBeEnabled();
+      await page.route('**/api/redeem/', (route) => route.fulfill({ status: 500, contentType: 'text/plain', body: 'oops' }));
+      await confirm.click();
+      await expect(alert).toContainText(message(locale, 'unlock.errorStatus', { status: 500 }));
+      await alert.getByRole('button', { name: message(locale, 'unlock.dismiss') }).click();
+      await expect(dialog.getByRole('alert')).toHaveCount(0);
+    });
+
+    test('the reader\'s locked view unlocks with the same dialog', async ({ page, reader }) => {
+      await page.goto(url(SERIES));
+      const { offer } = await paidRow(page);
+      await grantKeys(reader.email, offer.price);
+      await page.goto(url(offer.href));
+      await expect(page.locator('.reader-page img')).toHaveCount(0);
+      await page.locator('.reader-notice button[data-unlock]').click();
+      const confirm = page.locator('dialog.unlock-dialog[open]').getByRole('button', { name: message(locale, 'unlock.confirm', { price: offer.price }) });
+      await Promise.all([page.waitForEvent('load'), confirm.click()]);
+      await expect(page.locator('.reader-page img').first()).toBeVisible();
+    });
+  });
+}
+
+test('without JavaScript the unlock button is a form that unlocks and opens the chapter', async ({ browser, reader }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(enUrl('/auth/login/'));
+  await page.locator('main form input[name=email]').fill(reader.email);
+  await page.locator('main form input[name=password]').fill(reader.password);
+  await page.locator('main form button[type=submit]').click();
+  await page.goto(enUrl(SERIES));
+  const { button, offer } = await paidRow(page);
+  await grantKeys(reader.email, offer.price);
+  await button.click();
+  await expect(page).toHaveURL(enUrl(offer.href));
+  await expect(page.locator('.reader-page img').first()).toBeVisible();
+  await context.close();
+});
