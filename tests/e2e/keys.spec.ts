@@ -134,3 +134,31 @@ test('without JavaScript the unlock button is a form that unlocks and opens the 
   await expect(page.locator('.reader-page img').first()).toBeVisible();
   await context.close();
 });
+
+test.describe('the series page refreshes its chapters', () => {
+  test('every 10 minutes, so a chapter bought elsewhere shows as owned; not while the dialog is open; a failure says so', async ({ page, reader }) => {
+    await page.clock.install();
+    await page.goto(enUrl(SERIES));
+    const { offer } = await paidRow(page);
+    await grantKeys(reader.email, offer.price);
+    // Bought in another tab: this page does not know yet.
+    const bought = await page.request.post(enUrl('/api/redeem/'), { form: { content: offer.e4pid }, headers: { origin: enUrl('').replace(/\/$/, '') } });
+    expect(bought.status()).toBe(200);
+    const row = page.locator(`input[value="${offer.e4pid}"]`);
+    await expect(row).toHaveCount(1);
+    // While a dialog is open, nothing changes under it.
+    await page.locator('button[data-unlock]:visible').first().click();
+    await expect(page.locator('dialog.unlock-dialog[open]')).toBeVisible();
+    await page.clock.runFor('10:01');
+    await expect(row).toHaveCount(1);
+    await page.keyboard.press('Escape');
+    await page.clock.runFor('10:01');
+    await expect(row).toHaveCount(0);
+    await expect(page.locator('li.chapter-row', { hasText: message('en', 'chapter.owned') }).first()).toBeVisible();
+    // The next load fails: the page says so, and keeps its rows.
+    await page.route((u) => u.pathname === SERIES, (route) => route.fulfill({ status: 503, body: 'down' }));
+    await page.clock.runFor('10:01');
+    await expect(page.getByRole('alert').filter({ hasText: message('en', 'series.contentFailed') })).toBeVisible();
+    await expect(page.locator('li.chapter-row').first()).toBeVisible();
+  });
+});

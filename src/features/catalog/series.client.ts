@@ -5,6 +5,8 @@ import { relativeTime, RELATIVE_DATE_LIMIT } from '~/lib/dates';
 
 export const ORDER_STORAGE_KEY = 'inkpass.chapterOrder';
 const REFRESH_MS = 60_000;
+/** The chapter rows (prices, owned, rentals, passes) are loaded again this often. */
+export const CONTENT_REFRESH_MS = 10 * 60_000;
 
 function initDescription() {
   const box = document.querySelector<HTMLElement>('[data-description]');
@@ -122,9 +124,42 @@ function initTimers() {
   setInterval(tick, REFRESH_MS);
 }
 
+/**
+ * Every 10 minutes the rows are replaced by the server's current ones (a chapter released, a
+ * sale ended, a rental run out), except while an unlock dialog is open, the page is hidden or
+ * the browser is offline. The page itself is fetched again (same address, same sort order, the
+ * reader's own session), so no separate token is involved. A failure says so in the page.
+ */
+function initContentRefresh() {
+  const error = document.querySelector<HTMLElement>('[data-content-error]');
+  if (!document.querySelector('[data-chapter-list]')) return;
+  setInterval(async () => {
+    if (!navigator.onLine || document.visibilityState === 'hidden' || document.querySelector('dialog[open]')) return;
+    try {
+      const res = await fetch(location.href, { credentials: 'same-origin', headers: { accept: 'text/html' } });
+      if (!res.ok) throw new Error(`status ${res.status}`);
+      const fresh = new DOMParser().parseFromString(await res.text(), 'text/html');
+      // A dialog opened while the request was under way: its row must not change under it.
+      if (document.querySelector('dialog[open]')) return;
+      for (const list of document.querySelectorAll<HTMLElement>('[data-chapter-list]')) {
+        const code = list.closest<HTMLElement>('[data-code]')?.dataset.code ?? '';
+        const next = fresh.querySelector(`.tab-panel[data-code="${CSS.escape(code)}"] [data-chapter-list]`);
+        if (next) list.innerHTML = next.innerHTML;
+      }
+      const data = fresh.getElementById('page-user-data')?.textContent;
+      const own = document.getElementById('page-user-data');
+      if (data && own) own.textContent = data;
+      if (error) error.hidden = true;
+    } catch {
+      if (error) error.hidden = false;
+    }
+  }, CONTENT_REFRESH_MS);
+}
+
 export function initSeriesPage() {
   initDescription();
   initTabs();
   initSort();
   initTimers();
+  initContentRefresh();
 }
