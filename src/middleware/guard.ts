@@ -7,7 +7,7 @@ import { isSameOriginMutation } from '~/server/origin';
  * not handle one must not render it. Add a route here with the code that handles it.
  */
 const MUTATIONS: readonly [RegExp, readonly string[]][] = [
-  [/^\/(prefs\/theme|auth\/(login|signup|logout)|my\/favorites\/toggle|api\/progress|api\/redeem|unlock)\/$/, ['POST']],
+  [/^\/(prefs\/theme|auth\/(login|signup|logout)|my\/favorites\/toggle|api\/progress|api\/redeem|api\/daily-pass|api\/ads\/(start|complete)|unlock)\/$/, ['POST']],
   [/^\/api\/favorites\/[^/]+\/$/, ['POST', 'DELETE']],
   [/^\/(api|sapi)\/subscription\/[^/]+\/$/, ['POST']],
   [/^\/(_actions|_)\/[^/]+\/$/, ['POST']],

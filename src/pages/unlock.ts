@@ -6,8 +6,9 @@ import { unlockByForm } from '~/features/wallet/index.server';
 import { loginPath } from '~/lib/paths';
 
 /**
- * POST /unlock/: the unlock button without JavaScript. Field `content` (the chapter's e4pid).
- * Unlocks with keys (the same rule and ledger as POST /api/redeem/), then 303 to the chapter,
+ * POST /unlock/: the unlock button without JavaScript. Field `content` (the chapter's e4pid) and
+ * `way` (`keys`, the default, or `daily_pass`). Unlocks with keys (the same rule and ledger as
+ * POST /api/redeem/) or the daily pass (as POST /api/daily-pass/), then 303 to the chapter,
  * which shows its pages, or why nothing was bought (`?unlock=`). Signed out: to the login page.
  */
 export const POST: APIRoute = async ({ request, locals }) => {
@@ -15,7 +16,8 @@ export const POST: APIRoute = async ({ request, locals }) => {
   const parsed = await readForm(request);
   if (!parsed.ok) return new Response(locals.t(bodyErrorKey(parsed)), { status: parsed.status, headers });
   if (!locals.user) return redirectTo(loginPath());
-  const result = await unlockByForm(await getDb(), { userId: locals.user.id, e4pid: field(parsed.value, 'content', 80), now: locals.now, country: locals.country });
+  const way = field(parsed.value, 'way', 16) === 'daily_pass' ? 'daily_pass' : 'keys';
+  const result = await unlockByForm(await getDb(), { userId: locals.user.id, e4pid: field(parsed.value, 'content', 80), now: locals.now, country: locals.country, way });
   if (!result) return new Response(locals.t('wallet.error.notFound'), { status: 404, headers });
   return redirectTo(result.location);
 };

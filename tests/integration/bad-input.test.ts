@@ -91,6 +91,9 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'progress API', file: 'api/progress/index.ts', path: '/api/progress/', query: '', kind: 'json', method: 'POST' },
     { name: 'redeem API', file: 'api/redeem/index.ts', path: '/api/redeem/', query: '', kind: 'json', method: 'POST' },
     { name: 'unlock form', file: 'unlock.ts', path: '/unlock/', query: '', kind: 'text', method: 'POST' },
+    { name: 'daily pass API', file: 'api/daily-pass/index.ts', path: '/api/daily-pass/', query: '', kind: 'json', method: 'POST' },
+    { name: 'ad start API', file: 'api/ads/start/index.ts', path: '/api/ads/start/', query: '', kind: 'json', method: 'POST' },
+    { name: 'ad complete API', file: 'api/ads/complete/index.ts', path: '/api/ads/complete/', query: '', kind: 'json', method: 'POST' },
   ];
 }
 

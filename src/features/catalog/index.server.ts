@@ -7,3 +7,4 @@ export { SAPI_CACHE, parseOrdering, requestOrigin, sapiComicDetail, sapiComicLis
 export { loadSeriesPage } from './series.server';
 export { SITEMAP_CHUNK, escapeXml, sitemapChapterCount, sitemapChapters, sitemapSeries, urlset } from './sitemap.server';
 export { accessIn, pricingContext, pricingContextOf, sharedPricingContext, type PricingContext } from './pricing.server';
+export { chapterE4pid, promotionalVisual, type PromotionalVisual } from './promotion.server';

@@ -9,5 +9,5 @@ export { initSeriesPage } from './series.client';
 export { SERIES_CARD_COLUMNS, cardImage, toSeriesCard, type CardImageSize, type SeriesCard, type SeriesCardRow } from './cards';
 export {
   adsPeriod, chooseCurrency, lineupOf, parseFreeAvailability, parseStrategy, priceChapter, seriesAccess, unlockBonus,
-  type Balances as PricingBalances, type ChapterAccess, type FreeAvailability, type Method, type ReaderEntitlements, type Rental, type SeriesAccess, type UnlockMethods,
+  type Balances as PricingBalances, type ChapterAccess, type ClosedReason, type FreeAvailability, type Method, type ReaderEntitlements, type Rental, type SeriesAccess, type UnlockMethods,
 } from './pricing';

@@ -135,3 +135,14 @@ export async function pageMediaKey(db: DB, e4pid: string, position: number): Pro
     .executeTakeFirst();
   return row?.media_key ?? null;
 }
+
+/** A chapter's e4pid by id (an ad view keeps the chapter's id). */
+export function chapterE4pidById(db: DB, id: number) {
+  return db.selectFrom('chapters').select('e4pid').where('id', '=', id).executeTakeFirst();
+}
+
+/** Active series other than one, most popular first: candidates for a house ad. */
+export function promotableSeries(db: DB, exceptId: number, limit: number) {
+  return db.selectFrom('series').select(['id', 'name', 'slug', 'images', 'color']).where('state', '=', 'ACTIVE').where('adult', '=', 0)
+    .where('id', '<>', exceptId).orderBy('popularity', 'desc').limit(limit).execute();
+}

@@ -179,6 +179,11 @@ export async function insertAdView(
   await db.insertInto('ad_views').values({ ...v, used_at: null }).execute();
 }
 
+export async function findAdView(db: DB, tokenHash: string) {
+  const row = await db.selectFrom('ad_views').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+  return row ? num({ ...row }, 'user_id', 'chapter_id', 'started_at', 'ready_at', 'expires_at', 'used_at') : null;
+}
+
 /** Marks an ad view used, once: false when it was already used, unknown or not the reader's. */
 export async function useAdView(db: DB, tokenHash: string, userId: number, now: number): Promise<{ chapter_id: number; ready_at: number; expires_at: number } | null> {
   const row = await db
@@ -324,4 +329,39 @@ export async function unlockBonuses(db: DB) {
 export async function totalsByCurrency(db: DB) {
   const rows = await db.selectFrom('wallet_accounts').select(['currency', (eb) => eb.fn.sum<number>('balance').as('total')]).groupBy('currency').execute();
   return rows.map((r) => ({ currency: r.currency, total: Number(r.total) }));
+}
+
+/** Rentals whose transaction is not one of their kind, for their reader and chapter. */
+export async function rentalsWithoutTheirTransaction(db: DB) {
+  return db
+    .selectFrom('rentals as r')
+    .innerJoin('ledger_transactions as t', 't.id', 'r.transaction_id')
+    .select(['r.id', 'r.user_id', 'r.chapter_id', 'r.kind', 'r.transaction_id', 't.kind as t_kind'])
+    .where((eb) => eb.or([
+      eb('t.user_id', '<>', eb.ref('r.user_id')),
+      eb('t.chapter_id', '<>', eb.ref('r.chapter_id')),
+      eb.and([eb('r.kind', '=', 'daily_pass'), eb('t.kind', '<>', 'daily_pass')]),
+      eb.and([eb('r.kind', '=', 'ad'), eb('t.kind', '<>', 'ad')]),
+    ]))
+    .execute();
+}
+
+/** Rental transactions that moved keys (they never should) or wrote no rental. */
+export async function rentalTransactionsAmiss(db: DB) {
+  return db
+    .selectFrom('ledger_transactions as t')
+    .select(['t.id', 't.kind', 't.user_id', 't.chapter_id'])
+    .where('t.kind', 'in', ['daily_pass', 'ad'])
+    .where((eb) => eb.or([
+      eb.exists(eb.selectFrom('ledger_entries as e').select(sql.lit(1).as('one')).whereRef('e.transaction_id', '=', 't.id')),
+      eb.not(eb.exists(eb.selectFrom('rentals as r').select(sql.lit(1).as('one')).whereRef('r.transaction_id', '=', 't.id'))),
+    ]))
+    .execute();
+}
+
+/** Every daily-pass rental, by reader and series in time order (the audit checks the recharge). */
+export async function dailyPassRentals(db: DB) {
+  const rows = await db.selectFrom('rentals').select(['id', 'user_id', 'series_id', 'created_at']).where('kind', '=', 'daily_pass')
+    .orderBy('user_id').orderBy('series_id').orderBy('created_at').execute();
+  return rows.map((r) => num({ ...r }, 'id', 'user_id', 'series_id', 'created_at'));
 }

@@ -10,6 +10,7 @@ import { writeTransaction, type DB } from '~/server/db';
 import type { T } from '~/lib/i18n';
 import { readerPath } from '~/lib/paths';
 import type { UnlockNotice } from './notices';
+import { useDailyPass } from './rentals.server';
 import { InsufficientKeys, lockReader, post, type Balances, type Posting } from './ledger.server';
 import * as repo from './repository.server';
 import { entitlementsFromRows } from './entitlements.server';
@@ -105,16 +106,23 @@ export async function redeemAnswer(db: DB, input: { userId: number; e4pid: strin
 
 
 /**
- * The unlock form without JavaScript: unlocks, then sends the reader to the chapter, which now
- * shows its pages (or, when nothing was bought, says why). Null for an unknown chapter.
+ * The unlock form without JavaScript (with keys, or `way` daily_pass): unlocks, then sends the
+ * reader to the chapter, which now shows its pages (or, when nothing happened, says why). Null
+ * for an unknown chapter.
  */
-export async function unlockByForm(db: DB, input: { userId: number; e4pid: string; now: number; country: string | null }): Promise<{ location: string } | null> {
-  const r = await unlockChapter(db, input);
-  if (r.kind === 'notFound') return null;
+export async function unlockByForm(db: DB, input: { userId: number; e4pid: string; now: number; country: string | null; way: 'keys' | 'daily_pass' }): Promise<{ location: string } | null> {
+  let notice: UnlockNotice | null;
+  if (input.way === 'daily_pass') {
+    const r = await useDailyPass(db, input);
+    if (r.kind === 'notFound') return null;
+    notice = r.kind === 'rented' ? null : r.kind === 'region' ? 'region' : 'passUnavailable';
+  } else {
+    const r = await unlockChapter(db, input);
+    if (r.kind === 'notFound') return null;
+    notice = r.kind === 'insufficient' ? 'insufficient' : r.kind === 'scheduled' ? 'scheduled' : r.kind === 'unavailable' ? (r.why === 'blocked' || r.why === 'removed' ? 'unavailable' : r.why) : null;
+  }
   const ctx = await pricingContext(db, input.e4pid, input.now);
   if (!ctx) return null;
   const path = readerPath(ctx.series, { e4pid: ctx.chapter.e4pid, number: Number(ctx.chapter.number), language: ctx.chapter.language });
-  const notice: UnlockNotice | null =
-    r.kind === 'insufficient' ? 'insufficient' : r.kind === 'scheduled' ? 'scheduled' : r.kind === 'unavailable' ? (r.why === 'blocked' || r.why === 'removed' ? 'unavailable' : r.why) : null;
   return { location: notice ? `${path}?unlock=${notice}` : path };
 }
