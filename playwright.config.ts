@@ -55,6 +55,8 @@ export default defineConfig({
       // The reader fixture signs a new reader up per test, each from its own X-Forwarded-For
       // address, so the per-address sign-up limit does not trip (tests/e2e/fixtures.ts).
       TRUST_PROXY: '1',
+      // House ads can be claimed after 2 s instead of 15 (tests/e2e/keys.spec.ts watches one).
+      AD_MIN_SECONDS: '2',
     },
     wait: { stdout: /Inkpass is serving/ },
     url: `http://127.0.0.1:${E2E_PORT}/favicon.svg`,

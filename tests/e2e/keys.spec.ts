@@ -162,3 +162,46 @@ test.describe('the series page refreshes its chapters', () => {
     await expect(page.locator('li.chapter-row').first()).toBeVisible();
   });
 });
+
+test.describe('free ways in', () => {
+  // Oldest first: the backlog, where the pass and ads apply, starts the list.
+  const FREE_SERIES = '/comics/ghost-ward-13/?order=asc';
+
+  /** The first visible row offering a free way in. */
+  async function rowOffering(page: Page, way: 'pass' | 'ad') {
+    const buttons = page.locator('button[data-unlock]:visible');
+    for (let i = 0; i < (await buttons.count()); i++) {
+      const offer = JSON.parse((await buttons.nth(i).getAttribute('data-unlock'))!) as Offer & { pass: boolean; ad: boolean };
+      if (offer[way]) return { button: buttons.nth(i), offer };
+    }
+    throw new Error(`no row offers the ${way}`);
+  }
+
+  test('the daily pass opens a chapter for a while; the row then says rented and the pass recharges', async ({ page, reader: _signedIn }) => {
+    await page.goto(enUrl(FREE_SERIES));
+    await expect(page.locator('.chip-pass').first()).toHaveText(message('en', 'chapter.passReady'));
+    const { button, offer } = await rowOffering(page, 'pass');
+    await button.click();
+    const dialog = page.locator('dialog.unlock-dialog[open]');
+    await Promise.all([page.waitForURL((u) => u.pathname === offer.href), dialog.getByRole('button', { name: message('en', 'unlock.pass') }).click()]);
+    await expect(page.locator('.reader-page img').first()).toBeVisible();
+    await expect(page.locator('.reader-rental')).toContainText(message('en', 'chapter.rented'));
+    await page.goto(enUrl(FREE_SERIES));
+    await expect(page.locator('li.chapter-row', { has: page.locator(`a[href="${offer.href}"]`) })).toContainText(message('en', 'chapter.rented'));
+    await expect(page.locator('.chip-pass')).toHaveCount(0);
+  });
+
+  test('an ad shows another series, lets the reader claim the free read after its minimum time, and opens the chapter', async ({ page, reader: _signedIn }) => {
+    await page.goto(enUrl(FREE_SERIES));
+    const { button, offer } = await rowOffering(page, 'ad');
+    await button.click();
+    const dialog = page.locator('dialog.unlock-dialog[open]');
+    await dialog.getByRole('button', { name: message('en', 'unlock.ad') }).click();
+    await expect(dialog.locator('.unlock-ad-visual img')).toBeVisible();
+    const claim = dialog.getByRole('button', { name: message('en', 'unlock.adClaim') });
+    await expect(claim).toBeDisabled();
+    await expect(claim).toBeEnabled({ timeout: 10_000 });
+    await Promise.all([page.waitForURL((u) => u.pathname === offer.href), claim.click()]);
+    await expect(page.locator('.reader-page img').first()).toBeVisible();
+  });
+});
