@@ -133,6 +133,10 @@ export const DAILY_PASS_ENDPOINT = '/api/daily-pass/';
 export const AD_START_ENDPOINT = '/api/ads/start/';
 export const AD_COMPLETE_ENDPOINT = '/api/ads/complete/';
 export const PURCHASE_PATH = '/my/purchase/';
+/** The reader's balances and key history, page `page` (1-based). */
+export function keysPath(page = 1): string {
+  return `/my/keys/${page > 1 ? `?page=${page}` : ''}`;
+}
 /** The key-pack purchase page, back to `next` afterwards, at its chapters section. */
 export function purchasePath(next?: string | null): string {
   return `${PURCHASE_PATH}${next ? `?next=${encodeURIComponent(next)}` : ''}#chapters`;

@@ -2,7 +2,7 @@
 export { comicResponseV2, episodesResponse } from './api.server';
 export { type ListingItem, listSeries, primaryCategories, toListingItem } from './listing.server';
 export { maybeRefreshReleases, refreshReleasedSeries } from './release.server';
-export { chapterPageRows, chapterSurroundings, findChapter, findSeries, findSeriesBySlug, pageMediaKey } from './lookup.server';
+export { chapterLinks, chapterPageRows, chapterSurroundings, findChapter, findSeries, findSeriesBySlug, pageMediaKey } from './lookup.server';
 export { SAPI_CACHE, parseOrdering, requestOrigin, sapiComicDetail, sapiComicList } from './sapi.server';
 export { loadSeriesPage } from './series.server';
 export { SITEMAP_CHUNK, escapeXml, sitemapChapterCount, sitemapChapters, sitemapSeries, urlset } from './sitemap.server';

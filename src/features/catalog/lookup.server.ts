@@ -6,6 +6,10 @@
 import type { ChapterRow, SeriesRow } from '@db/schema';
 import type { DB } from '~/server/db';
 import * as repo from './repository.server';
+import type { T } from '~/lib/i18n';
+import type { Locale } from '~/lib/site';
+import { readerPath } from '~/lib/paths';
+import { displayChapterName } from './naming';
 
 /** A series by numeric id or e4pid (`SER-…`); anything else, an id out of range included, finds nothing. */
 export function findSeries(db: DB, ref: string): Promise<SeriesRow | undefined> {
@@ -42,4 +46,18 @@ export function chapterPageRows(db: DB, chapterId: number) {
 /** The media key of one page of a chapter, by the chapter's e4pid and the page position. */
 export function pageMediaKey(db: DB, e4pid: string, position: number): Promise<string | null> {
   return repo.pageMediaKey(db, e4pid, position);
+}
+
+/** Name, series and reader path of chapters by id (a reader's key history links them). */
+export async function chapterLinks(db: DB, ids: readonly number[], t: T, locale: Locale): Promise<Map<number, { name: string; series: string; path: string }>> {
+  if (!ids.length) return new Map();
+  const rows = await repo.chaptersWithSeries(db, ids);
+  return new Map(rows.map((r) => {
+    const number = Number(r.number);
+    return [Number(r.id), {
+      name: displayChapterName(t, locale, { format: r.format, chapter_name_format: r.chapter_name_format }, number),
+      series: r.series_name,
+      path: readerPath({ slug: r.slug, format: r.format }, { e4pid: r.e4pid, number, language: r.language }),
+    }];
+  }));
 }

@@ -146,3 +146,10 @@ export function promotableSeries(db: DB, exceptId: number, limit: number) {
   return db.selectFrom('series').select(['id', 'name', 'slug', 'images', 'color']).where('state', '=', 'ACTIVE').where('adult', '=', 0)
     .where('id', '<>', exceptId).orderBy('popularity', 'desc').limit(limit).execute();
 }
+
+/** Chapters by id with what naming and linking them needs of their series. */
+export function chaptersWithSeries(db: DB, ids: readonly number[]) {
+  return db.selectFrom('chapters').innerJoin('series', 'series.id', 'chapters.series_id')
+    .select(['chapters.id', 'chapters.e4pid', 'chapters.number', 'chapters.language', 'series.name as series_name', 'series.slug', 'series.format', 'series.chapter_name_format'])
+    .where('chapters.id', 'in', [...ids]).execute();
+}

@@ -199,40 +199,25 @@ export async function useAdView(db: DB, tokenHash: string, userId: number, now: 
 
 // ---------------------------------------------------------------- history
 
-export interface HistoryRow {
-  id: number;
-  kind: string;
-  reason: string | null;
-  created_at: number;
-  chapter_id: number | null;
-  currency: Currency;
-  amount: number;
+/** The reader's transactions, newest first (keyless ones, the daily pass and ads, included). */
+export async function transactionsOf(db: DB, userId: number, limit: number, offset: number) {
+  const rows = await db.selectFrom('ledger_transactions').select(['id', 'kind', 'reason', 'created_at', 'chapter_id'])
+    .where('user_id', '=', userId).orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  return rows.map((r) => num({ ...r }, 'id', 'created_at', 'chapter_id'));
 }
 
-/** The reader's side of their transactions, newest first (one row per transaction and currency). */
-export async function historyOf(db: DB, userId: number, limit: number, offset: number): Promise<HistoryRow[]> {
-  const rows = await db
-    .selectFrom('ledger_entries')
-    .innerJoin('wallet_accounts', 'wallet_accounts.id', 'ledger_entries.account_id')
-    .innerJoin('ledger_transactions', 'ledger_transactions.id', 'ledger_entries.transaction_id')
-    .select(['ledger_transactions.id', 'ledger_transactions.kind', 'ledger_transactions.reason', 'ledger_transactions.created_at', 'ledger_transactions.chapter_id', 'ledger_entries.currency', 'ledger_entries.amount'])
-    .where('wallet_accounts.user_id', '=', userId)
-    .orderBy('ledger_transactions.id', 'desc')
-    .orderBy('ledger_entries.id', 'asc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  return rows.map((r) => num({ ...r }, 'id', 'created_at', 'chapter_id', 'amount'));
-}
-
-export async function historyCount(db: DB, userId: number): Promise<number> {
-  const row = await db
-    .selectFrom('ledger_entries')
-    .innerJoin('wallet_accounts', 'wallet_accounts.id', 'ledger_entries.account_id')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('wallet_accounts.user_id', '=', userId)
-    .executeTakeFirst();
+export async function transactionCount(db: DB, userId: number): Promise<number> {
+  const row = await db.selectFrom('ledger_transactions').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst();
   return Number(row?.n ?? 0);
+}
+
+/** The reader's side of some transactions: what each did to their two balances. */
+export async function readerEntriesOf(db: DB, userId: number, transactionIds: readonly number[]) {
+  if (!transactionIds.length) return [];
+  const rows = await db.selectFrom('ledger_entries').innerJoin('wallet_accounts', 'wallet_accounts.id', 'ledger_entries.account_id')
+    .select(['ledger_entries.transaction_id', 'ledger_entries.currency', 'ledger_entries.amount'])
+    .where('wallet_accounts.user_id', '=', userId).where('ledger_entries.transaction_id', 'in', [...transactionIds]).execute();
+  return rows.map((r) => num({ ...r }, 'transaction_id', 'amount'));
 }
 
 // ---------------------------------------------------------------- audit
