@@ -178,10 +178,6 @@ export interface UserTable {
   /** argon2id PHC string. */
   password_hash: string;
   is_staff: Bool;
-  /** Paid key balance (never negative). */
-  keys: Generated<number>;
-  /** Xtra (free) key balance (never negative). */
-  free_keys: Generated<number>;
   created_at: number;
   password_changed_at: number;
 }

@@ -13,8 +13,8 @@ declare namespace App {
     country: string | null;
     /** True when the response depends on the visitor (cookies), so it must not be shared-cached. */
     personalized: boolean;
-    /** The signed-in reader (from the inkpass_session cookie), or null. */
-    user: import('~/features/accounts/index.server').User | null;
+    /** The signed-in reader (from the inkpass_session cookie) with their key balances from the ledger, or null. */
+    user: import('~/features/accounts/index.server').SignedInReader | null;
     /** Id of the current session (public half of the token), or null. */
     sessionId: string | null;
     /** Set by scripts/serve.mjs: where the middleware leaves a page's compressed bytes (src/server/http.ts). */

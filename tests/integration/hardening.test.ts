@@ -143,6 +143,8 @@ for (const dialect of selectedDialects()) {
       const OLD_PUBLIC_SECRET = 'inkpass-local-development-secret';
       const mac = (key: crypto.BinaryLike, msg: string) => crypto.createHmac('sha256', key).update(msg).digest('hex').slice(0, 32);
       let paid: { e4pid: string; position: number };
+      /** A page of a chapter free for everyone: only its signature decides whether it is served. */
+      let freePage: { e4pid: string; position: number };
       let free: { path: string };
 
       beforeAll(async () => {
@@ -153,6 +155,17 @@ for (const dialect of selectedDialects()) {
             .orderBy('chapters.id').limit(1).executeTakeFirstOrThrow();
           return { e4pid: row.e4pid, position: Number(row.position) };
         });
+        freePage = await withDb(server, async (db) => {
+          const { pricingContext, accessIn } = await import('~/features/catalog/index.server');
+          const rows = await db.selectFrom('chapters').innerJoin('chapter_pages', 'chapter_pages.chapter_id', 'chapters.id')
+            .select(['chapters.e4pid', 'chapter_pages.position']).where('chapters.released_at', '<=', t - 86400).where('chapter_pages.position', '=', 0)
+            .orderBy('chapters.id').limit(50).execute();
+          for (const r of rows) {
+            const ctx = await pricingContext(db, r.e4pid, t);
+            if (ctx && accessIn(ctx, null, null, t).reason === 'free') return { e4pid: r.e4pid, position: Number(r.position) };
+          }
+          throw new Error('no chapter free for everyone');
+        });
         const { anySeries } = await import('./harness');
         const sample = (await anySeries(server, 10)).find((s) => s.chapter)!;
         free = { path: sample.chapter!.readerPath };
@@ -160,9 +173,9 @@ for (const dialect of selectedDialects()) {
 
       it('refuses page URLs, app tokens and progress tokens signed with the value that used to be in the repository', async () => {
         const exp = now() + 3600;
-        for (const position of [paid.position, paid.position + 1]) {
-          const sig = mac(OLD_PUBLIC_SECRET, `${paid.e4pid}:${position}:${exp}`);
-          const res = await server.request(`/media/p/${paid.e4pid}/${position}.webp?exp=${exp}&sig=${sig}`);
+        for (const position of [freePage.position, freePage.position + 1]) {
+          const sig = mac(OLD_PUBLIC_SECRET, `${freePage.e4pid}:${position}:${exp}`);
+          const res = await server.request(`/media/p/${freePage.e4pid}/${position}.webp?exp=${exp}&sig=${sig}`);
           expect(res.status).toBe(403);
           expect(res.headers['content-type'] ?? '').not.toMatch(/^image\//);
         }
@@ -194,8 +207,8 @@ for (const dialect of selectedDialects()) {
 
         it('refuses a correctly signed URL that expires far ahead, and signatures made with another purpose\'s key', async () => {
           configured = await startExtraServer(server, { INKPASS_SECRET: SECRET });
-          const position = paid.position;
-          const url = (key: Buffer, exp: number) => `/media/p/${paid.e4pid}/${position}.webp?exp=${exp}&sig=${mac(key, `${paid.e4pid}:${position}:${exp}`)}`;
+          const position = freePage.position;
+          const url = (key: Buffer, exp: number) => `/media/p/${freePage.e4pid}/${position}.webp?exp=${exp}&sig=${mac(key, `${freePage.e4pid}:${position}:${exp}`)}`;
           // The page key signs: a near expiry reaches the file check (the chapter's page exists).
           expect((await configured.request(url(keyFor('page-url'), now() + 600))).status).toBe(200);
           for (const exp of [now() + 3 * 86400, now() + 365 * 86400, 4_102_444_800]) {

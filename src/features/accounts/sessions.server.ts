@@ -40,7 +40,7 @@ export async function validateSessionToken(db: DB, token: string | undefined, no
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .select([
       'sessions.id as session_id', 'sessions.secret_hash', 'sessions.last_seen_at', 'sessions.expires_at',
-      'users.id', 'users.email', 'users.display_name', 'users.is_staff', 'users.keys', 'users.free_keys',
+      'users.id', 'users.email', 'users.display_name', 'users.is_staff',
     ])
     .where('sessions.id', '=', parsed.id)
     .executeTakeFirst();

@@ -3,24 +3,26 @@ import type { UserRow } from '@db/schema';
 import { hashPassword } from './password.server';
 import { emailError, nameError, normalizeEmail, normalizeName, passwordError } from './validation';
 
-/** What pages and islands know about the signed-in reader. */
+/** An account: who the signed-in reader is (their keys are the wallet's: see SignedInReader). */
 export interface User {
   id: number;
   email: string;
   displayName: string;
   isStaff: boolean;
+}
+
+/** What pages and islands know about the signed-in reader: the account and the ledger's balances. */
+export interface SignedInReader extends User {
   keys: number;
   freeKeys: number;
 }
 
-export function toUser(r: Pick<UserRow, 'id' | 'email' | 'display_name' | 'is_staff' | 'keys' | 'free_keys'>): User {
+export function toUser(r: Pick<UserRow, 'id' | 'email' | 'display_name' | 'is_staff'>): User {
   return {
     id: Number(r.id),
     email: r.email,
     displayName: r.display_name,
     isStaff: Number(r.is_staff) === 1,
-    keys: Number(r.keys),
-    freeKeys: Number(r.free_keys),
   };
 }
 
@@ -59,7 +61,7 @@ export async function createUser(
         created_at: now,
         password_changed_at: now,
       })
-      .returning(['id', 'email', 'display_name', 'is_staff', 'keys', 'free_keys'])
+      .returning(['id', 'email', 'display_name', 'is_staff'])
       .executeTakeFirstOrThrow();
     return toUser(row);
   } catch (e) {
