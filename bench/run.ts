@@ -1,7 +1,9 @@
 /**
- * npm run bench: throughput and latency of the hot anonymous pages on the large catalogue,
- * against the production build, compared with a bare node:http server sending the same bytes.
- * Closed loop, 25 connections, loopback only, bounded duration.
+ * npm run bench: throughput and latency of the hot pages on the large catalogue, against the
+ * production build, compared with a bare node:http server sending the same bytes; the series
+ * page of a signed-in reader who owns chapters; and unlocks per second on SQLite and PostgreSQL
+ * (bench/keys.ts). Closed loop, 25 connections, loopback only, bounded duration.
+ * BENCH_ONLY=series|suggest|keys runs one part.
  */
 import { spawn, execSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,6 +14,8 @@ import autocannon from 'autocannon';
 import { createDb } from '~/server/db';
 import { migrateToLatest } from '@db/migrate';
 import { isCatalogEmpty, seedDemo } from '@db/seed/index';
+import { findChapter } from '~/features/catalog/index.server';
+import { benchUnlocks, makeReaders, unlockable } from './keys';
 
 const PORT = Number(process.env.BENCH_PORT ?? 4390);
 const CONNECTIONS = 25;
@@ -19,7 +23,7 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const DB_FILE = path.resolve(process.env.BENCH_DB ?? 'data/bench-large.db');
 const DATABASE_URL = `file:${DB_FILE}`;
 const MEDIA_DIR = path.resolve(process.env.MEDIA_DIR ?? 'data/media');
-const TARGETS = { p99Ms: 50, rps: 300, jsGzip: 15 * 1024, htmlGzip: 30 * 1024, suggestP99Ms: 20 };
+const TARGETS = { p99Ms: 50, rps: 300, jsGzip: 15 * 1024, htmlGzip: 30 * 1024, suggestP99Ms: 20, unlocksPerSecond: 300 };
 
 async function prepare() {
   if (!fs.existsSync('dist/server/entry.mjs') || process.env.BENCH_BUILD === '1') {
@@ -67,9 +71,14 @@ function suggestQueries(names: string[]): string[] {
   return out;
 }
 
-function startServer(): Promise<ChildProcess> {
+/**
+ * The server under test. Rendering rows run with the page cache off (PAGE_CACHE_MB=0), so that
+ * a random series page is rendered, not replayed; the hot-page row starts its own server with
+ * the cache at its default.
+ */
+function startServer(port = PORT, env: Record<string, string> = { PAGE_CACHE_MB: '0' }): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['scripts/serve.mjs'], {
-    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATABASE_URL, MEDIA_DIR, NODE_ENV: 'production' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL, MEDIA_DIR, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -89,12 +98,12 @@ function get(urlPath: string, headers: Record<string, string> = {}): Promise<{ s
 }
 
 /** `allow404`: a 404 is a valid answer (the suggestions endpoint's "no results"), not an error. */
-async function load(name: string, port: number, pathFor: () => string, connections = CONNECTIONS, allow404 = false, duration = DURATION) {
+async function load(name: string, port: number, pathFor: () => string, connections = CONNECTIONS, allow404 = false, duration = DURATION, extraHeaders: Record<string, string> = {}) {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections,
     duration,
-    headers: { host: `localhost:${port}`, 'accept-encoding': 'br, gzip' },
+    headers: { host: `localhost:${port}`, 'accept-encoding': 'br, gzip', ...extraHeaders },
     requests: [{ setupRequest: (req: any) => ({ ...req, path: pathFor() }) }],
   });
   const non2xx = allow404 ? result.non2xx - (result.statusCodeStats?.['404']?.count ?? 0) : result.non2xx;
@@ -167,9 +176,41 @@ function bareServer(body: Buffer, headers: http.OutgoingHttpHeaders): Promise<ht
   return new Promise((resolve) => server.listen(PORT + 1, '127.0.0.1', () => resolve(server)));
 }
 
+if (process.env.BENCH_ONLY === 'keys') {
+  const rows = [await benchUnlocks('sqlite', PORT + 3, MEDIA_DIR), await benchUnlocks('postgres', PORT + 3, MEDIA_DIR)];
+  console.log(`\nTarget: ≥ ${TARGETS.unlocksPerSecond} unlocks/s on SQLite: ${rows[0]!.rps >= TARGETS.unlocksPerSecond && rows[0]!.errors === 0 ? 'met' : 'NOT met'} (${rows[0]!.rps}); PostgreSQL ${rows[1]!.rps} unlocks/s.`);
+  process.exit(0);
+}
+
 const { slugs, queries } = await prepare();
 const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!;
 const server = await startServer();
+
+/**
+ * The series page of a signed-in reader who owns five of its chapters (bought through the
+ * redeem call), beside the same page for an anonymous visitor, both rendered.
+ */
+async function benchSignedIn() {
+  const { db } = await createDb(DATABASE_URL);
+  try {
+    const [reader] = await makeReaders(db, 1, 1_000_000, 'series');
+    const bySeries = new Map<string, string[]>();
+    for (const e4pid of await unlockable(db, 200)) {
+      const found = await findChapter(db, e4pid);
+      if (found) bySeries.set(found.series.slug, [...(bySeries.get(found.series.slug) ?? []), e4pid]);
+    }
+    const [slug, chapters] = [...bySeries.entries()].sort((a, b) => b[1].length - a[1].length)[0]!;
+    for (const e4pid of chapters.slice(0, 5)) {
+      const res = await fetch(`http://127.0.0.1:${PORT}/api/redeem/`, { method: 'POST', body: `content=${e4pid}`, headers: { host: `localhost:${PORT}`, origin: `http://localhost:${PORT}`, cookie: reader!.cookie, 'content-type': 'application/x-www-form-urlencoded' } });
+      if (res.status !== 200) throw new Error(`unlock of ${e4pid} answered ${res.status}`);
+    }
+    const anonymous = await load('series page, anonymous (same)', PORT, () => `/comics/${slug}/`);
+    const signedIn = await load('series page, signed in, owns 5', PORT, () => `/comics/${slug}/`, CONNECTIONS, false, DURATION, { cookie: reader!.cookie });
+    return { anonymous, signedIn };
+  } finally {
+    await db.destroy();
+  }
+}
 /**
  * The suggestions endpoint: first every distinct query once, one at a time (the cold cost of a
  * query nobody asked for in the last minute, which also fills the server's suggestions cache
@@ -237,10 +278,15 @@ try {
     const { row: suggestRow, single: suggestSingle } = await benchSuggestions();
     rows.push(suggestRow);
 
-    // One hot page, as the page cache serves it (src/server/page-cache.mjs), beside a bare
-    // node:http server sending the same bytes, measured back to back.
+    const { anonymous: sameAnon, signedIn } = await benchSignedIn();
+    rows.push(sameAnon, signedIn);
+
+    // One hot page, as the page cache serves it (src/server/page-cache.mjs, a server with the
+    // cache at its default), beside a bare node:http server sending the same bytes, back to back.
     const hotPath = `/comics/${slugs[0]}/`;
-    const hot = await load('series page, hot (page cache)', PORT, () => hotPath);
+    const cached = await startServer(PORT + 2, {});
+    const hot = await load('series page, hot (page cache)', PORT + 2, () => hotPath);
+    cached.kill('SIGTERM');
     rows.push(hot);
     const compressed = await get(hotPath, { 'accept-encoding': 'br, gzip' });
     const bare = await bareServer(compressed.body, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': String(compressed.headers['content-encoding'] ?? 'identity') });
@@ -253,8 +299,10 @@ try {
     console.log(`Home page: ${home.body.length} bytes HTML, ${homeGz} bytes gzipped; ${homeRow.rps} req/s, p99 ${homeRow.p99} ms at ${CONNECTIONS} connections.`);
     console.log(`Service time of one suggestions request (1 connection): p50 ${suggestSingle.p50} ms, p99 ${suggestSingle.p99} ms.`);
     console.log(`Series page reaches ${((series.rps / ceiling.rps) * 100).toFixed(1)}% of the bare-server ceiling rendered, ${((hot.rps / ceiling.rps) * 100).toFixed(1)}% from the page cache (p99 ${hot.p99} ms).`);
+    const unlocks = [await benchUnlocks('sqlite', PORT + 3, MEDIA_DIR), await benchUnlocks('postgres', PORT + 3, MEDIA_DIR)];
+    console.log(`Signed-in series page (owns 5): ${signedIn.rps} req/s, p99 ${signedIn.p99} ms, against ${sameAnon.rps} req/s anonymous on the same series. Unlocks: SQLite ${unlocks[0]!.rps}/s, PostgreSQL ${unlocks[1]!.rps}/s.`);
     const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
-    console.log(`Targets: series p99 ≤ ${TARGETS.p99Ms} ms at ${CONNECTIONS} connections (saturated): ${verdict(series.p99 <= TARGETS.p99Ms)}; at ${TARGETS.rps} req/s arriving: ${verdict(open.p99 <= TARGETS.p99Ms && open.errors === 0)}; ≥ ${TARGETS.rps} req/s: ${verdict(series.rps >= TARGETS.rps)}; HTML ≤ 30 KB gz: ${verdict(htmlGz <= TARGETS.htmlGzip)}; JS ≤ 15 KB gz: ${verdict(js <= TARGETS.jsGzip)}; suggestions p99 ≤ ${TARGETS.suggestP99Ms} ms: ${verdict(suggestRow.p99 <= TARGETS.suggestP99Ms && suggestRow.errors === 0)}; hot page ≥ 0.8× bare: ${verdict(hot.rps >= 0.8 * ceiling.rps)}; hot page p99 ≤ 20 ms: ${verdict(hot.p99 <= 20 && hot.errors === 0)}`);
+    console.log(`Targets: series p99 ≤ ${TARGETS.p99Ms} ms at ${CONNECTIONS} connections (saturated): ${verdict(series.p99 <= TARGETS.p99Ms)}; at ${TARGETS.rps} req/s arriving: ${verdict(open.p99 <= TARGETS.p99Ms && open.errors === 0)}; ≥ ${TARGETS.rps} req/s: ${verdict(series.rps >= TARGETS.rps)}; HTML ≤ 30 KB gz: ${verdict(htmlGz <= TARGETS.htmlGzip)}; JS ≤ 15 KB gz: ${verdict(js <= TARGETS.jsGzip)}; suggestions p99 ≤ ${TARGETS.suggestP99Ms} ms: ${verdict(suggestRow.p99 <= TARGETS.suggestP99Ms && suggestRow.errors === 0)}; hot page ≥ 0.8× bare: ${verdict(hot.rps >= 0.8 * ceiling.rps)}; hot page p99 ≤ 20 ms: ${verdict(hot.p99 <= 20 && hot.errors === 0)}; signed-in series page no slower than anonymous (within 5 %): ${verdict(signedIn.rps >= 0.95 * sameAnon.rps && signedIn.errors === 0)}; ≥ ${TARGETS.unlocksPerSecond} unlocks/s on SQLite: ${verdict(unlocks[0]!.rps >= TARGETS.unlocksPerSecond && unlocks[0]!.errors === 0)}`);
   }
 } finally {
   server.kill('SIGTERM');
