@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { DB } from '~/server/db';
+import * as repo from './repository.server';
 import { LIMITS, type Limit, type Verdict, verdict } from './rate-limit';
 
 /**
@@ -7,18 +7,7 @@ import { LIMITS, type Limit, type Verdict, verdict } from './rate-limit';
  * resets an ended window), valid on SQLite and PostgreSQL, so concurrent processes count right.
  */
 export async function hit(db: DB, bucket: string, limit: Limit, now: number): Promise<Verdict> {
-  const ended = now - limit.window;
-  const row = await db
-    .insertInto('rate_limits')
-    .values({ bucket, window_start: now, count: 1 })
-    .onConflict((oc) =>
-      oc.column('bucket').doUpdateSet({
-        count: sql<number>`case when rate_limits.window_start <= ${ended} then 1 else rate_limits.count + 1 end`,
-        window_start: sql<number>`case when rate_limits.window_start <= ${ended} then ${now} else rate_limits.window_start end`,
-      }),
-    )
-    .returning(['window_start', 'count'])
-    .executeTakeFirstOrThrow();
+  const row = await repo.countAttempt(db, bucket, now, now - limit.window);
   await prune(db, now);
   return verdict({ window_start: Number(row.window_start), count: Number(row.count) }, now, limit);
 }
@@ -34,14 +23,10 @@ const PRUNE_BATCH = 100;
  * at about the number of buckets active within the longest window, in every process.
  */
 async function prune(db: DB, now: number): Promise<void> {
-  const ended = now - LONGEST_WINDOW;
-  await db
-    .deleteFrom('rate_limits')
-    .where('bucket', 'in', (qb) => qb.selectFrom('rate_limits').select('bucket').where('window_start', '<=', ended).limit(PRUNE_BATCH))
-    .execute();
+  await repo.deleteEndedCounters(db, now - LONGEST_WINDOW, PRUNE_BATCH);
 }
 
 /** Forgets a bucket (after a successful login, the account's failures no longer count). */
 export async function clear(db: DB, bucket: string): Promise<void> {
-  await db.deleteFrom('rate_limits').where('bucket', '=', bucket).execute();
+  await repo.deleteCounter(db, bucket);
 }

@@ -2,6 +2,7 @@ import type { DB } from '~/server/db';
 import { ABSOLUTE_LIFETIME, IDLE_TIMEOUT, needsRefresh, sessionAlive, sessionRemaining } from './cookie';
 import { generateSessionToken, parseSessionToken, secretMatches } from './token.server';
 import { type User, toUser } from './users.server';
+import * as repo from './repository.server';
 
 export interface NewSession {
   id: string;
@@ -14,10 +15,7 @@ export interface NewSession {
 /** Starts a new session for a user (every login gets a fresh one: no fixation). */
 export async function createSession(db: DB, userId: number, now = Math.floor(Date.now() / 1000)): Promise<NewSession> {
   const t = generateSessionToken();
-  await db
-    .insertInto('sessions')
-    .values({ id: t.id, secret_hash: t.secretHash, user_id: userId, created_at: now, last_seen_at: now, expires_at: now + ABSOLUTE_LIFETIME })
-    .execute();
+  await repo.insertSession(db, { id: t.id, secret_hash: t.secretHash, user_id: userId, created_at: now, last_seen_at: now, expires_at: now + ABSOLUTE_LIFETIME });
   return { id: t.id, token: t.token, maxAge: Math.min(IDLE_TIMEOUT, ABSOLUTE_LIFETIME) };
 }
 
@@ -35,24 +33,16 @@ export interface ValidSession {
 export async function validateSessionToken(db: DB, token: string | undefined, now = Math.floor(Date.now() / 1000)): Promise<ValidSession | null> {
   const parsed = parseSessionToken(token);
   if (!parsed) return null;
-  const row = await db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select([
-      'sessions.id as session_id', 'sessions.secret_hash', 'sessions.last_seen_at', 'sessions.expires_at',
-      'users.id', 'users.email', 'users.display_name', 'users.is_staff',
-    ])
-    .where('sessions.id', '=', parsed.id)
-    .executeTakeFirst();
+  const row = await repo.sessionWithUser(db, parsed.id);
   if (!row || !secretMatches(parsed.secret, row.secret_hash)) return null;
   const times = { last_seen_at: Number(row.last_seen_at), expires_at: Number(row.expires_at) };
   if (!sessionAlive(times, now)) {
-    await db.deleteFrom('sessions').where('id', '=', parsed.id).execute();
+    await repo.deleteSession(db, parsed.id);
     return null;
   }
   let refreshedMaxAge: number | null = null;
   if (needsRefresh(times, now)) {
-    await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', parsed.id).execute();
+    await repo.touchSession(db, parsed.id, now);
     refreshedMaxAge = sessionRemaining({ ...times, last_seen_at: now }, now);
   }
   return { sessionId: row.session_id, user: toUser(row), refreshedMaxAge };
@@ -60,17 +50,16 @@ export async function validateSessionToken(db: DB, token: string | undefined, no
 
 /** Whether a session exists, belongs to the user and has not expired (for tokens bound to a session). */
 export async function isSessionAlive(db: DB, sessionId: string, userId: number, now: number): Promise<boolean> {
-  const row = await db.selectFrom('sessions').select(['last_seen_at', 'expires_at'])
-    .where('id', '=', sessionId).where('user_id', '=', userId).executeTakeFirst();
+  const row = await repo.sessionTimes(db, sessionId, userId);
   return !!row && sessionAlive({ last_seen_at: Number(row.last_seen_at), expires_at: Number(row.expires_at) }, now);
 }
 
 /** Ends one session (logout). */
 export async function invalidateSession(db: DB, sessionId: string): Promise<void> {
-  await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+  await repo.deleteSession(db, sessionId);
 }
 
 /** Ends every session of an account. */
 export async function invalidateUserSessions(db: DB, userId: number): Promise<void> {
-  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  await repo.deleteUserSessions(db, userId);
 }

@@ -2,6 +2,7 @@ import type { DB } from '~/server/db';
 import type { UserRow } from '@db/schema';
 import { hashPassword } from './password.server';
 import { emailError, nameError, normalizeEmail, normalizeName, passwordError } from './validation';
+import * as repo from './repository.server';
 
 /** An account: who the signed-in reader is (their keys are the wallet's: see SignedInReader). */
 export interface User {
@@ -33,7 +34,7 @@ export class AccountInputError extends Error {
 }
 
 export async function findUserByEmail(db: DB, email: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
+  return repo.findUserByEmail(db, normalizeEmail(email));
 }
 
 /**
@@ -51,18 +52,7 @@ export async function createUser(
   if (await findUserByEmail(db, email)) return null;
   const password_hash = await hashPassword(input.password);
   try {
-    const row = await db
-      .insertInto('users')
-      .values({
-        email,
-        display_name: normalizeName(input.displayName),
-        password_hash,
-        is_staff: input.isStaff ? 1 : 0,
-        created_at: now,
-        password_changed_at: now,
-      })
-      .returning(['id', 'email', 'display_name', 'is_staff'])
-      .executeTakeFirstOrThrow();
+    const row = await repo.insertUser(db, { email, display_name: normalizeName(input.displayName), password_hash, is_staff: input.isStaff ? 1 : 0, created_at: now, password_changed_at: now });
     return toUser(row);
   } catch (e) {
     // Lost a race with another sign-up for the same email: the unique constraint decides.
@@ -80,9 +70,7 @@ export async function changePassword(db: DB, userId: number, newPassword: string
   if (invalid) throw new AccountInputError(invalid);
   const password_hash = await hashPassword(newPassword);
   await db.transaction().execute(async (tx) => {
-    await tx.updateTable('users').set({ password_hash, password_changed_at: now }).where('id', '=', userId).execute();
-    let del = tx.deleteFrom('sessions').where('user_id', '=', userId);
-    if (keepSessionId) del = del.where('id', '!=', keepSessionId);
-    await del.execute();
+    await repo.setPassword(tx, userId, password_hash, now);
+    await repo.deleteUserSessions(tx, userId, keepSessionId);
   });
 }
