@@ -1,0 +1,214 @@
+/**
+ * The library's rows: favorites and reading progress. Each function takes `db` first and returns
+ * rows; every query carries the reader's `user_id` beside the series or chapter it touches.
+ * Private to the library feature.
+ */
+import { sql, type SelectExpression } from 'kysely';
+import type { DB } from '~/server/db';
+import type { Database } from '@db/schema';
+
+// ---------------------------------------------------------------- favorites
+
+/** Adds a favorite; a second add is a no-op (the (user_id, series_id) key holds one row). */
+export async function insertFavorite(db: DB, userId: number, seriesId: number, now: number): Promise<void> {
+  await db
+    .insertInto('favorites')
+    .values({ user_id: userId, series_id: seriesId, created_at: now })
+    .onConflict((oc) => oc.columns(['user_id', 'series_id']).doNothing())
+    .execute();
+}
+
+/** Removes a favorite of this user only; removing a missing one is a no-op. */
+export async function deleteFavorite(db: DB, userId: number, seriesId: number): Promise<void> {
+  await db.deleteFrom('favorites').where('user_id', '=', userId).where('series_id', '=', seriesId).execute();
+}
+
+export async function isFavorited(db: DB, userId: number, seriesId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('favorites')
+    .select('series_id')
+    .where('user_id', '=', userId)
+    .where('series_id', '=', seriesId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Favorited series ids among `seriesIds` for this user (for marking lists). */
+export async function favoritedAmong(db: DB, userId: number, seriesIds: readonly number[]): Promise<Set<number>> {
+  if (seriesIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('favorites')
+    .select('series_id')
+    .where('user_id', '=', userId)
+    .where('series_id', 'in', [...seriesIds])
+    .execute();
+  return new Set(rows.map((r) => Number(r.series_id)));
+}
+
+function favoritesBase(db: DB, userId: number, language: string | null) {
+  let q = db
+    .selectFrom('favorites')
+    .innerJoin('series', 'series.id', 'favorites.series_id')
+    .where('favorites.user_id', '=', userId)
+    .where('series.state', '<>', 'BLOCKED');
+  if (language) {
+    q = q.where((eb) =>
+      eb.exists(
+        eb.selectFrom('series_languages')
+          .select(sql.lit(1).as('one'))
+          .whereRef('series_languages.series_id', '=', 'series.id')
+          .where('series_languages.language', '=', language),
+      ),
+    );
+  }
+  return q;
+}
+
+
+/** One page of a reader's favorites, newest first, with the given series columns. */
+export function favoriteRows<C extends readonly SelectExpression<Database, 'favorites' | 'series'>[]>(db: DB, userId: number, language: string | null, columns: C, limit: number, offset: number) {
+  return favoritesBase(db, userId, language)
+    .select([...columns, 'series.last_updated', 'favorites.created_at'])
+    .orderBy('favorites.created_at', 'desc')
+    .orderBy('series.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+export async function favoriteCount(db: DB, userId: number, language: string | null): Promise<number> {
+  const row = await favoritesBase(db, userId, language).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+/** The reader's progress rows in some series, newest first, with their chapters. */
+export function progressInSeries(db: DB, userId: number, seriesIds: readonly number[]) {
+  return db
+    .selectFrom('reading_progress')
+    .innerJoin('chapters', 'chapters.id', 'reading_progress.chapter_id')
+    .select(['reading_progress.series_id', 'reading_progress.last_read', 'chapters.e4pid', 'chapters.number', 'chapters.language'])
+    .where('reading_progress.user_id', '=', userId)
+    .where('reading_progress.series_id', 'in', [...seriesIds])
+    .orderBy('reading_progress.last_read', 'desc')
+    .orderBy('reading_progress.chapter_id', 'desc')
+    .execute();
+}
+
+/** A series' first released chapter, in `prefer` when it has one. */
+export function firstReleasedChapter(db: DB, seriesId: number, now: number, prefer: string) {
+  return db
+    .selectFrom('chapters')
+    .select(['e4pid', 'number', 'language'])
+    .where('series_id', '=', seriesId)
+    .where('released_at', '<=', now)
+    .orderBy(sql`case when language = ${prefer} then 0 else 1 end`)
+    .orderBy('number', 'asc')
+    .orderBy('id', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export function favoriteLanguages(db: DB, userId: number) {
+  return db
+    .selectFrom('favorites')
+    .innerJoin('series_languages', 'series_languages.series_id', 'favorites.series_id')
+    .select('series_languages.language')
+    .distinct()
+    .where('favorites.user_id', '=', userId)
+    .orderBy('series_languages.language')
+    .execute();
+}
+
+// ---------------------------------------------------------------- reading progress
+
+/** A chapter by e4pid, with what a progress row needs of it. */
+export function chapterForProgress(db: DB, e4pid: string) {
+  return db.selectFrom('chapters').select(['id', 'series_id', 'e4pid']).where('e4pid', '=', e4pid).executeTakeFirst();
+}
+
+/**
+ * Stores a progress report in one upsert that applies only when (token_issued_at, seq) is newer
+ * than the stored pair; undefined when it was not (a stale report).
+ */
+export function upsertProgress(db: DB, row: { user_id: number; chapter_id: number; series_id: number; completion: number; completed: number; first_read: number; last_read: number; token_issued_at: number; seq: number }) {
+  return db
+    .insertInto('reading_progress')
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .columns(['user_id', 'chapter_id'])
+        .doUpdateSet({
+          completion: (eb) => eb.ref('excluded.completion'),
+          completed: sql<number>`case when reading_progress.completed = 1 or excluded.completed = 1 then 1 else 0 end`,
+          last_read: (eb) => eb.ref('excluded.last_read'),
+          token_issued_at: (eb) => eb.ref('excluded.token_issued_at'),
+          seq: (eb) => eb.ref('excluded.seq'),
+        })
+        // The same ordering as isNewerUpdate() in progress.ts.
+        .where((eb) =>
+          eb.or([
+            eb('excluded.token_issued_at', '>', eb.ref('reading_progress.token_issued_at')),
+            eb.and([
+              eb('excluded.token_issued_at', '=', eb.ref('reading_progress.token_issued_at')),
+              eb('excluded.seq', '>', eb.ref('reading_progress.seq')),
+            ]),
+          ]),
+        ),
+    )
+    .returning(['chapter_id', 'completion', 'completed', 'first_read', 'last_read'])
+    .executeTakeFirst();
+}
+
+/** The reader's progress rows of one series, newest first. */
+export function progressRowsOfSeries(db: DB, userId: number, seriesId: number) {
+  return db
+    .selectFrom('reading_progress')
+    .innerJoin('chapters', 'chapters.id', 'reading_progress.chapter_id')
+    .select([
+      'reading_progress.chapter_id', 'chapters.e4pid', 'reading_progress.completion', 'reading_progress.completed',
+      'reading_progress.first_read', 'reading_progress.last_read',
+    ])
+    .where('reading_progress.user_id', '=', userId)
+    .where('reading_progress.series_id', '=', seriesId)
+    .orderBy('reading_progress.last_read', 'desc')
+    .orderBy('reading_progress.chapter_id', 'desc')
+    .execute();
+}
+
+/**
+ * The reader's newest progress row per series, newest first: the row no other row of the same
+ * reader and series beats on (last_read, chapter_id).
+ */
+export function newestProgressPerSeries<C extends readonly SelectExpression<Database, 'series'>[]>(db: DB, userId: number, columns: C, limit: number, skip: number) {
+  return db
+    .selectFrom('reading_progress as rp')
+    .innerJoin('chapters', 'chapters.id', 'rp.chapter_id')
+    .innerJoin('series', 'series.id', 'rp.series_id')
+    .select([
+      'rp.completion', 'rp.completed', 'rp.last_read', 'rp.chapter_id',
+      'chapters.e4pid as chapter_e4pid', 'chapters.number', 'chapters.language',
+      ...columns, 'series.free_availability',
+    ])
+    .where('rp.user_id', '=', userId)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('reading_progress as newer')
+            .select('newer.chapter_id')
+            .where('newer.user_id', '=', userId)
+            .whereRef('newer.series_id', '=', 'rp.series_id')
+            .where((eb) =>
+              eb.or([
+                eb('newer.last_read', '>', eb.ref('rp.last_read')),
+                eb.and([eb('newer.last_read', '=', eb.ref('rp.last_read')), eb('newer.chapter_id', '>', eb.ref('rp.chapter_id'))]),
+              ]),
+            ),
+        ),
+      ),
+    )
+    .orderBy('rp.last_read', 'desc')
+    .orderBy('rp.chapter_id', 'desc')
+    .limit(limit)
+    .offset(skip)
+    .execute();
+}
