@@ -76,21 +76,8 @@ export async function comicJson(db: DB, series: SeriesRow, abs: AbsoluteUrl, sit
 }
 
 /** Series sharing the most tags with this one (ties: popularity). */
-export async function similarSeries(db: DB, seriesId: number, siteId: number, limit = 6) {
-  return db
-    .selectFrom('series_tags as mine')
-    .innerJoin('series_tags as theirs', (j) => j.onRef('theirs.tag_id', '=', 'mine.tag_id').onRef('theirs.series_id', '!=', 'mine.series_id'))
-    .innerJoin('series', 'series.id', 'theirs.series_id')
-    .select(['series.id', 'series.e4pid', 'series.name', 'series.slug', 'series.images', 'series.format', 'series.popularity'])
-    .select((eb) => eb.fn.countAll<number>().as('shared'))
-    .where('mine.series_id', '=', seriesId)
-    .where('series.state', '=', 'ACTIVE')
-    .where((eb) => eb.exists(eb.selectFrom('series_languages').select('series_id').whereRef('series_languages.series_id', '=', 'series.id').where('series_languages.site_id', '=', siteId)))
-    .groupBy(['series.id', 'series.e4pid', 'series.name', 'series.slug', 'series.images', 'series.format', 'series.popularity'])
-    .orderBy('shared', 'desc')
-    .orderBy('series.popularity', 'desc')
-    .limit(limit)
-    .execute();
+export function similarSeries(db: DB, seriesId: number, siteId: number, limit = 6) {
+  return repo.similarSeries(db, seriesId, siteId, limit);
 }
 
 export async function comicResponseV2(db: DB, series: SeriesRow, abs: AbsoluteUrl, site: Site, t: T) {

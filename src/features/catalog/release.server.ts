@@ -7,9 +7,9 @@
  * a time window. It is idempotent (it recomputes, never increments), so several server
  * processes may run it at the same time.
  */
-import { sql } from 'kysely';
 import type { DB } from '~/server/db';
 import { invalidatePages } from '~/server/page-cache.mjs';
+import * as repo from './repository.server';
 
 /**
  * Series per batch. A batch is one read and one transaction, and on SQLite it runs without
@@ -29,30 +29,12 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * yielding to the event loop between them.
  */
 export async function refreshReleasedSeries(db: DB, since: number, now: number): Promise<number> {
-  const touched = await db
-    .selectFrom('chapters')
-    .select('series_id')
-    .where('released_at', '>', since)
-    .where('released_at', '<=', now)
-    .groupBy('series_id')
-    .execute();
+  const touched = await repo.seriesReleasedBetween(db, since, now);
   const ids = touched.map((r) => Number(r.series_id));
   for (let i = 0; i < ids.length; i += RELEASE_BATCH) {
     if (i > 0) await nextTurn();
     const batch = ids.slice(i, i + RELEASE_BATCH);
-    const perLanguage = await db
-      .selectFrom('chapters')
-      .select([
-        'series_id',
-        'language',
-        sql<number>`count(*)`.as('n'),
-        sql<number>`max(released_at)`.as('last'),
-        sql<number>`max(number)`.as('largest'),
-      ])
-      .where('series_id', 'in', batch)
-      .where('released_at', '<=', now)
-      .groupBy(['series_id', 'language'])
-      .execute();
+    const perLanguage = await repo.releasedCounters(db, batch, now);
     const bySeries = new Map<number, { n: number; last: number; largest: number }>();
     await db.transaction().execute(async (trx) => {
       for (const row of perLanguage) {
@@ -60,19 +42,10 @@ export async function refreshReleasedSeries(db: DB, since: number, now: number):
         const n = Number(row.n), last = Number(row.last), largest = Number(row.largest);
         const acc = bySeries.get(id) ?? { n: 0, last: 0, largest: 0 };
         bySeries.set(id, { n: acc.n + n, last: Math.max(acc.last, last), largest: Math.max(acc.largest, largest) });
-        await trx
-          .updateTable('series_languages')
-          .set({ chapter_count: n, last_updated: last })
-          .where('series_id', '=', id)
-          .where('language', '=', row.language)
-          .execute();
+        await repo.setLanguageCounters(trx, id, row.language, n, last);
       }
       for (const [id, v] of bySeries) {
-        await trx
-          .updateTable('series')
-          .set({ chapter_count: v.n, last_updated: v.last, largest_chapter: v.largest })
-          .where('id', '=', id)
-          .execute();
+        await repo.setSeriesCounters(trx, id, v.n, v.last, v.largest);
       }
     });
   }

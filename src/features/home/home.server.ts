@@ -1,19 +1,14 @@
 /**
- * Data for the home page blocks (spec section 2). Every query runs on SQLite and PostgreSQL and
- * walks an existing index: the (popularity, id) and (created_at scan, see newestSeries) orders of
- * `series`, the site probe on `series_languages(site_id, series_id)`, `series_tags(tag_id,
- * series_id)`, `chapters(series_id, language, number)` and `chapters(released_at, series_id)`.
- *
- * Promotional blocks show only ACTIVE, non-adult series of the site (the listing also lists
- * REMOVED and adult series; a shared front page does not advertise them). See docs/home.md.
+ * The home page blocks (docs/home.md): the service over the home repository, whose queries each
+ * walk an existing index. Promotional blocks show only ACTIVE, non-adult series of the site (the
+ * listing also lists REMOVED and adult series; a shared front page does not advertise them).
  */
-import { sql, type ExpressionBuilder } from 'kysely';
-import type { Database } from '@db/schema';
 import type { DB } from '~/server/db';
+import * as repo from './repository.server';
 import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
-import { finalPrice, displayChapterName } from '~/features/catalog';
-import { toListingItem, type ListingItem } from '~/features/catalog/index.server';
+import { displayChapterName, lineupOf, priceChapter } from '~/features/catalog';
+import { campaignsOf, pricedChapterOf, pricedSeriesOf, toListingItem, type ListingItem } from '~/features/catalog/index.server';
 import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
 import { relativeTime } from '~/lib/dates';
 import { createCache } from '~/server/cache';
@@ -39,35 +34,7 @@ export interface HomeTag {
   icon: string;
 }
 
-const CARD_COLUMNS = [
-  'series.id', 'series.e4pid', 'series.slug', 'series.name', 'series.format', 'series.adult', 'series.in_exclusive',
-  'series.update_status', 'series.last_updated', 'series.chapter_count', 'series.color', 'series.images',
-  'series.popularity', 'series.excerpt', 'series.chapter_name_format',
-] as const;
-
-type SeriesEb = ExpressionBuilder<Database, 'series'>;
-
-/** ACTIVE, not adult, shown on the site (a correlated probe on series_languages_site_idx). */
-function promotable(eb: SeriesEb, siteId: number) {
-  return eb.and([
-    eb('series.state', '=', 'ACTIVE'),
-    eb('series.adult', '=', 0),
-    eb.exists(
-      eb.selectFrom('series_languages')
-        .select(sql.lit(1).as('one'))
-        .where('series_languages.site_id', '=', siteId)
-        .whereRef('series_languages.series_id', '=', 'series.id'),
-    ),
-  ]);
-}
-
-function cards(db: DB, siteId: number) {
-  return db.selectFrom('series').select(CARD_COLUMNS).where((eb) => promotable(eb, siteId));
-}
-
-type CardRow = Awaited<ReturnType<ReturnType<typeof cards>['execute']>>[number];
-
-function toSeries(r: CardRow): HomeSeries {
+function toSeries(r: repo.CardRow): HomeSeries {
   return {
     ...toListingItem(r),
     popularity: Number(r.popularity),
@@ -76,20 +43,14 @@ function toSeries(r: CardRow): HomeSeries {
   };
 }
 
-function notIn<Q extends { where: (...a: any[]) => Q }>(q: Q, ids: readonly number[]): Q {
-  return ids.length ? q.where('series.id', 'not in', [...ids]) : q;
-}
-
 /** Most popular series of the site (the generic swipe carousel; also the anonymous recommendation seed). */
 export async function popularSeries(db: DB, siteId: number, limit = 12, exclude: readonly number[] = []): Promise<HomeSeries[]> {
-  const rows = await notIn(cards(db, siteId), exclude).orderBy('series.popularity', 'desc').orderBy('series.id', 'desc').limit(limit).execute();
-  return rows.map(toSeries);
+  return (await repo.popularCards(db, siteId, limit, exclude)).map(toSeries);
 }
 
 /** Hero slideshow: the most popular `in_hype` series, topped up with popular ones when fewer than 3. */
 export async function heroSeries(db: DB, siteId: number, limit = 5): Promise<HomeSeries[]> {
-  const rows = await cards(db, siteId).where('series.in_hype', '=', 1).orderBy('series.popularity', 'desc').orderBy('series.id', 'desc').limit(limit).execute();
-  const hype = rows.map(toSeries);
+  const hype = (await repo.hypeCards(db, siteId, limit)).map(toSeries);
   if (hype.length >= 3) return hype;
   return [...hype, ...(await popularSeries(db, siteId, limit - hype.length, hype.map((s) => s.id)))];
 }
@@ -100,30 +61,22 @@ export async function heroSeries(db: DB, siteId: number, limit = 5): Promise<Hom
  * within the budget of a page that shared caches keep for a minute.
  */
 export async function newestSeries(db: DB, siteId: number, limit = 12): Promise<HomeSeries[]> {
-  const rows = await cards(db, siteId).orderBy('series.created_at', 'desc').orderBy('series.id', 'desc').limit(limit).execute();
-  return rows.map(toSeries);
+  return (await repo.newestCards(db, siteId, limit)).map(toSeries);
 }
 
 /** The collection carousel: exclusive series, most popular first. */
 export async function exclusiveSeries(db: DB, siteId: number, limit = 12): Promise<HomeSeries[]> {
-  const rows = await cards(db, siteId).where('series.in_exclusive', '=', 1).orderBy('series.popularity', 'desc').orderBy('series.id', 'desc').limit(limit).execute();
-  return rows.map(toSeries);
+  return (await repo.exclusiveCards(db, siteId, limit)).map(toSeries);
 }
 
 /** Most popular series carrying a tag. */
 export async function seriesWithTag(db: DB, siteId: number, tagId: number, limit = 12): Promise<HomeSeries[]> {
-  const rows = await cards(db, siteId)
-    .where((eb) => eb.exists(eb.selectFrom('series_tags').select(sql.lit(1).as('one')).where('series_tags.tag_id', '=', tagId).whereRef('series_tags.series_id', '=', 'series.id')))
-    .orderBy('series.popularity', 'desc')
-    .orderBy('series.id', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map(toSeries);
+  return (await repo.tagCards(db, siteId, tagId, limit)).map(toSeries);
 }
 
 /** Every tag, named for the locale, primary ones (the listing's categories) first, then by name. */
 export async function allTags(db: DB, locale: Site['locale']): Promise<HomeTag[]> {
-  const rows = await db.selectFrom('tags').select(['id', 'slug', 'name', 'name_pt', 'color', 'is_primary', 'icon']).execute();
+  const rows = await repo.tags(db);
   return rows
     .map((r) => ({ id: Number(r.id), slug: r.slug, name: locale === 'pt-BR' ? r.name_pt || r.name : r.name, color: r.color, primary: Number(r.is_primary) === 1, icon: r.icon }))
     .sort((a, b) => Number(b.primary) - Number(a.primary) || a.name.localeCompare(b.name, locale));
@@ -151,15 +104,7 @@ export async function featuredSeries(db: DB, site: Site, t: T, now: number, excl
   const candidates = await popularSeries(db, site.id, limit + 3, exclude);
   const withChapters = await Promise.all(
     candidates.map(async (series) => {
-      const rows = await db
-        .selectFrom('chapters')
-        .select(['e4pid', 'number', 'language', 'thumbnail'])
-        .where('series_id', '=', series.id)
-        .where('language', '=', site.language)
-        .where('released_at', '<=', now)
-        .orderBy('number', 'asc')
-        .limit(FEATURED_CHAPTERS)
-        .execute();
+      const rows = await repo.firstReleased(db, series.id, site.language, now, FEATURED_CHAPTERS);
       return {
         series,
         chapters: rows.map((c) => ({
@@ -219,10 +164,7 @@ export async function recommendations(db: DB, siteId: number, tags: readonly Hom
   let exclude = new Set<number>();
   let basis: Recommendations['basis'] = { kind: 'none' };
   if (userId != null) {
-    const [favs, read] = await Promise.all([
-      db.selectFrom('favorites').select('series_id').where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('series_id', 'desc').limit(PROFILE_SERIES).execute(),
-      db.selectFrom('reading_progress').select('series_id').where('user_id', '=', userId).groupBy('series_id').orderBy(sql`max(last_read)`, 'desc').orderBy('series_id', 'desc').limit(PROFILE_SERIES).execute(),
-    ]);
+    const [favs, read] = await Promise.all([repo.favoritedSeries(db, userId, PROFILE_SERIES), repo.readSeries(db, userId, PROFILE_SERIES)]);
     const favIds = favs.map((r) => Number(r.series_id));
     const readIds = read.map((r) => Number(r.series_id));
     const tagsOf = await seriesTagIds(db, [...new Set([...favIds, ...readIds])]);
@@ -240,25 +182,12 @@ export async function recommendations(db: DB, siteId: number, tags: readonly Hom
   if (wanted.length === 0) return { items: [], basis: { kind: 'none' } };
 
   // Candidates: the series sharing the most of the wanted tags (series_tags(tag_id, series_id) index).
-  let q = db
-    .selectFrom('series_tags')
-    .innerJoin('series', 'series.id', 'series_tags.series_id')
-    .select(['series_tags.series_id', (eb) => eb.fn.countAll<number>().as('shared'), (eb) => eb.fn.max('series.popularity').as('popularity')])
-    .where('series_tags.tag_id', 'in', wanted)
-    .where((eb) => promotable(eb as unknown as SeriesEb, siteId));
-  if (exclude.size) q = q.where('series_tags.series_id', 'not in', [...exclude]);
-  const rows = await q
-    .groupBy('series_tags.series_id')
-    .orderBy(sql`count(*)`, 'desc')
-    .orderBy(sql`max(series.popularity)`, 'desc')
-    .orderBy('series_tags.series_id', 'asc')
-    .limit(CANDIDATES)
-    .execute();
+  const rows = await repo.sharedTagCandidates(db, siteId, wanted, [...exclude], CANDIDATES);
   const ids = rows.map((r) => Number(r.series_id));
   const candidateTags = await seriesTagIds(db, ids);
   const ranked = rankRecommendations(profile, rows.map((r) => ({ id: Number(r.series_id), popularity: Number(r.popularity), tagIds: candidateTags.get(Number(r.series_id)) ?? [] })), exclude);
   if (ranked.length === 0) return { items: [], basis };
-  const found = new Map((await cards(db, siteId).where('series.id', 'in', ranked.map((r) => r.id)).execute()).map((r) => [Number(r.id), toSeries(r)]));
+  const found = new Map((await repo.cardsByIds(db, siteId, ranked.map((r) => r.id))).map((r) => [Number(r.id), toSeries(r)]));
   const tagById = new Map(tags.map((t) => [t.id, t]));
   const items = ranked.flatMap((r) => {
     const series = found.get(r.id);
@@ -271,7 +200,7 @@ export async function recommendations(db: DB, siteId: number, tags: readonly Hom
 async function seriesTagIds(db: DB, seriesIds: readonly number[]): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>();
   if (seriesIds.length === 0) return out;
-  const rows = await db.selectFrom('series_tags').select(['series_id', 'tag_id']).where('series_id', 'in', [...seriesIds]).orderBy('series_id').orderBy('position').execute();
+  const rows = await repo.seriesTags(db, seriesIds);
   for (const r of rows) {
     const list = out.get(Number(r.series_id)) ?? [];
     list.push(Number(r.tag_id));
@@ -293,26 +222,14 @@ const SIMULPUB_SCAN = 240;
  * Reads the upcoming chapters in release order on the chapters(released_at, series_id) index.
  */
 export async function simulpubStrip(db: DB, site: Site, t: T, now: number): Promise<SimulpubEntry[]> {
-  const rows = await db
-    .selectFrom('chapters')
-    .innerJoin('series', 'series.id', 'chapters.series_id')
-    .select(['chapters.series_id', 'chapters.released_at', 'chapters.number', 'series.availability_strategy', 'series.chapter_name_format', 'series.format'])
-    .where('chapters.released_at', '>', now)
-    .where('chapters.released_at', '<=', now + SIMULPUB_WINDOW)
-    .where('chapters.language', '=', site.language)
-    .where('series.state', '=', 'ACTIVE')
-    .where('series.adult', '=', 0)
-    .orderBy('chapters.released_at', 'asc')
-    .orderBy('chapters.series_id', 'asc')
-    .limit(SIMULPUB_SCAN)
-    .execute();
+  const rows = await repo.upcomingChapters(db, site.language, now, now + SIMULPUB_WINDOW, SIMULPUB_SCAN);
   const picked = selectSimulpub(
     rows.map((r) => ({ seriesId: Number(r.series_id), releasedAt: Number(r.released_at), simulpub: isSimulpub(r.availability_strategy), number: Number(r.number), nameFormat: r.chapter_name_format, format: r.format })),
     now,
     SIMULPUB_MAX,
   );
   if (picked.length === 0) return [];
-  const found = new Map((await cards(db, site.id).where('series.id', 'in', picked.map((p) => p.seriesId)).execute()).map((r) => [Number(r.id), toSeries(r)]));
+  const found = new Map((await repo.cardsByIds(db, site.id, picked.map((p) => p.seriesId))).map((r) => [Number(r.id), toSeries(r)]));
   return picked.flatMap((p) => {
     const series = found.get(p.seriesId);
     if (!series) return [];
@@ -414,24 +331,15 @@ export interface Reel {
  * unknown or BLOCKED series.
  */
 export async function reelFor(db: DB, e4pid: string, site: Site, now: number): Promise<Reel | null> {
-  const series = await db.selectFrom('series').select(['id', 'slug', 'format', 'state', 'all_free']).where('e4pid', '=', e4pid).executeTakeFirst();
+  const series = await repo.reelSeries(db, e4pid);
   if (!series || series.state === 'BLOCKED') return null;
-  const languages = await db.selectFrom('series_languages').select('language').where('series_id', '=', series.id).where('chapter_count', '>', 0).orderBy('language').execute();
-  const codes = languages.map((l) => l.language);
+  const codes = (await repo.languagesWithChapters(db, series.id)).map((l) => l.language);
   const language = codes.includes(site.language) ? site.language : (codes[0] ?? site.language);
-  const [rows, campaigns] = await Promise.all([
-    db.selectFrom('chapters')
-      .select(['e4pid', 'number', 'language', 'thumbnail', 'original_price'])
-      .where('series_id', '=', series.id)
-      .where('language', '=', language)
-      .where('released_at', '<=', now)
-      .orderBy('number', 'asc')
-      .limit(60)
-      .execute(),
-    db.selectFrom('campaigns').selectAll().where('series_id', '=', series.id).execute(),
-  ]);
+  const [rows, campaigns] = await Promise.all([repo.reelChapters(db, series.id, language, now), repo.campaigns(db, series.id)]);
   const thumbnails = rows.map((r) => mediaUrl(r.thumbnail)).filter((u): u is string => !!u).slice(0, REEL_THUMBS);
-  const free = rows.find((r) => Number(series.all_free) === 1 || finalPrice({ number: Number(r.number), original_price: Number(r.original_price) }, campaigns, now) === 0);
+  // Free for everyone by the one pricing rule: base price, strategy and campaigns.
+  const priced = { series: pricedSeriesOf(series), campaigns: campaignsOf(campaigns), lineup: lineupOf(rows.map((r) => ({ number: Number(r.number), released_at: Number(r.released_at) })), now) };
+  const free = rows.find((r) => priceChapter({ now, chapter: pricedChapterOf(r), ...priced, reader: null }).readable);
   const shape = { slug: series.slug, format: series.format };
   return {
     thumbnails,
