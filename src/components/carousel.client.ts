@@ -36,7 +36,7 @@ function reducedMotion(): boolean {
 
 /**
  * Replaces keen-slider's velocity-based snap: a drag settles on the next slide only when it
- * covered `threshold` of the carousel's width, otherwise it springs back (spec section 9).
+ * covered `threshold` of the carousel's width, otherwise it springs back.
  * keen-slider's track unit is one container width, so positions compare to the threshold directly.
  */
 function swipeThreshold(threshold: number, duration: () => number): KeenSliderPlugin {

@@ -4,9 +4,9 @@
  * at which width" drives both, so the row does not jump when the script takes over.
  */
 
-/** Spec section 9: a swipe must cover 20 % of the carousel's width to change slides. */
+/** A swipe must cover 20 % of the carousel's width to change slides. */
 export const SWIPE_THRESHOLD = 0.2;
-/** Spec section 9: default slide interval when a carousel plays automatically. */
+/** Default slide interval when a carousel plays automatically. */
 export const AUTOPLAY_INTERVAL_MS = 5000;
 /** Gap between slides in px (the CSS gap of the no-JS row and keen-slider's `spacing`). */
 export const SLIDE_SPACING = 16;
@@ -28,7 +28,7 @@ export interface PerView {
   at?: Partial<Record<BreakpointWidth, number>>;
 }
 
-/** The per-view settings the home blocks use (spec section 2). */
+/** The per-view settings the home blocks use. */
 export const PER_VIEW = {
   /**
    * Newest series, exactly as the spec lists it: 2 per view; 1 up to 1200 px, 2 up to 768 px,

@@ -78,7 +78,7 @@ function initBackToTop() {
 }
 
 /**
- * Header logout (spec section 2 and 8): the confirm dialog's HTML comes from GET /auth/logout/;
+ * Header logout: the confirm dialog's HTML comes from GET /auth/logout/;
  * its form POSTs there. Without JavaScript the button is a link to the same form as a page.
  */
 function initLogout() {
@@ -117,7 +117,7 @@ function initLogout() {
 }
 
 /**
- * Header search (spec section 2 "Search bar overlay"): without JavaScript it is a plain GET form
+ * Header search ("Search bar overlay"): without JavaScript it is a plain GET form
  * to /comics/?q=. Here, focusing or clicking its field opens the overlay; the island (React,
  * react-dom and its styles) is fetched with a dynamic import on that first open only. If the
  * import fails, the plain form keeps working.

@@ -12,7 +12,7 @@
 export const MAX_QUERY_LENGTH = 100;
 /** At most this many distinct terms are searched for. */
 export const MAX_TERMS = 8;
-/** A normalised query shorter than this is treated as empty (spec section 5). */
+/** A normalised query shorter than this is treated as empty. */
 export const MIN_QUERY_LENGTH = 2;
 
 /** "Coração  de-Aço!" -> "coracao de aco". */

@@ -1,6 +1,6 @@
 /**
  * The home page in a browser: its blocks on both sites, the LCP image, and the series card
- * hover reel (spec section 2) on devices that hover, with the no-effect and reduced-motion cases.
+ * hover reel on devices that hover, with the no-effect and reduced-motion cases.
  */
 import { brUrl, expect, message, test } from './fixtures';
 

@@ -1,5 +1,5 @@
 /**
- * The search overlay (spec section 2 "Search bar overlay", 5 and 7) on both sites: opening from
+ * The search overlay ("Search bar overlay", 5 and 7) on both sites: opening from
  * the header loads React only then; suggestions as the reader types (nothing below 2
  * characters, stale answers dropped); the ARIA combobox keys; Escape and a click outside; the
  * language filter's at-least-one rule; submitting to the listing.

@@ -1,6 +1,6 @@
 /**
  * Accounts over real HTTP on both dialects: sign-up, login, logout, sessions, rate limits and
- * the cross-site and malformed-input refusals (issue 3; docs/accounts.md).
+ * the cross-site and malformed-input refusals (docs/accounts.md).
  */
 import crypto from 'node:crypto';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ function setCookieLine(res: TestResponse): string {
   return (res.headers['set-cookie'] ?? '').split('\n').find((l) => l.startsWith('inkpass_session=')) ?? '';
 }
 
-/** Page user data from a page (spec section 3). */
+/** Page user data from a page. */
 function pageUser(html: string): unknown {
   const m = /<script type="application\/json" id="page-user-data">([\s\S]*?)<\/script>/.exec(html);
   if (!m) throw new Error('no page-user-data script in the page');

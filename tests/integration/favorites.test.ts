@@ -1,5 +1,5 @@
 /**
- * Favorites over real HTTP on both dialects (issue 3, favorites part): the JSON endpoint, the
+ * Favorites over real HTTP on both dialects : the JSON endpoint, the
  * no-JavaScript toggle, the favorites page and list API, and the listing's favorited filter.
  * Two readers; B must never see or change A's favorites through any of them.
  */

@@ -488,7 +488,7 @@ const CHAPTER_PREFIX: Record<string, string> = {
   es: 'capitulo-espanol', 'pt-br': 'capitulo-portugues', fr: 'chapitre-francais', id: 'bab-bahasa',
 };
 
-/** /read/{series slug}/{episode id without EPI-}/{chapter|episode}-{number, dot as dash}/ (spec §2). */
+/** /read/{series slug}/{episode id without EPI-}/{chapter|episode}-{number, dot as dash}/. */
 export function readerPath(slug: string, e4pid: string, number: number, format: string, language: string): string {
   const prefix = language === 'en' ? (format === 'WEBTOON' ? 'episode' : 'chapter') : CHAPTER_PREFIX[language] ?? 'chapter';
   const num = String(Number(number.toFixed(2))).replace('.', '-');

@@ -1,5 +1,5 @@
 /**
- * The home page over real HTTP on both dialects and both sites (issue 4, home blocks): the
+ * The home page over real HTTP on both dialects and both sites : the
  * blocks are there with real series links, the anonymous page is the same shared-cacheable HTML
  * for everyone with no private data, a signed-in reader gets a private page with the shelf,
  * favorites and recommendations of their own, and the hover-reel endpoint answers JSON.
@@ -59,7 +59,7 @@ for (const dialect of selectedDialects()) {
         const links = seriesLinks(res.text);
         expect(links.length).toBeGreaterThan(20);
         for (const link of links.slice(0, 6)) expect((await server.request(link, { site })).status, link).toBe(200);
-        // Embedded JSON (spec section 7): recommended comics (3, up to 2 tags each) and the simulpub strip (<= 12).
+        // Embedded JSON: recommended comics (3, up to 2 tags each) and the simulpub strip (<= 12).
         const data = homeData(res.text);
         expect(data.recommended).toHaveLength(3);
         for (const r of data.recommended) {

@@ -1,5 +1,5 @@
 /**
- * Reading progress and history over real HTTP on both dialects (issue 3; docs/library-progress.md):
+ * Reading progress and history over real HTTP on both dialects (docs/library-progress.md):
  * progress tokens, the ordered upsert, forged and cross-site refusals, the history API and its
  * token errors, the signed-in episodes endpoint and the read/reading chapter rows.
  */

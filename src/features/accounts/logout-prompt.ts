@@ -1,7 +1,7 @@
 import { escapeHtml } from '~/lib/html';
 import { LOGOUT_PATH } from '~/lib/paths';
 
-/** The logout confirmation, as the HTML fragment GET /auth/logout/ returns (spec section 2: loaded into the header dialog). */
+/** The logout confirmation, as the HTML fragment GET /auth/logout/ returns (loaded into the header dialog). */
 export interface LogoutTexts {
   title: string;
   question: string;

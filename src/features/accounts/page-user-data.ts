@@ -1,4 +1,4 @@
-/** Spec section 3, "Page user data": what islands learn about the signed-in reader. */
+/** "Page user data": what islands learn about the signed-in reader. */
 export interface PageUserData {
   id: number;
   profile: { keys: number; free_keys: number };

@@ -1,6 +1,6 @@
 import { LISTING_PATH, LISTING_FRAGMENT_PATH } from '~/lib/paths';
 /**
- * In-place updates for /comics/ (spec sections 2, 5 and 8). The page works without this
+ * In-place updates for /comics/. The page works without this
  * module (links and a GET form); with it, results come from /comics/fragment/ and replace
  * the live region, the address bar follows, and Back/Forward restore earlier results.
  * The URL is the state: every control is derived from a ListingParams (features/catalog/listing.ts).
@@ -233,7 +233,7 @@ export function initListing(): void {
     const input = event.target as HTMLInputElement;
     if (input === search || input.type === 'hidden') return;
     if (input.dataset.lang) {
-      // At least one language stays on: unchecking the last one checks the other (spec section 5).
+      // At least one language stays on: unchecking the last one checks the other.
       const lang = input.dataset.lang as LanguageCode;
       const langs = toggleLanguage(state.languages, lang, input.checked);
       for (const box of form.querySelectorAll<HTMLInputElement>('input[data-lang]')) box.checked = langs[box.dataset.lang as LanguageCode];

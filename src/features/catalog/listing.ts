@@ -1,5 +1,5 @@
 /**
- * Series listing parameters (spec sections 2, 5 and 7): parsing, validation and the one
+ * Series listing parameters: parsing, validation and the one
  * canonical query string. Pure: shared by the page, the fragment endpoint, the client script
  * and the unit tests. The URL is the state; everything else (form controls, links) derives
  * from a ListingParams.
@@ -10,7 +10,7 @@ export const PAGE_SIZE = 24;
 export const MAX_PAGE = 10_000;
 export const MAX_QUERY_LENGTH = 100;
 export const MIN_QUERY_LENGTH = 2;
-/** View cookie lifetime (spec section 4). */
+/** View cookie lifetime. */
 export const VIEW_COOKIE = 'view';
 export const VIEW_COOKIE_MAX_AGE = 30 * 24 * 3600;
 /** Community chat linked from the no-result panel. */

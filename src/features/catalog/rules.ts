@@ -1,5 +1,5 @@
 /**
- * Pure display and state rules for series and chapters (spec sections 4 and 5).
+ * Pure display and state rules for series and chapters.
  * Shared by the server and by plain scripts; no I/O here.
  */
 import type { Locale } from '~/lib/site';
@@ -126,7 +126,7 @@ export function limitUpcoming<T>(chapters: readonly T[], siteId: number, now: nu
 
 /**
  * Language tabs are chosen by `#language-{code}`. The reader's own language is the
- * default tab, so its hash is replaced by `#languages` (spec section 2).
+ * default tab, so its hash is replaced by `#languages`.
  */
 export function resolveLanguageHash(hash: string, ownLanguage: string, available: readonly string[]): { tab: string | null; replaceWith: string | null } {
   const m = /^#language-([a-z]{2}(?:-[a-z]{2})?)$/i.exec(hash);

@@ -92,7 +92,7 @@ export interface ChapterThumb {
 
 export interface FeaturedSeries {
   series: HomeSeries;
-  /** The first chapters released in the site's language (spec section 9: 5). */
+  /** The first chapters released in the site's language (5). */
   chapters: ChapterThumb[];
 }
 
@@ -140,7 +140,7 @@ export async function genreTiles(db: DB, siteId: number, tags: readonly HomeTag[
 
 export interface Recommended {
   series: HomeSeries;
-  /** Up to two shared tags (spec section 9). */
+  /** Up to two shared tags. */
   tags: HomeTag[];
 }
 
@@ -218,7 +218,7 @@ const SIMULPUB_SCAN = 240;
 
 /**
  * The simulpub strip: series whose availability strategy says `simulpub` with a chapter in the
- * site's language scheduled within the next 7 days, soonest first, at most 12 (spec section 9).
+ * site's language scheduled within the next 7 days, soonest first, at most 12.
  * Reads the upcoming chapters in release order on the chapters(released_at, series_id) index.
  */
 export async function simulpubStrip(db: DB, site: Site, t: T, now: number): Promise<SimulpubEntry[]> {
@@ -304,7 +304,7 @@ export function clearHomeCache(): void {
   tagsCache.clear();
 }
 
-/** The JSON the page embeds for scripts (spec section 7: recommended comics and simulpub arrive as JSON). */
+/** The JSON the page embeds for scripts (recommended comics and simulpub arrive as JSON). */
 export function embeddedJson(blocks: Pick<HomeBlocks, 'recommended' | 'simulpub'>, origin: string) {
   const card = (s: HomeSeries) => ({ e4pid: s.e4pid, name: s.name, uslug: s.slug, link: origin + s.href, format: s.format, thumbnail: s.images.thumbnail ? origin + mediaUrl(s.images.thumbnail) : null });
   return {

@@ -1,5 +1,5 @@
 /**
- * Series card hover reel (spec section 2): on devices that hover, the first hover over a grid
+ * Series card hover reel: on devices that hover, the first hover over a grid
  * card fetches /home/reel/{e4pid}/ and adds an overlay to the cover: chapter thumbnails
  * scrolling upwards at 230 px per second, a start-reading button (first free chapter) and a
  * link to the series page. CSS shows it while the card is hovered or focused within. Touch

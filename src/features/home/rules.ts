@@ -1,15 +1,15 @@
-/** Pure rules of the home blocks (spec sections 2 and 9); the loaders are in home.server.ts. */
+/** Pure rules of the home blocks; the loaders are in home.server.ts. */
 
-/** Spec section 9: recommended comics are the top 3 by shared tags, showing up to 2 tags each. */
+/** Recommended comics are the top 3 by shared tags, showing up to 2 tags each. */
 export const RECOMMENDED_COUNT = 3;
 export const RECOMMENDED_TAGS = 2;
-/** Spec section 9: the simulpub strip holds at most 12 series. */
+/** The simulpub strip holds at most 12 series. */
 export const SIMULPUB_MAX = 12;
 /** A chapter scheduled within this many seconds puts its series on the simulpub strip. */
 export const SIMULPUB_WINDOW = 7 * 24 * 3600;
-/** Spec section 9: the featured carousel shows a series' first 5 chapters. */
+/** The featured carousel shows a series' first 5 chapters. */
 export const FEATURED_CHAPTERS = 5;
-/** Spec section 2: the hover reel scrolls at 230 px per second. */
+/** The hover reel scrolls at 230 px per second. */
 export const REEL_SPEED = 230;
 /** Thumbnails the hover reel shows at most. */
 export const REEL_THUMBS = 8;

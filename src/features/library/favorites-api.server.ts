@@ -1,4 +1,4 @@
-/** JSON shapes of the favorites API (spec section 3, "Favorited comic list", "Favorites entries"). */
+/** JSON shapes of the favorites API ("Favorited comic list", "Favorites entries"). */
 import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
 import { readerPath, seriesPath, mediaUrl, type AbsoluteUrl } from '~/lib/paths';

@@ -1,5 +1,5 @@
 /**
- * "Load more" on /my/history/ (spec sections 2, 8, 9), plain TypeScript. Gets a token from
+ * "Load more" on /my/history/, plain TypeScript. Gets a token from
  * /sapi/app/token once and reuses it; on a `token_expired` answer it fetches a new one and
  * retries once. Entries are built with the same markup as components/HistoryItem.astro.
  */

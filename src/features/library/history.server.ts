@@ -1,5 +1,5 @@
 /**
- * JSON shape of the user progress history (spec sections 3 and 7) and the bearer-or-session
+ * JSON shape of the user progress history and the bearer-or-session
  * resolution shared by the token-authenticated APIs.
  */
 import type { DB } from '~/server/db';

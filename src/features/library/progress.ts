@@ -5,7 +5,7 @@
  */
 import { readState, type ReadState } from '~/features/catalog';
 
-/** Home continue-reading shelf and history page sizes (spec section 9). */
+/** Home continue-reading shelf and history page sizes. */
 export const HISTORY_PAGE_SIZE = 25;
 export const HOME_SHELF_SIZE = 9;
 
@@ -60,7 +60,7 @@ export function completionAt(index: number, total: number): number {
   return Math.round((page / total) * 100);
 }
 
-/** History entry state (spec section 4): read once completed or at 100, else reading. */
+/** History entry state: read once completed or at 100, else reading. */
 export function historyState(p: { completion: number; completed: boolean }): Exclude<ReadState, null> {
   return readState(p) === 'read' ? 'read' : 'reading';
 }

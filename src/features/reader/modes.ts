@@ -13,7 +13,7 @@ export type Action = 'next' | 'prev' | 'first' | 'last' | 'toggle';
 export type Zone = 'left' | 'middle' | 'right';
 
 export const MODES: readonly Mode[] = ['vertical', 'rtl', 'ltr'];
-/** A swipe turns the page once it covers 20% of the reading area's width (spec section 9). */
+/** A swipe turns the page once it covers 20% of the reading area's width. */
 export const SWIPE_THRESHOLD = 0.2;
 /** Pages fetched ahead of the current one in paged modes. */
 export const PRELOAD_AHEAD = 3;

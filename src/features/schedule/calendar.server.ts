@@ -1,5 +1,5 @@
 /**
- * The Brazilian daily calendar (spec section 2): the schedule's seven days in the site's zone,
+ * The Brazilian daily calendar: the schedule's seven days in the site's zone,
  * each a collapsible section, and the promotions (campaigns) running now as rotating slides.
  */
 import type { DB } from '~/server/db';

@@ -1,5 +1,5 @@
 /**
- * Calendar windows of the release schedule (spec sections 2 and 9), computed for an IANA time
+ * Calendar windows of the release schedule, computed for an IANA time
  * zone. Pure: the server calls these with the site's zone (UTC for en, America/Sao_Paulo for
  * pt-BR) and the browser script calls them again with the reader's own zone. The calendar
  * arithmetic itself is in src/lib/dates.ts.
@@ -16,7 +16,7 @@ export const HOME_DAYS = 14;
 export const MONTHS = 3;
 /** Weeks of the home variant start on Sunday (both sites' calendars do; so does SUNDAYS..SATURDAYS). */
 export const WEEK_START = 0;
-/** Relative release times are refreshed this often in the browser (spec section 9: timers 60 s). */
+/** Relative release times are refreshed this often in the browser (timers 60 s). */
 export const REFRESH_MS = 60_000;
 
 export interface Period {

@@ -1,12 +1,12 @@
 /**
- * Latest-updates paging (spec sections 4 and 9), pure: the fetcher is injected. The server runs
+ * Latest-updates paging, pure: the fetcher is injected. The server runs
  * it over the relay `updates` query (latest.server.ts); a browser could run it over the relay
  * endpoint itself.
  *
  * The window starts 7 days back; series still without an entry are asked again with a window
  * 7 days wider, up to 30 days. Series ids go in batches of 50, at most 20 requests in all, and
  * paging stops as soon as 50 entries are collected. A failed fetch ends paging silently with
- * what was collected (spec section 8: updates fetch failures abort silently).
+ * what was collected (updates fetch failures abort silently).
  */
 export const LATEST_PAGING = {
   startDays: 7,

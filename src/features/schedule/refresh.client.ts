@@ -1,7 +1,7 @@
 /**
  * Every 10 minutes while the home page is open, ask the relay whether the series in the
  * latest-updates list have new chapters; if so, say so in the list's live region with a reload
- * link. A failed or aborted check is silent (spec section 8) and the next one tries again.
+ * link. A failed or aborted check is silent and the next one tries again.
  */
 import { CONTENT_REFRESH_MS, newEpisodesSince, updatesUrl } from './refresh';
 

@@ -1,5 +1,5 @@
 /**
- * The home page's content refresh (spec section 9: every 10 minutes): the browser asks the relay
+ * The home page's content refresh (every 10 minutes): the browser asks the relay
  * whether the series in the latest-updates list have chapters newer than the ones shown, and if
  * so offers a reload. Pure helpers here; the browser part is refresh.client.ts.
  */

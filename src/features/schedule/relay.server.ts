@@ -1,5 +1,5 @@
 /**
- * The relay answers (spec section 7): for some series, the episodes released in a window
+ * The relay answers: for some series, the episodes released in a window
  * (`updates`) or scheduled in one (`futures`), grouped per series. The same query feeds the
  * latest-updates list of the home page (latest.server.ts). Documented in docs/api.md ("Relay").
  */
@@ -38,7 +38,7 @@ export interface RelayEpisode {
   language: string;
   /** ISO 8601 UTC. */
   released_at: string;
-  /** Unix seconds (spec section 3 schedule items). */
+  /** Unix seconds (schedule items). */
   saleAt: number;
   /** Absolute reader URL (a scheduled chapter's page says when it comes out). */
   link: string;

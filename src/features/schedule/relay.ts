@@ -1,5 +1,5 @@
 /**
- * Input rules of the relay endpoints (spec section 7), pure; documented in docs/api.md ("Relay").
+ * Input rules of the relay endpoints, pure; documented in docs/api.md ("Relay").
  *
  *   GET /relay/consumer/{publisher}/series/{ids}/updates?clientid={client}&after={unix}
  *   GET /relay/consumer/{publisher}/series/{ids}/futures?clientid={client}&before={deadline}

@@ -1,5 +1,5 @@
 /**
- * Page sizes of the latest-updates carousel (spec section 9). Pure.
+ * Page sizes of the latest-updates carousel. Pure.
  *
  * Precedence when several conditions hold (the spec lists them without an order): the shelves
  * above the list decide first, because they take the room (both favorites and continue-reading

@@ -1,5 +1,5 @@
 /**
- * Search overlay island (spec sections 2, 5, 7 and 9): a modal dialog with an ARIA 1.2
+ * Search overlay island: a modal dialog with an ARIA 1.2
  * combobox, suggestions as the reader types (debounced; stale answers aborted and ignored),
  * the listing's language filter with its at-least-one rule, and a submit that goes to the
  * listing. Escape collapses the list, then closes; a click outside closes; every open starts
@@ -95,7 +95,7 @@ function Dialog({ site, locale, messages: m, initialText, onClosed }: OverlayCon
       try {
         const res = await fetch(url, { signal: controller.signal, headers: { Accept: 'application/json' } });
         if (mine !== seq.current) return;
-        // 404 is the endpoint's "no results" answer (spec section 7).
+        // 404 is the endpoint's "no results" answer.
         const list = res.status === 404 ? [] : res.ok ? parseSuggestions(await res.json()) : null;
         if (mine !== seq.current) return;
         if (!list) throw new Error(`suggestions answered ${res.status}`);

@@ -6,7 +6,7 @@ const PT = { en: false, pt: true };
 const ALL = { en: true, pt: true };
 
 describe('languageParams', () => {
-  it('maps the filter to site_id or show_all_sites (spec section 5)', () => {
+  it('maps the filter to site_id or show_all_sites', () => {
     expect(languageParams(EN)).toEqual({ site_id: '1' });
     expect(languageParams(PT)).toEqual({ site_id: '3' });
     expect(languageParams(ALL)).toEqual({ show_all_sites: 'true' });

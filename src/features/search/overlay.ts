@@ -1,5 +1,5 @@
 /**
- * Pure rules of the search overlay (spec sections 2, 5 and 7), shared by the island and its
+ * Pure rules of the search overlay, shared by the island and its
  * unit tests: which suggestions request a query and language filter make, how the answer tuple
  * is read, and where submitting goes. No DOM, no fetch.
  */
@@ -21,7 +21,7 @@ export function languageParams(l: Languages): Record<string, string> {
 
 /**
  * The suggestions URL for typed text and a language filter, or null when the text is too short
- * to search (fewer than 2 letters or digits once normalised: spec section 5), in which case the
+ * to search (fewer than 2 letters or digits once normalised), in which case the
  * suggestions clear and no request is sent.
  */
 export function suggestUrl(text: string, languages: Languages): string | null {

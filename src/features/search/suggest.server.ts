@@ -1,5 +1,5 @@
 /**
- * Search suggestions for the search bar overlay (spec sections 2, 5 and 7):
+ * Search suggestions for the search bar overlay:
  * GET /search/suggest/?cover=true&q={text}&site_id={1|3} (or show_all_sites=true) answers
  * `[term, names[], excerpts[], links[], thumbnails[], site_ids[]]`; no results is a 404 with
  * empty arrays. Documented in docs/api.md.

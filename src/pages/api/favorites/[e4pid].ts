@@ -5,7 +5,7 @@ import { isSeriesRef } from '~/features/library';
 import { setFavorite } from '~/features/library/index.server';
 
 /**
- * POST favorites a series, DELETE unfavorites it (spec section 7, "favorite endpoint").
+ * POST favorites a series, DELETE unfavorites it ("favorite endpoint").
  * Session required (the middleware already refused foreign origins), idempotent; answers `{ favorited }`.
  */
 const handle = (on: boolean): APIRoute => async ({ params, locals }) => {

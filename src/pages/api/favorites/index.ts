@@ -4,7 +4,7 @@ import { json, jsonError, intParam } from '~/server/http';
 import { favoritesListResponse } from '~/features/library/index.server';
 import { absoluteUrl } from '~/lib/paths';
 
-/** GET /api/favorites/?page=1&language=: the reader's favorited comic list (spec section 3). */
+/** GET /api/favorites/?page=1&language=: the reader's favorited comic list. */
 export const GET: APIRoute = async ({ url, locals }) => {
   if (!locals.user) return jsonError(401, locals.t('favorites.error.login'));
   const page = intParam(url.searchParams.get('page'), 1, 1, 10_000);
