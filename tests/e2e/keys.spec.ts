@@ -11,17 +11,34 @@ const SERIES = '/comics/heir-of-the-frozen-throne/';
 
 interface Offer { e4pid: string; name: string; href: string; price: number; bonus: number }
 
+/** What a row's unlock button offers: its numbers, and the chapter's id, name and link from the row. */
+async function offerOf(row: ReturnType<Page['locator']>): Promise<Offer & { pass: boolean; ad: boolean }> {
+  const button = row.locator('button.btn-unlock');
+  const price = Number(await button.getAttribute('data-price'));
+  return {
+    price,
+    bonus: price > 9 ? Math.floor(price / 10) : 0,
+    pass: (await button.getAttribute('data-pass')) !== null,
+    ad: (await button.getAttribute('data-ad')) !== null,
+    e4pid: (await button.getAttribute('value'))!,
+    name: (await row.locator('.chapter-name').textContent())!,
+    href: (await row.locator('a.chapter-main').getAttribute('href'))!,
+  };
+}
+
 /** The newest paid row's unlock button and what it offers, optionally the first costing at least `min`. */
 async function paidRow(page: Page, min = 1) {
   // The rows of the visible language tab (the Portuguese site opens on its own language).
-  const buttons = page.locator('button[data-unlock]:visible');
-  const count = await buttons.count();
+  const rows = page.locator('li.chapter-row:visible', { has: page.locator('button.btn-unlock') });
+  const count = await rows.count();
   for (let i = 0; i < count; i++) {
-    const offer = JSON.parse((await buttons.nth(i).getAttribute('data-unlock'))!) as Offer;
-    if (offer.price >= min) return { button: buttons.nth(i), offer };
+    const offer = await offerOf(rows.nth(i));
+    if (offer.price >= min) return { button: rows.nth(i).locator('button.btn-unlock'), offer };
   }
   throw new Error(`no unlockable row costs ${min} or more`);
 }
+
+const unlockButtonOf = (page: Page, e4pid: string) => page.locator(`button.btn-unlock[value="${e4pid}"]`);
 
 for (const site of ['en', 'br'] as const) {
   const url = site === 'en' ? enUrl : brUrl;
@@ -60,14 +77,13 @@ for (const site of ['en', 'br'] as const) {
       const { offer } = await paidRow(page);
       await grantKeys(reader.email, offer.price);
       await page.reload();
-      const row = page.locator('li.chapter-row', { has: page.locator(`input[value="${offer.e4pid}"]`) });
-      await row.locator('button[data-unlock]').click();
+      await unlockButtonOf(page, offer.e4pid).click();
       const dialog = page.locator('dialog.unlock-dialog[open]');
       await expect(dialog).toContainText(message(locale, 'unlock.payWithKeys', { price: offer.price }));
       const confirm = dialog.getByRole('button', { name: message(locale, 'unlock.confirm', { price: offer.price }) });
       await expect(confirm).toBeFocused();
       await Promise.all([page.waitForEvent('load'), confirm.click()]);
-      await expect(page.locator(`input[value="${offer.e4pid}"]`)).toHaveCount(0);
+      await expect(unlockButtonOf(page, offer.e4pid)).toHaveCount(0);
       await expect.poll(() => page.evaluate(() => document.getElementById('page-user-data')?.textContent)).toMatch(/"keys":0/);
       await page.goto(url(offer.href));
       await expect(page.locator('.reader-page img').first()).toBeVisible();
@@ -79,7 +95,7 @@ for (const site of ['en', 'br'] as const) {
       const { offer } = await paidRow(page, 10);
       await grantKeys(reader.email, offer.price, offer.price);
       await page.reload();
-      await page.locator(`button[data-unlock*="${offer.e4pid}"]`).click();
+      await unlockButtonOf(page, offer.e4pid).click();
       const dialog = page.locator('dialog.unlock-dialog[open]');
       await expect(dialog).toContainText(message(locale, 'unlock.payWithXtra', { price: offer.price }));
       await expect(dialog).toContainText(message(locale, 'wallet.bonusLine', { bonus: Math.floor(offer.price / 10) }));
@@ -91,7 +107,7 @@ for (const site of ['en', 'br'] as const) {
       await grantKeys(reader.email, offer.price);
       await page.reload();
       await page.route('**/api/redeem/', (route) => route.fulfill({ status: 402, contentType: 'application/json', body: JSON.stringify({ detail: 'Not today.' }) }));
-      await page.locator(`button[data-unlock*="${offer.e4pid}"]`).click();
+      await unlockButtonOf(page, offer.e4pid).click();
       const dialog = page.locator('dialog.unlock-dialog[open]');
       const confirm = dialog.getByRole('button', { name: message(locale, 'unlock.confirm', { price: offer.price }) });
       await confirm.click();
@@ -111,7 +127,7 @@ for (const site of ['en', 'br'] as const) {
       await grantKeys(reader.email, offer.price);
       await page.goto(url(offer.href));
       await expect(page.locator('.reader-page img')).toHaveCount(0);
-      await page.locator('.reader-notice button[data-unlock]').click();
+      await page.locator('.reader-notice button.btn-unlock').click();
       const confirm = page.locator('dialog.unlock-dialog[open]').getByRole('button', { name: message(locale, 'unlock.confirm', { price: offer.price }) });
       await Promise.all([page.waitForEvent('load'), confirm.click()]);
       await expect(page.locator('.reader-page img').first()).toBeVisible();
@@ -144,10 +160,10 @@ test.describe('the series page refreshes its chapters', () => {
     // Bought in another tab: this page does not know yet.
     const bought = await page.request.post(enUrl('/api/redeem/'), { form: { content: offer.e4pid }, headers: { origin: enUrl('').replace(/\/$/, '') } });
     expect(bought.status()).toBe(200);
-    const row = page.locator(`input[value="${offer.e4pid}"]`);
+    const row = page.locator(`button.btn-unlock[value="${offer.e4pid}"]`);
     await expect(row).toHaveCount(1);
     // While a dialog is open, nothing changes under it.
-    await page.locator('button[data-unlock]:visible').first().click();
+    await page.locator('button.btn-unlock:visible').first().click();
     await expect(page.locator('dialog.unlock-dialog[open]')).toBeVisible();
     await page.clock.runFor('10:01');
     await expect(row).toHaveCount(1);
@@ -169,10 +185,10 @@ test.describe('free ways in', () => {
 
   /** The first visible row offering a free way in. */
   async function rowOffering(page: Page, way: 'pass' | 'ad') {
-    const buttons = page.locator('button[data-unlock]:visible');
-    for (let i = 0; i < (await buttons.count()); i++) {
-      const offer = JSON.parse((await buttons.nth(i).getAttribute('data-unlock'))!) as Offer & { pass: boolean; ad: boolean };
-      if (offer[way]) return { button: buttons.nth(i), offer };
+    const rows = page.locator('li.chapter-row:visible', { has: page.locator('button.btn-unlock') });
+    for (let i = 0; i < (await rows.count()); i++) {
+      const offer = await offerOf(rows.nth(i));
+      if (offer[way]) return { button: rows.nth(i).locator('button.btn-unlock'), offer };
     }
     throw new Error(`no row offers the ${way}`);
   }

@@ -84,7 +84,7 @@ for (const dialect of selectedDialects()) {
       const seriesPath = `/comics/${chapter.slug}/`;
       const anon = await get(seriesPath, null);
       expect(htmlText(anon.text)).toContain(message('en', 'chapter.loginToRead'));
-      expect(anon.text).not.toContain('data-unlock');
+      expect(anon.text).not.toContain('btn-unlock');
       const reader = await createReader(server);
       for (const site of ['en', 'br'] as const) {
         const page = await get(seriesPath, reader, site);
@@ -238,12 +238,12 @@ for (const dialect of selectedDialects()) {
       expect(await balances(reader)).toEqual({ keys: keysBefore, xtra: xtraBefore });
       const page = await get(path(other), reader);
       expect(htmlText(page.text)).toContain(message('en', 'series.removed'));
-      expect(page.text).not.toContain('data-unlock');
+      expect(page.text).not.toContain('btn-unlock');
       expect(mediaUrls(page.text)).toEqual([]);
       const list = await get(`/comics/${DEMO.removed}/`, reader);
       expect(htmlText(list.text)).toContain(message('en', 'series.removed'));
       expect(list.text).toContain(message('en', 'chapter.unavailable'));
-      expect(list.text).not.toContain('data-unlock');
+      expect(list.text).not.toContain('btn-unlock');
       expect(list.text).toContain(message('en', 'chapter.owned'));
     });
   });

@@ -406,7 +406,7 @@ describe.each(selectedDialects())('%s', (dialect) => {
       const paid = await server.request(pathOf(s, s.paid[0]!));
       expect(htmlText(paid.text)).toContain(message('en', 'series.removed'));
       expect(paid.text).not.toContain('/media/p/');
-      expect(paid.text).not.toContain('data-unlock');
+      expect(paid.text).not.toContain('btn-unlock');
     });
 
     it('shows the region message and no pages in a blocked country, and pages elsewhere', async () => {

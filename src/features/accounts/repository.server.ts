@@ -4,7 +4,7 @@
  * apply the rules. Private to the accounts feature.
  */
 import { sql } from 'kysely';
-import type { DB } from '~/server/db';
+import { readRow, type DB } from '~/server/db';
 import type { UserRow } from '@db/schema';
 
 // ---------------------------------------------------------------- users
@@ -29,15 +29,15 @@ export async function insertSession(db: DB, s: { id: string; secret_hash: string
 
 /** A session with its user's account columns. */
 export function sessionWithUser(db: DB, sessionId: string) {
-  return db
+  // Every signed-in request asks: the synchronous read path on SQLite.
+  return readRow(db, db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .select([
       'sessions.id as session_id', 'sessions.secret_hash', 'sessions.last_seen_at', 'sessions.expires_at',
       'users.id', 'users.email', 'users.display_name', 'users.is_staff',
     ])
-    .where('sessions.id', '=', sessionId)
-    .executeTakeFirst();
+    .where('sessions.id', '=', sessionId));
 }
 
 export function sessionTimes(db: DB, sessionId: string, userId: number) {

@@ -121,7 +121,7 @@ function until(label: string, at: number, text: string | null, cls = 'until'): s
   return `<span class="${cls}">${before}<time datetime="${new Date(at * 1000).toISOString()}" data-countdown="${at}">${escapeHtml(text ?? '')}</time>${after}</span>`;
 }
 
-/** What the unlock dialog (wallet feature) shows for a chapter, carried in the button's `data-unlock`. */
+/** What the unlock dialog (wallet feature) shows for a chapter (unlockFormHtml writes it into the button). */
 export interface UnlockOffer {
   e4pid: string;
   name: string;
@@ -137,18 +137,21 @@ export interface UnlockOffer {
 }
 
 /**
- * Unlocking without JavaScript: a form that posts the chapter and opens it. With JavaScript the
- * button opens the unlock dialog instead; `data-unlock` is what the dialog shows. `label` and
- * `name` are HTML-escaped text.
+ * Unlocking without JavaScript: a form whose button posts the chapter (`content`) and opens it.
+ * With JavaScript the same button opens the unlock dialog, which reads the offer from the
+ * button's data (`data-price`, `data-was` on a sale, `data-pass` and `data-ad` when those ways
+ * are open) and the chapter's name and link from the row, or from `data-name` / `data-href`
+ * outside a list. Kept this small because a page lists up to 100 paid rows. `label` and `name`
+ * are HTML-escaped text.
  */
-export function unlockFormHtml(offer: UnlockOffer, label: string, name: string, className = 'btn btn-unlock'): string {
-  const data = escapeHtml(JSON.stringify(offer));
-  return `<form class="unlock-form" method="post" action="${UNLOCK_FORM_PATH}"><input type="hidden" name="content" value="${escapeHtml(offer.e4pid)}"><button class="${className}" type="submit" aria-haspopup="dialog" data-unlock="${data}">${label}<span class="visually-hidden">: ${name}</span></button></form>`;
+export function unlockFormHtml(offer: UnlockOffer, label: string, name: string, className = 'btn btn-unlock', inList = false): string {
+  const data = `data-price="${offer.price}"${offer.original > offer.price ? ` data-was="${offer.original}"` : ''}${offer.pass ? ' data-pass' : ''}${offer.ad ? ' data-ad' : ''}${inList ? '' : ` data-name="${name}" data-href="${escapeHtml(offer.href)}"`}`;
+  return `<form class="unlock-form" method="post" action="${UNLOCK_FORM_PATH}"><button class="${className}" name="content" value="${escapeHtml(offer.e4pid)}" ${data} aria-haspopup="dialog">${label}<span class="visually-hidden">: ${name}</span></button></form>`;
 }
 
 function unlockForm(c: ChapterView, e: Escaped): string {
   const offer: UnlockOffer = { e4pid: c.e4pid, name: c.name, href: c.href, price: c.finalPrice, original: c.originalPrice, bonus: c.bonus, pass: c.pass?.open === true, ad: c.ad };
-  return unlockFormHtml(offer, e.unlock, escapeHtml(c.name));
+  return unlockFormHtml(offer, e.unlock, escapeHtml(c.name), undefined, true);
 }
 
 /** Rows and coming-soon gaps of one language tab, ready to place inside its `<ol>`. */

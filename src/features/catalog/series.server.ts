@@ -159,7 +159,7 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
     const allViews = new Map<string, ChapterView[]>();
     const nameFormat = series.chapter_name_format?.match(/\{(num|ord)\}/) ? series.chapter_name_format : defaultNameFormat(t, series.format);
     // Views (names, dates, prices, links) are built only for the rows a page shows, plus the
-    // start-reading target; a signed-in reader's continue target needs them all.
+    // start-reading target; the continue target of a reader with progress here needs them all.
     const memo = new Map<ChapterListRow, ChapterView>();
     const viewOf = (r: ChapterListRow) => {
       let v = memo.get(r);
@@ -175,7 +175,8 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
       const inLanguage = all.filter((r) => r.language === code);
       pricing.lineups.set(code, lineupOf(inLanguage, now));
       const rows = limitUpcoming(inLanguage, site.id, now, (r) => r.released_at);
-      if (signedIn) allViews.set(code, rows.map(viewOf));
+      // The continue target looks through every row, but only for a reader with progress here.
+      if (progress.length > 0) allViews.set(code, rows.map(viewOf));
       let first: ChapterView | null = null;
       for (const r of rows) {
         if (r.released_at > now) continue;

@@ -4,7 +4,7 @@
  * Private to the library feature.
  */
 import { sql, type SelectExpression } from 'kysely';
-import type { DB } from '~/server/db';
+import { readRows, type DB } from '~/server/db';
 import type { Database } from '@db/schema';
 
 // ---------------------------------------------------------------- favorites
@@ -161,7 +161,7 @@ export function upsertProgress(db: DB, row: { user_id: number; chapter_id: numbe
 
 /** The reader's progress rows of one series, newest first. */
 export function progressRowsOfSeries(db: DB, userId: number, seriesId: number) {
-  return db
+  return readRows(db, db
     .selectFrom('reading_progress')
     .innerJoin('chapters', 'chapters.id', 'reading_progress.chapter_id')
     .select([
@@ -171,8 +171,7 @@ export function progressRowsOfSeries(db: DB, userId: number, seriesId: number) {
     .where('reading_progress.user_id', '=', userId)
     .where('reading_progress.series_id', '=', seriesId)
     .orderBy('reading_progress.last_read', 'desc')
-    .orderBy('reading_progress.chapter_id', 'desc')
-    .execute();
+    .orderBy('reading_progress.chapter_id', 'desc'));
 }
 
 /**

@@ -44,13 +44,14 @@ export interface SeriesHoldings {
   balances: Balances;
 }
 
-export async function holdingsInSeries(db: DB, userId: number, seriesId: number): Promise<SeriesHoldings> {
+/** `known`: balances the caller already read this request (the session step has them), saving a query. */
+export async function holdingsInSeries(db: DB, userId: number, seriesId: number, known?: Balances): Promise<SeriesHoldings> {
   const [owned, rentals, accounts] = await Promise.all([
     repo.ownedInSeries(db, userId, seriesId),
     repo.rentalsInSeries(db, userId, seriesId),
-    repo.userBalances(db, userId),
+    known ? Promise.resolve(null) : repo.userBalances(db, userId),
   ]);
-  const balances = { keys: accounts.find((a) => a.currency === 'keys')?.balance ?? 0, xtra: accounts.find((a) => a.currency === 'xtra')?.balance ?? 0 };
+  const balances = known ?? { keys: accounts?.find((a) => a.currency === 'keys')?.balance ?? 0, xtra: accounts?.find((a) => a.currency === 'xtra')?.balance ?? 0 };
   return { owned, rentals, balances };
 }
 
@@ -63,7 +64,7 @@ export function readerFor(holdings: SeriesHoldings, chapterId: number, now: numb
  * The pricing rule's reader for every chapter of one series, loaded once (the series page's
  * `entitlementsOf`).
  */
-export async function entitlementsInSeries(db: DB, userId: number, seriesId: number, now: number): Promise<(chapterId: number) => ReaderEntitlements> {
-  const holdings = await holdingsInSeries(db, userId, seriesId);
+export async function entitlementsInSeries(db: DB, userId: number, seriesId: number, now: number, known?: Balances): Promise<(chapterId: number) => ReaderEntitlements> {
+  const holdings = await holdingsInSeries(db, userId, seriesId, known);
   return (chapterId) => readerFor(holdings, chapterId, now);
 }

@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { Currency } from '@db/schema';
-import { isPostgres, type DB } from '~/server/db';
+import { isPostgres, readRows, type DB } from '~/server/db';
 
 export type SystemCode = 'key_sales' | 'unlock_revenue' | 'bonus_issuance' | 'grants';
 
@@ -55,7 +55,8 @@ export async function lockUserAccounts(db: DB, userId: number): Promise<AccountR
 }
 
 export async function userBalances(db: DB, userId: number): Promise<AccountRow[]> {
-  const rows = await db.selectFrom('wallet_accounts').select(['id', 'currency', 'balance']).where('user_id', '=', userId).execute();
+  // readRows: synchronous on SQLite outside a transaction (every signed-in page asks), Kysely inside one.
+  const rows = await readRows(db, db.selectFrom('wallet_accounts').select(['id', 'currency', 'balance']).where('user_id', '=', userId));
   return rows.map((r) => num({ ...r }, 'id', 'balance'));
 }
 
@@ -121,13 +122,12 @@ export async function ownedAmong(db: DB, userId: number, chapterIds: readonly nu
 
 /** Every chapter of a series the reader owns (ids). */
 export async function ownedInSeries(db: DB, userId: number, seriesId: number): Promise<Set<number>> {
-  const rows = await db
+  const rows = await readRows(db, db
     .selectFrom('chapter_unlocks')
     .innerJoin('chapters', 'chapters.id', 'chapter_unlocks.chapter_id')
     .select('chapter_unlocks.chapter_id')
     .where('chapter_unlocks.user_id', '=', userId)
-    .where('chapters.series_id', '=', seriesId)
-    .execute();
+    .where('chapters.series_id', '=', seriesId));
   return new Set(rows.map((r) => Number(r.chapter_id)));
 }
 
@@ -142,13 +142,12 @@ export interface RentalRow {
 
 /** The reader's rentals in a series, newest first (expired ones included: the pricing rule needs them). */
 export async function rentalsInSeries(db: DB, userId: number, seriesId: number): Promise<RentalRow[]> {
-  const rows = await db
+  const rows = await readRows(db, db
     .selectFrom('rentals')
     .select(['id', 'chapter_id', 'series_id', 'kind', 'created_at', 'expires_at'])
     .where('user_id', '=', userId)
     .where('series_id', '=', seriesId)
-    .orderBy('created_at', 'desc')
-    .execute();
+    .orderBy('created_at', 'desc'));
   return rows.map((r) => num({ ...r }, 'id', 'chapter_id', 'series_id', 'created_at', 'expires_at'));
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dialogView, failureText, parseOffer } from './unlock-dialog';
+import { dialogView, failureText, offerFrom } from './unlock-dialog';
 
 describe('the unlock dialog', () => {
   it('says which currency pays: Xtra keys when they cover the whole price, else paid keys, else how many are missing', () => {
@@ -16,12 +16,13 @@ describe('the unlock dialog', () => {
     expect(await failureText(new Response(JSON.stringify({ detail: '' }), { status: 409 }), status)).toBe('Error 409');
   });
 
-  it('reads the offer a button carries, and refuses anything malformed', () => {
-    const offer = { e4pid: 'EPI-a', name: 'Chapter 1', href: '/read/s/a/chapter-1/', price: 3, original: 4, bonus: 0, pass: true, ad: false };
-    expect(parseOffer(JSON.stringify(offer))).toEqual(offer);
-    expect(parseOffer(JSON.stringify({ ...offer, price: '3' }))).toBeNull();
-    expect(parseOffer('{not json')).toBeNull();
-    expect(parseOffer(undefined)).toBeNull();
-    expect(parseOffer(JSON.stringify({ e4pid: 'EPI-a', name: 'x', href: '/r/', price: 2 }))).toEqual({ e4pid: 'EPI-a', name: 'x', href: '/r/', price: 2, original: 2, bonus: 0, pass: false, ad: false });
+  it('reads the offer a button carries, completed from its row, and refuses anything malformed', () => {
+    const button = (value: string, dataset: Record<string, string | undefined>) => ({ value, dataset });
+    const row = { name: 'Chapter 2', href: '/read/s/b/chapter-2/' };
+    expect(offerFrom(button('EPI-b', { price: '12', was: '15', ad: '' }), row)).toEqual({ e4pid: 'EPI-b', name: 'Chapter 2', href: '/read/s/b/chapter-2/', price: 12, original: 15, bonus: 1, pass: false, ad: true });
+    expect(offerFrom(button('EPI-c', { price: '3', pass: '', name: 'Episode 3', href: '/read/x/c/episode-3/' }))).toEqual({ e4pid: 'EPI-c', name: 'Episode 3', href: '/read/x/c/episode-3/', price: 3, original: 3, bonus: 0, pass: true, ad: false });
+    expect(offerFrom(button('EPI-b', { price: 'x' }), row)).toBeNull();
+    expect(offerFrom(button('nope', { price: '3' }), row)).toBeNull();
+    expect(offerFrom(button('EPI-b', { price: '3' }), {})).toBeNull();
   });
 });

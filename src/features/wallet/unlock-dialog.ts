@@ -2,7 +2,7 @@
  * The unlock dialog's pure parts: what it shows for an offer and the reader's balances, and how
  * an answer of the redeem call becomes a message. Unit-tested in unlock-dialog.test.ts.
  */
-import { chooseCurrency, type PricingBalances, type UnlockOffer } from '~/features/catalog';
+import { chooseCurrency, unlockBonus, type PricingBalances, type UnlockOffer } from '~/features/catalog';
 
 /** The catalogue keys the dialog uses; the page embeds their ICU sources (UnlockDialogConfig.astro). */
 export const DIALOG_MESSAGES = [
@@ -44,13 +44,17 @@ export async function failureText(res: Response, errorStatus: (status: number) =
   return errorStatus(res.status);
 }
 
-export function parseOffer(raw: string | undefined): UnlockOffer | null {
-  if (!raw) return null;
-  try {
-    const o = JSON.parse(raw) as Partial<UnlockOffer>;
-    if (typeof o.e4pid !== 'string' || typeof o.name !== 'string' || typeof o.price !== 'number' || typeof o.href !== 'string') return null;
-    return { e4pid: o.e4pid, name: o.name, href: o.href, price: o.price, original: Number(o.original ?? o.price), bonus: Number(o.bonus ?? 0), pass: o.pass === true, ad: o.ad === true };
-  } catch {
-    return null;
-  }
+/**
+ * The offer an unlock button carries (see unlockFormHtml): its numbers from `data-*`, the
+ * chapter's id from its value, its name and link from `data-name` / `data-href` or the row.
+ * Null when anything is missing or malformed.
+ */
+export function offerFrom(button: { value: string; dataset: Record<string, string | undefined> }, row: Partial<Pick<UnlockOffer, 'name' | 'href'>> = {}): UnlockOffer | null {
+  const d = button.dataset;
+  const price = Number(d.price);
+  const name = d.name ?? row.name;
+  const href = d.href ?? row.href;
+  if (!/^EPI-[A-Za-z0-9_-]{1,64}$/.test(button.value) || !Number.isSafeInteger(price) || price < 0 || !name || !href) return null;
+  const was = d.was === undefined ? price : Number(d.was);
+  return { e4pid: button.value, name, href, price, original: Number.isSafeInteger(was) ? was : price, bonus: unlockBonus(price), pass: d.pass !== undefined, ad: d.ad !== undefined };
 }

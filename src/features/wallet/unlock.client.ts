@@ -4,7 +4,7 @@
  * without JavaScript, the button submits its form (POST /unlock/).
  */
 import { readPageUserData } from '~/features/accounts';
-import { parseOffer, type DialogConfig } from './unlock-dialog';
+import { offerFrom, type DialogConfig } from './unlock-dialog';
 
 function readConfig(): DialogConfig | null {
   try {
@@ -19,9 +19,13 @@ export function initUnlockButtons() {
   const config = readConfig();
   if (!config) return;
   document.addEventListener('click', (event) => {
-    const button = (event.target as Element | null)?.closest?.<HTMLButtonElement>('button[data-unlock]');
+    const button = (event.target as Element | null)?.closest?.<HTMLButtonElement>('button.btn-unlock[data-price]');
     if (!button || event.defaultPrevented) return;
-    const offer = parseOffer(button.dataset.unlock);
+    const row = button.closest('li');
+    const offer = offerFrom(button, {
+      name: row?.querySelector('.chapter-name')?.textContent ?? undefined,
+      href: row?.querySelector<HTMLAnchorElement>('a.chapter-main')?.getAttribute('href') ?? undefined,
+    });
     const user = readPageUserData();
     if (!offer || !user) return;
     event.preventDefault();
@@ -29,7 +33,7 @@ export function initUnlockButtons() {
     import('./unlock-entry')
       .then(({ openUnlockDialog }) => openUnlockDialog(config, offer, { keys: user.profile.keys, xtra: user.profile.free_keys }, button))
       // The dialog could not load (offline, a new deployment): the form still works.
-      .catch(() => button.form?.submit())
+      .catch(() => button.form?.requestSubmit(button))
       .finally(() => button.removeAttribute('aria-busy'));
   });
 }
