@@ -158,6 +158,27 @@ function startNext() {
  * the mark (any other, or one Astro replaced after the middleware) is written untouched.
  */
 const SINK_HEADER = 'x-inkpass-body';
+/**
+ * The sink relies on how the adapter writes a Response (writeHead with a headers object, then
+ * end). If a new adapter or Astro version stops doing that, pages still go out, only slower, or
+ * a marked page would lose its bytes: either is said once, loudly, on stderr, and
+ * tests/integration/http.test.ts fails on that line.
+ */
+let sinkComplaint = false;
+function complainAboutSink(what) {
+  if (sinkComplaint) return;
+  sinkComplaint = true;
+  console.error(`[serve] body sink not working: ${what} (scripts/serve.mjs, src/server/http.ts)`);
+}
+/** Whether headers (an object, or a flat [name, value, …] array) describe a compressed HTML page. */
+function compressedHtml(headers) {
+  const get = (name) => {
+    if (!Array.isArray(headers)) return headers?.[name];
+    for (let i = 0; i + 1 < headers.length; i += 2) if (String(headers[i]).toLowerCase() === name) return headers[i + 1];
+    return undefined;
+  };
+  return !!get('content-encoding') && String(get('content-type') ?? '').startsWith('text/html');
+}
 function bodySink(res, keep) {
   const sink = {};
   let armed = false;
@@ -168,7 +189,10 @@ function bodySink(res, keep) {
     if (headers && typeof headers === 'object' && !Array.isArray(headers) && SINK_HEADER in headers) {
       delete headers[SINK_HEADER];
       armed = sink.body !== undefined;
+      if (!armed) complainAboutSink('a page was marked but its bytes were not in the sink');
       if (keep && armed) answer = { status, headers: { ...headers }, body: sink.body };
+    } else if (status === 200 && compressedHtml(headers ?? this.getHeaders())) {
+      complainAboutSink('a compressed page reached writeHead without the mark');
     }
     return writeHead.call(this, status, ...rest);
   };

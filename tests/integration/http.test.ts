@@ -8,7 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  ROOT, anySeries, htmlText, message, selectedDialects, useServer,
+  ROOT, anySeries, htmlText, message, selectedDialects, startExtraServer, useServer,
   type SeriesSample, type TestResponse,
 } from './harness';
 
@@ -116,6 +116,25 @@ describe.each(selectedDialects())('%s', (dialect) => {
         const head = await server.request(p, { method: 'HEAD', headers: { 'accept-encoding': 'br' } });
         expect(head.status, `HEAD ${p}`).toBe(200);
         expect(head.raw.length, `HEAD ${p}: no body`).toBe(0);
+      }
+    });
+
+    it('hands every compressed page to the server through the body sink, or says so loudly', { timeout: 120_000 }, async () => {
+      // scripts/serve.mjs complains on stderr the first time a compressed page goes out without
+      // the sink (an adapter or Astro change): the fast path must never fall back silently.
+      const own = await startExtraServer(server, { PAGE_CACHE_MB: '0' });
+      try {
+        const series = (await own.request('/comics/')).text.match(/href="(\/comics\/[a-z0-9-]+\/)"/)![1]!;
+        for (const p of ['/', series, '/about/', '/comics/', '/schedule/']) {
+          for (const encoding of ['br', 'gzip']) {
+            const res = await own.request(p, { headers: { 'accept-encoding': encoding } });
+            expect(res.headers['content-encoding'], p).toBe(encoding);
+            expect(res.text, p).toMatch(/<\/html>\s*$/);
+          }
+        }
+        expect(own.output()).not.toContain('body sink not working');
+      } finally {
+        await own.stop();
       }
     });
 
