@@ -179,9 +179,20 @@ test.describe('the series page refreshes its chapters', () => {
   });
 });
 
-test.describe('free ways in', () => {
-  // Oldest first: the backlog, where the pass and ads apply, starts the list.
-  const FREE_SERIES = '/comics/ghost-ward-13/?order=asc';
+for (const site of ['en', 'br'] as const) test.describe(`free ways in (${site})`, () => {
+  const url = site === 'en' ? enUrl : brUrl;
+  const locale = site === 'en' ? 'en' : 'pt-BR';
+  test.beforeEach(async ({ page, reader }) => {
+    if (site === 'br') {
+      await page.goto(url('/auth/login/'));
+      await page.locator('main form input[name=email]').fill(reader.email);
+      await page.locator('main form input[name=password]').fill(reader.password);
+      await page.locator('main form button[type=submit]').click();
+      await page.waitForURL((u) => !u.pathname.startsWith('/auth/'));
+    }
+  });
+  // Oldest first, in English: the backlog, where the pass and ads apply, starts the list.
+  const FREE_SERIES = '/comics/ghost-ward-13/?order=asc&language=en#language-en';
 
   /** The first visible row offering a free way in. */
   async function rowOffering(page: Page, way: 'pass' | 'ad') {
@@ -194,27 +205,27 @@ test.describe('free ways in', () => {
   }
 
   test('the daily pass opens a chapter for a while; the row then says rented and the pass recharges', async ({ page, reader: _signedIn }) => {
-    await page.goto(enUrl(FREE_SERIES));
-    await expect(page.locator('.chip-pass').first()).toHaveText(message('en', 'chapter.passReady'));
+    await page.goto(url(FREE_SERIES));
+    await expect(page.locator('.chip-pass').first()).toHaveText(message(locale, 'chapter.passReady'));
     const { button, offer } = await rowOffering(page, 'pass');
     await button.click();
     const dialog = page.locator('dialog.unlock-dialog[open]');
-    await Promise.all([page.waitForURL((u) => u.pathname === offer.href), dialog.getByRole('button', { name: message('en', 'unlock.pass') }).click()]);
+    await Promise.all([page.waitForURL((u) => u.pathname === offer.href), dialog.getByRole('button', { name: message(locale, 'unlock.pass') }).click()]);
     await expect(page.locator('.reader-page img').first()).toBeVisible();
-    await expect(page.locator('.reader-rental')).toContainText(message('en', 'chapter.rented'));
-    await page.goto(enUrl(FREE_SERIES));
-    await expect(page.locator('li.chapter-row', { has: page.locator(`a[href="${offer.href}"]`) })).toContainText(message('en', 'chapter.rented'));
+    await expect(page.locator('.reader-rental')).toContainText(message(locale, 'chapter.rented'));
+    await page.goto(url(FREE_SERIES));
+    await expect(page.locator('li.chapter-row', { has: page.locator(`a[href="${offer.href}"]`) })).toContainText(message(locale, 'chapter.rented'));
     await expect(page.locator('.chip-pass')).toHaveCount(0);
   });
 
   test('an ad shows another series, lets the reader claim the free read after its minimum time, and opens the chapter', async ({ page, reader: _signedIn }) => {
-    await page.goto(enUrl(FREE_SERIES));
+    await page.goto(url(FREE_SERIES));
     const { button, offer } = await rowOffering(page, 'ad');
     await button.click();
     const dialog = page.locator('dialog.unlock-dialog[open]');
-    await dialog.getByRole('button', { name: message('en', 'unlock.ad') }).click();
+    await dialog.getByRole('button', { name: message(locale, 'unlock.ad') }).click();
     await expect(dialog.locator('.unlock-ad-visual img')).toBeVisible();
-    const claim = dialog.getByRole('button', { name: message('en', 'unlock.adClaim') });
+    const claim = dialog.getByRole('button', { name: message(locale, 'unlock.adClaim') });
     await expect(claim).toBeDisabled();
     await expect(claim).toBeEnabled({ timeout: 10_000 });
     await Promise.all([page.waitForURL((u) => u.pathname === offer.href), claim.click()]);

@@ -121,7 +121,7 @@ function until(label: string, at: number, text: string | null, cls = 'until'): s
   return `<span class="${cls}">${before}<time datetime="${new Date(at * 1000).toISOString()}" data-countdown="${at}">${escapeHtml(text ?? '')}</time>${after}</span>`;
 }
 
-/** What the unlock dialog (wallet feature) shows for a chapter (unlockFormHtml writes it into the button). */
+/** What the unlock dialog (wallet feature) shows for a chapter (unlockButtonHtml writes it into the button). */
 export interface UnlockOffer {
   e4pid: string;
   name: string;
@@ -136,22 +136,28 @@ export interface UnlockOffer {
   ad: boolean;
 }
 
+/** The one form every unlock button of a page submits (HTML `form` attribute), placed once by the page. */
+export const UNLOCK_FORM_ID = 'unlock-form';
+export function unlockFormElement(): string {
+  return `<form id="${UNLOCK_FORM_ID}" class="unlock-form" method="post" action="${UNLOCK_FORM_PATH}" hidden></form>`;
+}
+
 /**
- * Unlocking without JavaScript: a form whose button posts the chapter (`content`) and opens it.
- * With JavaScript the same button opens the unlock dialog, which reads the offer from the
- * button's data (`data-price`, `data-was` on a sale, `data-pass` and `data-ad` when those ways
- * are open) and the chapter's name and link from the row, or from `data-name` / `data-href`
- * outside a list. Kept this small because a page lists up to 100 paid rows. `label` and `name`
- * are HTML-escaped text.
+ * Unlocking without JavaScript: a button that submits the page's unlock form (unlockFormElement)
+ * with the chapter as `content`, and opens it. With JavaScript the same button opens the unlock
+ * dialog, which reads the offer from the button's data (`data-price`, `data-was` on a sale,
+ * `data-pass` and `data-ad` when those ways are open) and the chapter's name and link from the
+ * row, or from `data-name` / `data-href` outside a list. Kept this small because a page lists up
+ * to 100 paid rows. `label` and `name` are HTML-escaped text.
  */
-export function unlockFormHtml(offer: UnlockOffer, label: string, name: string, className = 'btn btn-unlock', inList = false): string {
+export function unlockButtonHtml(offer: UnlockOffer, label: string, name: string, className = 'btn btn-unlock', inList = false): string {
   const data = `data-price="${offer.price}"${offer.original > offer.price ? ` data-was="${offer.original}"` : ''}${offer.pass ? ' data-pass' : ''}${offer.ad ? ' data-ad' : ''}${inList ? '' : ` data-name="${name}" data-href="${escapeHtml(offer.href)}"`}`;
-  return `<form class="unlock-form" method="post" action="${UNLOCK_FORM_PATH}"><button class="${className}" name="content" value="${escapeHtml(offer.e4pid)}" ${data} aria-haspopup="dialog">${label}<span class="visually-hidden">: ${name}</span></button></form>`;
+  return `<button class="${className}" form="${UNLOCK_FORM_ID}" name="content" value="${escapeHtml(offer.e4pid)}" ${data} aria-haspopup="dialog">${label}<span class="visually-hidden">: ${name}</span></button>`;
 }
 
 function unlockForm(c: ChapterView, e: Escaped): string {
   const offer: UnlockOffer = { e4pid: c.e4pid, name: c.name, href: c.href, price: c.finalPrice, original: c.originalPrice, bonus: c.bonus, pass: c.pass?.open === true, ad: c.ad };
-  return unlockFormHtml(offer, e.unlock, escapeHtml(c.name), undefined, true);
+  return unlockButtonHtml(offer, e.unlock, escapeHtml(c.name), undefined, true);
 }
 
 /** Rows and coming-soon gaps of one language tab, ready to place inside its `<ol>`. */

@@ -110,18 +110,20 @@ function initSort() {
   }
 }
 
-function initTimers() {
+/** Relative times ("in 3 hours", "2 days ago") written from this browser's clock. */
+function refreshTimes() {
   const locale = (document.documentElement.lang || 'en') as Locale;
-  const tick = () => {
-    const now = Math.floor(Date.now() / 1000);
-    for (const el of document.querySelectorAll<HTMLElement>('[data-countdown], [data-relative]')) {
-      const at = Number(el.dataset.countdown ?? el.dataset.relative);
-      if (!Number.isFinite(at)) continue;
-      if (el.dataset.relative && Math.abs(now - at) > RELATIVE_DATE_LIMIT) continue;
-      el.textContent = relativeTime(at, now, locale);
-    }
-  };
-  setInterval(tick, REFRESH_MS);
+  const now = Math.floor(Date.now() / 1000);
+  for (const el of document.querySelectorAll<HTMLElement>('[data-countdown], [data-relative]')) {
+    const at = Number(el.dataset.countdown ?? el.dataset.relative);
+    if (!Number.isFinite(at)) continue;
+    if (el.dataset.relative && Math.abs(now - at) > RELATIVE_DATE_LIMIT) continue;
+    el.textContent = relativeTime(at, now, locale);
+  }
+}
+
+function initTimers() {
+  setInterval(refreshTimes, REFRESH_MS);
 }
 
 /**
@@ -146,6 +148,8 @@ function initContentRefresh() {
         const next = fresh.querySelector(`.tab-panel[data-code="${CSS.escape(code)}"] [data-chapter-list]`);
         if (next) list.innerHTML = next.innerHTML;
       }
+      // The new rows' relative times, from the same clock as the rest of the page.
+      refreshTimes();
       const data = fresh.getElementById('page-user-data')?.textContent;
       const own = document.getElementById('page-user-data');
       if (data && own) own.textContent = data;

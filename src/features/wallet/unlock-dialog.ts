@@ -45,7 +45,7 @@ export async function failureText(res: Response, errorStatus: (status: number) =
 }
 
 /**
- * The offer an unlock button carries (see unlockFormHtml): its numbers from `data-*`, the
+ * The offer an unlock button carries (see unlockButtonHtml): its numbers from `data-*`, the
  * chapter's id from its value, its name and link from `data-name` / `data-href` or the row.
  * Null when anything is missing or malformed.
  */
