@@ -4,7 +4,7 @@
  * apply the rules. Private to the accounts feature.
  */
 import { sql } from 'kysely';
-import { readRow, type DB } from '~/server/db';
+import { preparedRead, type DB } from '~/server/db';
 import type { UserRow } from '@db/schema';
 
 // ---------------------------------------------------------------- users
@@ -27,17 +27,17 @@ export async function insertSession(db: DB, s: { id: string; secret_hash: string
   await db.insertInto('sessions').values(s).execute();
 }
 
-/** A session with its user's account columns. */
+/** A session with its user's account columns (every signed-in request asks: built once, read synchronously on SQLite). */
+const sessionRows = preparedRead((db, sessionId: string) => db
+  .selectFrom('sessions')
+  .innerJoin('users', 'users.id', 'sessions.user_id')
+  .select([
+    'sessions.id as session_id', 'sessions.secret_hash', 'sessions.last_seen_at', 'sessions.expires_at',
+    'users.id', 'users.email', 'users.display_name', 'users.is_staff',
+  ])
+  .where('sessions.id', '=', sessionId));
 export function sessionWithUser(db: DB, sessionId: string) {
-  // Every signed-in request asks: the synchronous read path on SQLite.
-  return readRow(db, db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select([
-      'sessions.id as session_id', 'sessions.secret_hash', 'sessions.last_seen_at', 'sessions.expires_at',
-      'users.id', 'users.email', 'users.display_name', 'users.is_staff',
-    ])
-    .where('sessions.id', '=', sessionId));
+  return sessionRows(db, sessionId).then((rows) => rows[0]);
 }
 
 export function sessionTimes(db: DB, sessionId: string, userId: number) {

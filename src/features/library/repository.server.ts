@@ -4,7 +4,7 @@
  * Private to the library feature.
  */
 import { sql, type SelectExpression } from 'kysely';
-import { readRows, type DB } from '~/server/db';
+import { preparedRead, type DB } from '~/server/db';
 import type { Database } from '@db/schema';
 
 // ---------------------------------------------------------------- favorites
@@ -160,8 +160,7 @@ export function upsertProgress(db: DB, row: { user_id: number; chapter_id: numbe
 }
 
 /** The reader's progress rows of one series, newest first. */
-export function progressRowsOfSeries(db: DB, userId: number, seriesId: number) {
-  return readRows(db, db
+export const progressRowsOfSeries = preparedRead((db, userId: number, seriesId: number) => db
     .selectFrom('reading_progress')
     .innerJoin('chapters', 'chapters.id', 'reading_progress.chapter_id')
     .select([
@@ -172,7 +171,6 @@ export function progressRowsOfSeries(db: DB, userId: number, seriesId: number) {
     .where('reading_progress.series_id', '=', seriesId)
     .orderBy('reading_progress.last_read', 'desc')
     .orderBy('reading_progress.chapter_id', 'desc'));
-}
 
 /**
  * The reader's newest progress row per series, newest first: the row no other row of the same

@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { Currency } from '@db/schema';
-import { isPostgres, readRows, type DB } from '~/server/db';
+import { isPostgres, preparedRead, type DB } from '~/server/db';
 
 export type SystemCode = 'key_sales' | 'unlock_revenue' | 'bonus_issuance' | 'grants';
 
@@ -54,9 +54,11 @@ export async function lockUserAccounts(db: DB, userId: number): Promise<AccountR
   return (await q.execute()).map((r) => num({ ...r }, 'id', 'balance'));
 }
 
+// Built and compiled once (preparedRead): every signed-in page asks. Synchronous on SQLite
+// outside a transaction, Kysely inside one.
+const balanceRows = preparedRead((db, userId: number) => db.selectFrom('wallet_accounts').select(['id', 'currency', 'balance']).where('user_id', '=', userId));
 export async function userBalances(db: DB, userId: number): Promise<AccountRow[]> {
-  // readRows: synchronous on SQLite outside a transaction (every signed-in page asks), Kysely inside one.
-  const rows = await readRows(db, db.selectFrom('wallet_accounts').select(['id', 'currency', 'balance']).where('user_id', '=', userId));
+  const rows = await balanceRows(db, userId);
   return rows.map((r) => num({ ...r }, 'id', 'balance'));
 }
 
@@ -121,13 +123,14 @@ export async function ownedAmong(db: DB, userId: number, chapterIds: readonly nu
 }
 
 /** Every chapter of a series the reader owns (ids). */
+const ownedRows = preparedRead((db, userId: number, seriesId: number) => db
+  .selectFrom('chapter_unlocks')
+  .innerJoin('chapters', 'chapters.id', 'chapter_unlocks.chapter_id')
+  .select('chapter_unlocks.chapter_id')
+  .where('chapter_unlocks.user_id', '=', userId)
+  .where('chapters.series_id', '=', seriesId));
 export async function ownedInSeries(db: DB, userId: number, seriesId: number): Promise<Set<number>> {
-  const rows = await readRows(db, db
-    .selectFrom('chapter_unlocks')
-    .innerJoin('chapters', 'chapters.id', 'chapter_unlocks.chapter_id')
-    .select('chapter_unlocks.chapter_id')
-    .where('chapter_unlocks.user_id', '=', userId)
-    .where('chapters.series_id', '=', seriesId));
+  const rows = await ownedRows(db, userId, seriesId);
   return new Set(rows.map((r) => Number(r.chapter_id)));
 }
 
@@ -141,13 +144,14 @@ export interface RentalRow {
 }
 
 /** The reader's rentals in a series, newest first (expired ones included: the pricing rule needs them). */
+const rentalRows = preparedRead((db, userId: number, seriesId: number) => db
+  .selectFrom('rentals')
+  .select(['id', 'chapter_id', 'series_id', 'kind', 'created_at', 'expires_at'])
+  .where('user_id', '=', userId)
+  .where('series_id', '=', seriesId)
+  .orderBy('created_at', 'desc'));
 export async function rentalsInSeries(db: DB, userId: number, seriesId: number): Promise<RentalRow[]> {
-  const rows = await readRows(db, db
-    .selectFrom('rentals')
-    .select(['id', 'chapter_id', 'series_id', 'kind', 'created_at', 'expires_at'])
-    .where('user_id', '=', userId)
-    .where('series_id', '=', seriesId)
-    .orderBy('created_at', 'desc'));
+  const rows = await rentalRows(db, userId, seriesId);
   return rows.map((r) => num({ ...r }, 'id', 'chapter_id', 'series_id', 'created_at', 'expires_at'));
 }
 
