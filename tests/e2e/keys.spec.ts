@@ -38,6 +38,15 @@ async function paidRow(page: Page, min = 1) {
   throw new Error(`no unlockable row costs ${min} or more`);
 }
 
+/** Signs the fixture's reader in through the login form on a site's host. */
+async function signIn(page: Page, url: (p?: string) => string, reader: { email: string; password: string }) {
+  await page.goto(url('/auth/login/'));
+  await page.locator('main form input[name=email]').fill(reader.email);
+  await page.locator('main form input[name=password]').fill(reader.password);
+  await page.locator('main form button[type=submit]').click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/auth/'));
+}
+
 const unlockButtonOf = (page: Page, e4pid: string) => page.locator(`button.btn-unlock[value="${e4pid}"]`);
 
 for (const site of ['en', 'br'] as const) {
@@ -45,15 +54,9 @@ for (const site of ['en', 'br'] as const) {
   const locale = site === 'en' ? 'en' : 'pt-BR';
 
   test.describe(`unlocking (${site})`, () => {
+    // The reader fixture signed up on the English host; the Portuguese host has its own cookie jar.
     test.beforeEach(async ({ page, reader }) => {
-      // The reader fixture signed up on the English host; the Portuguese host has its own cookie jar.
-      if (site === 'br') {
-        await page.goto(url('/auth/login/'));
-        await page.locator('main form input[name=email]').fill(reader.email);
-        await page.locator('main form input[name=password]').fill(reader.password);
-        await page.locator('main form button[type=submit]').click();
-        await page.waitForURL((u) => !u.pathname.startsWith('/auth/'));
-      }
+      if (site === 'br') await signIn(page, url, reader);
     });
 
     test('a reader with too few keys gets the buy-keys link, inside a dialog that keeps focus and closes on Escape', async ({ page }) => {
@@ -138,10 +141,7 @@ for (const site of ['en', 'br'] as const) {
 test('without JavaScript the unlock button is a form that unlocks and opens the chapter', async ({ browser, reader }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
-  await page.goto(enUrl('/auth/login/'));
-  await page.locator('main form input[name=email]').fill(reader.email);
-  await page.locator('main form input[name=password]').fill(reader.password);
-  await page.locator('main form button[type=submit]').click();
+  await signIn(page, enUrl, reader);
   await page.goto(enUrl(SERIES));
   const { button, offer } = await paidRow(page);
   await grantKeys(reader.email, offer.price);
@@ -183,13 +183,7 @@ for (const site of ['en', 'br'] as const) test.describe(`free ways in (${site})`
   const url = site === 'en' ? enUrl : brUrl;
   const locale = site === 'en' ? 'en' : 'pt-BR';
   test.beforeEach(async ({ page, reader }) => {
-    if (site === 'br') {
-      await page.goto(url('/auth/login/'));
-      await page.locator('main form input[name=email]').fill(reader.email);
-      await page.locator('main form input[name=password]').fill(reader.password);
-      await page.locator('main form button[type=submit]').click();
-      await page.waitForURL((u) => !u.pathname.startsWith('/auth/'));
-    }
+    if (site === 'br') await signIn(page, url, reader);
   });
   // Oldest first, in English: the backlog, where the pass and ads apply, starts the list.
   const FREE_SERIES = '/comics/ghost-ward-13/?order=asc&language=en#language-en';

@@ -38,6 +38,14 @@ async function methodIn(trx: DB, ctx: PricingContext, userId: number, now: numbe
 
 const regionBlocked = (ctx: PricingContext, country: string | null) => country !== null && ctx.blockedCountries.includes(country);
 
+/** The chapter's pricing context, or why there is none for this visitor (unknown id, region). */
+async function chapterFor(db: DB, e4pid: string, now: number, country: string | null): Promise<PricingContext | { kind: 'notFound' } | { kind: 'region' }> {
+  if (!/^EPI-[A-Za-z0-9_-]{1,64}$/.test(e4pid)) return { kind: 'notFound' };
+  const ctx = await pricingContext(db, e4pid, now);
+  if (!ctx) return { kind: 'notFound' };
+  return regionBlocked(ctx, country) ? { kind: 'region' } : ctx;
+}
+
 /**
  * Uses the series' daily pass on a chapter. The idempotency key names the reader, the series and
  * the pass's previous use: concurrent requests (any chapters, any process) all see the same
@@ -45,10 +53,8 @@ const regionBlocked = (ctx: PricingContext, country: string | null) => country !
  */
 export async function useDailyPass(db: DB, input: Input): Promise<RentalResult> {
   const { userId, e4pid, now, country } = input;
-  if (!/^EPI-[A-Za-z0-9_-]{1,64}$/.test(e4pid)) return { kind: 'notFound' };
-  const ctx = await pricingContext(db, e4pid, now);
-  if (!ctx) return { kind: 'notFound' };
-  if (regionBlocked(ctx, country)) return { kind: 'region' };
+  const ctx = await chapterFor(db, e4pid, now, country);
+  if ('kind' in ctx) return ctx;
   const seriesId = Number(ctx.series.id);
   const chapterId = Number(ctx.chapter.id);
   return writeTransaction(db, async (trx): Promise<RentalResult> => {
@@ -73,10 +79,8 @@ export type AdStart =
 /** Starts an ad for a chapter when an ad rental is open for it now (checked again when it is claimed). */
 export async function startAd(db: DB, input: Input): Promise<AdStart> {
   const { userId, e4pid, now, country } = input;
-  if (!/^EPI-[A-Za-z0-9_-]{1,64}$/.test(e4pid)) return { kind: 'notFound' };
-  const ctx = await pricingContext(db, e4pid, now);
-  if (!ctx) return { kind: 'notFound' };
-  if (regionBlocked(ctx, country)) return { kind: 'region' };
+  const ctx = await chapterFor(db, e4pid, now, country);
+  if ('kind' in ctx) return ctx;
   const [balancesRows, owned, rentals] = await Promise.all([
     repo.userBalances(db, userId), repo.findUnlock(db, userId, Number(ctx.chapter.id)), repo.rentalsInSeries(db, userId, Number(ctx.series.id)),
   ]);
