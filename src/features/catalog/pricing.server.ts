@@ -57,6 +57,39 @@ export function sharedPricingContext(db: DB, e4pid: string, now: number): Promis
   return contexts.get(e4pid, () => pricingContext(db, e4pid, now));
 }
 
+/** Prices chapters of one series for an anonymous reader: what lists of many series show. */
+export type AnonymousPricer = (seriesId: number, chapter: PricedChapterRow) => ChapterAccess | null;
+
+/**
+ * The pricing rule for chapters of several series in one language, read in three queries
+ * (series, campaigns, lineups), for lists that show prices of many series (the relay). Answers
+ * null for a series it was not given.
+ */
+export async function anonymousPricer(db: DB, seriesIds: readonly number[], language: string, now: number): Promise<AnonymousPricer> {
+  const [series, campaigns, released] = await Promise.all([
+    repo.pricingSeriesRows(db, seriesIds),
+    repo.campaignsOfMany(db, seriesIds),
+    repo.releasedNumbersOf(db, seriesIds, language, now),
+  ]);
+  const numbers = new Map<number, { number: number; released_at: number }[]>();
+  for (const r of released) {
+    const id = Number(r.series_id);
+    let list = numbers.get(id);
+    if (!list) numbers.set(id, (list = []));
+    list.push({ number: Number(r.number), released_at: Number(r.released_at) });
+  }
+  const bySeries = new Map<number, { series: PricedSeries; campaigns: Campaign[]; lineup: Lineup }>();
+  for (const s of series) {
+    const id = Number(s.id);
+    bySeries.set(id, { series: pricedSeriesOf(s), campaigns: campaignsOf(campaigns.filter((c) => Number(c.series_id) === id)), lineup: lineupOf(numbers.get(id) ?? [], now) });
+  }
+  return (seriesId, chapter) => {
+    const p = bySeries.get(seriesId);
+    if (!p) return null;
+    return priceChapter({ now, chapter: pricedChapterOf(chapter), series: p.series, lineup: p.lineup, campaigns: p.campaigns, reader: null, regionBlocked: false });
+  };
+}
+
 /** A series row as the pricing rule reads it. */
 export function pricedSeriesOf(series: Pick<SeriesRow, 'state' | 'all_free' | 'availability_strategy' | 'free_availability'>): PricedSeries {
   return { state: series.state, all_free: series.all_free, strategy: parseStrategy(series.availability_strategy), freeAvailability: parseFreeAvailability(series.free_availability) };

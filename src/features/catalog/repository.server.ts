@@ -86,6 +86,24 @@ export function chaptersOf(db: DB, seriesId: number, language: string) {
 }
 
 /** Number and release time of every chapter of a series in one language: the pricing rule's lineup. */
+/** What the pricing rule reads of several series at once (lists that price chapters of many series). */
+export function pricingSeriesRows(db: DB, seriesIds: readonly number[]) {
+  if (seriesIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('series').select(['id', 'state', 'all_free', 'availability_strategy', 'free_availability']).where('id', 'in', [...seriesIds]).execute();
+}
+
+export function campaignsOfMany(db: DB, seriesIds: readonly number[]) {
+  if (seriesIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('campaigns').selectAll().where('series_id', 'in', [...seriesIds]).execute();
+}
+
+/** Released chapter numbers of several series in one language (their lineups). */
+export function releasedNumbersOf(db: DB, seriesIds: readonly number[], language: string, now: number) {
+  if (seriesIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('chapters').select(['series_id', 'number', 'released_at'])
+    .where('series_id', 'in', [...seriesIds]).where('language', '=', language).where('released_at', '<=', now).execute();
+}
+
 export function releaseTimesOf(db: DB, seriesId: number, language: string) {
   return db.selectFrom('chapters').select(['number', 'released_at']).where('series_id', '=', seriesId).where('language', '=', language).execute();
 }

@@ -81,9 +81,12 @@ describe('final price with campaigns', () => {
   it('open-ended ranges apply to every chapter', () => {
     expect(finalPrice({ number: 999, original_price: 4 }, [{ ...campaign, override_starting_count: null, override_ending_count: null }], now)).toBe(2);
   });
-  it('marks a lowered price as a sale', () => {
-    expect(isOnSale(3, 2)).toBe(true);
-    expect(isOnSale(3, 3)).toBe(false);
+  it('marks a price lowered by a campaign as a sale, and nothing else', () => {
+    const sale = { name: 'Sale', discount: 0.5, endsAt: now + 60 };
+    expect(isOnSale({ sale, originalPrice: 3, finalPrice: 2 })).toBe(true);
+    expect(isOnSale({ sale, originalPrice: 3, finalPrice: 3 })).toBe(false);
+    // Free for a while by the series' strategy: free, not a sale.
+    expect(isOnSale({ sale: null, originalPrice: 3, finalPrice: 0 })).toBe(false);
   });
 });
 

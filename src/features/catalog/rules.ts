@@ -85,9 +85,12 @@ export function readState(c: Pick<ChapterStateInput, 'completion' | 'completed'>
   return null;
 }
 
-/** Whether a campaign lowered the price (the row shows the original struck through). */
-export function isOnSale(original: number, final: number): boolean {
-  return final < original;
+/**
+ * Whether a campaign lowered the price (the row shows the original struck through). A chapter
+ * free by its series' strategy is free, not on sale: only a campaign (`sale`) makes a sale.
+ */
+export function isOnSale(access: { sale: object | null; finalPrice: number; originalPrice: number }): boolean {
+  return access.sale !== null && access.finalPrice < access.originalPrice;
 }
 
 export const GAP_THRESHOLD = 1.5;

@@ -4,7 +4,7 @@ import type { T } from '~/lib/i18n';
 import type { SeriesRow } from '@db/schema';
 import type { ChapterListRow } from './repository.server';
 import * as repo from './repository.server';
-import { chapterName, limitUpcoming, readState, withGaps, type Format, type ListItem, type ReadState, regionBlocks } from './rules';
+import { chapterName, isOnSale, limitUpcoming, readState, withGaps, type Format, type ListItem, type ReadState, regionBlocks } from './rules';
 import { lineupOf, priceChapter, type AccessReason, type Campaign, type ChapterAccess, type Currency, type Lineup, type PricedSeries, type ReaderEntitlements, type RowState } from './pricing';
 import { campaignsOf, pricedChapterOf, pricedSeriesOf } from './pricing.server';
 import { parseImages, type SeriesImages } from './images';
@@ -284,7 +284,7 @@ function chapterView(series: SeriesRow, row: ChapterListRow, pricing: RowPricing
     readableUntil: access.readableUntil,
     finalPrice: access.finalPrice,
     originalPrice: access.originalPrice,
-    onSale: access.sale !== null && access.finalPrice < access.originalPrice,
+    onSale: isOnSale(access),
     bonus: access.bonus,
     payWith: access.payWith,
     buyable,

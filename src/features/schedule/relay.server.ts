@@ -8,10 +8,11 @@ import { getDb, type DB } from '~/server/db';
 import { json, jsonError } from '~/server/http';
 import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
-import { finalPrice, isOnSale, type Campaign, toSeriesCard, type SeriesCard, type SeriesCardRow, displayChapterName } from '~/features/catalog';
+import { isOnSale, toSeriesCard, type SeriesCard, type SeriesCardRow, displayChapterName } from '~/features/catalog';
 import { readerPath, mediaUrl, absoluteUrl, type AbsoluteUrl } from '~/lib/paths';
 import { RELAY_CACHE, RELAY_MAX_IDS, RELAY_MAX_ITEMS, parseAfter, parseBefore, parseClientId, parsePublisher, parseSeriesRefs, type RelayFailure } from './relay';
-import { campaignsOf, findSiteSeries, newestReleased, publisherExists, releasesBetween, type ReleaseRow } from './repository.server';
+import { anonymousPricer, type AnonymousPricer } from '~/features/catalog/index.server';
+import { findSiteSeries, newestReleased, publisherExists, releasesBetween, type ReleaseRow } from './repository.server';
 
 export interface RelaySerie {
   id: number;
@@ -83,11 +84,15 @@ export interface EpisodeContext {
   t: T;
   now: number;
   abs: AbsoluteUrl;
-  campaigns: Map<number, Campaign[]>;
+  /** The one pricing rule, for a reader who is not signed in (the relay is public). */
+  price: AnonymousPricer;
 }
 
 export function relayEpisode(r: ReleaseRow, ctx: EpisodeContext): RelayEpisode {
-  const price = r.all_free ? 0 : finalPrice(r, ctx.campaigns.get(r.series_id) ?? [], ctx.now);
+  // Every series of the answer was priced; the fallback only keeps the type honest.
+  const access = ctx.price(r.series_id, r);
+  const price = access?.finalPrice ?? r.original_price;
+  const original = access?.originalPrice ?? r.original_price;
   return {
     id: r.e4pid,
     e4pid: r.e4pid,
@@ -100,8 +105,8 @@ export function relayEpisode(r: ReleaseRow, ctx: EpisodeContext): RelayEpisode {
     link: ctx.abs(readerPath({ slug: r.slug, format: r.format }, r))!,
     free: price === 0,
     final_price: price,
-    original_price: r.original_price,
-    on_sale: isOnSale(r.original_price, price),
+    original_price: original,
+    on_sale: access ? isOnSale(access) : false,
     scheduled: r.released_at > ctx.now,
   };
 }
@@ -130,9 +135,9 @@ export async function relayEntries(db: DB, q: RelayQuery): Promise<{ entries: Re
   const window = q.mode === 'updates'
     ? { after: q.after ?? q.now, until: q.now, order: 'desc' as const }
     : { after: q.now, until: q.before ?? q.now, order: 'asc' as const };
-  const [rows, campaigns] = await Promise.all([
+  const [rows, price] = await Promise.all([
     releasesBetween(db, { language, after: window.after, until: window.until, seriesIds: ids, order: window.order, limit: ids.length * RELAY_MAX_ITEMS }),
-    campaignsOf(db, ids),
+    anonymousPricer(db, ids, language, q.now),
   ]);
   const limit = ids.length * RELAY_MAX_ITEMS;
   const bySeries = new Map<number, ReleaseRow[]>();
@@ -152,7 +157,7 @@ export async function relayEntries(db: DB, q: RelayQuery): Promise<{ entries: Re
   const latestRows = q.mode === 'updates'
     ? new Map(withItems.map((s) => [s.id, bySeries.get(s.id)![0]!]))
     : await newestReleased(db, withItems.map((s) => s.id), language, q.now);
-  const ctx: EpisodeContext = { site: q.site, t: q.t, now: q.now, abs: q.abs, campaigns: campaigns as Map<number, Campaign[]> };
+  const ctx: EpisodeContext = { site: q.site, t: q.t, now: q.now, abs: q.abs, price };
   const entries = withItems.map((s) => {
     const latest = latestRows.get(s.id);
     return {

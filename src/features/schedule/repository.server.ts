@@ -17,6 +17,13 @@ export interface ReleaseRow {
   released_at: number;
   sale_at: number;
   original_price: number;
+  // What the pricing rule reads besides the above (catalog's PricedChapterRow).
+  expired_at: number | null;
+  purchase_enabled: number;
+  daily_pass_enabled: number;
+  ads_enabled: number;
+  rental_enabled: number;
+  subscription_enabled: number;
   series_e4pid: string;
   slug: string;
   name: string;
@@ -48,10 +55,32 @@ export function seriesCardOf(r: ReleaseRow): SeriesCardRow {
 /** The chapter and series columns every release query returns (ReleaseRow). */
 const RELEASE_COLUMNS = [
   'chapters.id', 'chapters.e4pid', 'chapters.series_id', 'chapters.language', 'chapters.number', 'chapters.title',
-  'chapters.released_at', 'chapters.sale_at', 'chapters.original_price',
+  'chapters.released_at', 'chapters.sale_at', 'chapters.original_price', 'chapters.expired_at',
+  'chapters.purchase_enabled', 'chapters.daily_pass_enabled', 'chapters.ads_enabled', 'chapters.rental_enabled', 'chapters.subscription_enabled',
   'series.e4pid as series_e4pid', 'series.slug', 'series.name', 'series.format', 'series.images', 'series.adult',
   'series.color', 'series.all_free', 'series.chapter_name_format',
 ] as const;
+
+/** Numbers as numbers: PostgreSQL hands bigints over as strings. */
+function releaseRowOf(r: ReleaseRow): ReleaseRow {
+  return {
+    ...r,
+    id: Number(r.id),
+    series_id: Number(r.series_id),
+    number: Number(r.number),
+    released_at: Number(r.released_at),
+    sale_at: Number(r.sale_at),
+    original_price: Number(r.original_price),
+    expired_at: r.expired_at == null ? null : Number(r.expired_at),
+    purchase_enabled: Number(r.purchase_enabled),
+    daily_pass_enabled: Number(r.daily_pass_enabled),
+    ads_enabled: Number(r.ads_enabled),
+    rental_enabled: Number(r.rental_enabled),
+    subscription_enabled: Number(r.subscription_enabled),
+    adult: Number(r.adult),
+    all_free: Number(r.all_free),
+  };
+}
 
 /** Chapters released in (after, until], with the series fields a schedule entry shows. */
 export async function releasesBetween(db: DB, q: ReleaseQuery): Promise<ReleaseRow[]> {
@@ -72,17 +101,7 @@ export async function releasesBetween(db: DB, q: ReleaseQuery): Promise<ReleaseR
     .orderBy('chapters.number', q.order)
     .limit(q.limit)
     .execute();
-  return rows.map((r) => ({
-    ...r,
-    id: Number(r.id),
-    series_id: Number(r.series_id),
-    number: Number(r.number),
-    released_at: Number(r.released_at),
-    sale_at: Number(r.sale_at),
-    original_price: Number(r.original_price),
-    adult: Number(r.adult),
-    all_free: Number(r.all_free),
-  }));
+  return rows.map(releaseRowOf);
 }
 
 /**
@@ -132,28 +151,9 @@ export async function newestReleased(db: DB, seriesIds: readonly number[], langu
   for (const r of rows) {
     const sid = Number(r.series_id);
     if (out.has(sid)) continue;
-    out.set(sid, {
-      ...r, id: Number(r.id), series_id: sid, number: Number(r.number), released_at: Number(r.released_at), sale_at: Number(r.sale_at),
-      original_price: Number(r.original_price), adult: Number(r.adult), all_free: Number(r.all_free),
-    });
+    out.set(sid, releaseRowOf(r));
   }
   return out;
-}
-
-/** Campaigns of some series (for the prices a reader pays now). */
-export async function campaignsOf(db: DB, seriesIds: readonly number[]) {
-  if (seriesIds.length === 0) return new Map<number, Awaited<ReturnType<typeof fetchCampaigns>>>();
-  const rows = await fetchCampaigns(db, seriesIds);
-  const out = new Map<number, typeof rows>();
-  for (const r of rows) {
-    const sid = Number(r.series_id);
-    out.set(sid, [...(out.get(sid) ?? []), r]);
-  }
-  return out;
-}
-
-function fetchCampaigns(db: DB, seriesIds: readonly number[]) {
-  return db.selectFrom('campaigns').selectAll().where('series_id', 'in', [...seriesIds]).execute();
 }
 
 export interface RelaySeriesRow {
