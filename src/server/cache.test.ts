@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createCache } from './cache';
+import { catalogChanged, createCache } from './cache';
+import { beginRender, lookupPage } from './page-cache.mjs';
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
@@ -80,5 +81,17 @@ describe('createCache', () => {
     cache.clear();
     expect(cache.size).toBe(0);
     expect(cache.totalSize).toBe(0);
+  });
+
+  it('catalogChanged forgets every cache and the kept pages of this process', async () => {
+    const a = createCache<number>({ ttlMs: 60_000 });
+    const b = createCache<string>({ ttlMs: 60_000 });
+    await a.get('x', async () => 1);
+    await b.get('y', async () => 'kept');
+    beginRender('page')({ status: 200, headers: { 'content-type': 'text/html', 'content-encoding': 'br', 'cache-control': 'public, max-age=0, s-maxage=60' }, body: Buffer.from('page') });
+    expect(lookupPage('page')).not.toBeNull();
+    catalogChanged();
+    expect(a.size + b.size).toBe(0);
+    expect(lookupPage('page')).toBeNull();
   });
 });

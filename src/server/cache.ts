@@ -8,7 +8,10 @@
  *   that long while one load replaces it in the background (stale-while-revalidate).
  * - Bounded: least recently used entries go first, past `maxEntries` or, with `sizeOf`, past
  *   `maxSize` units in all.
+ * - Forgotten together: every cache made here holds values read from the catalogue, so
+ *   `catalogChanged()` empties them all, with the page cache, when the catalogue changes.
  */
+import { invalidatePages } from './page-cache.mjs';
 
 export interface CacheOptions<V> {
   /** How long a value is fresh, in milliseconds. */
@@ -43,6 +46,18 @@ interface Entry<V> {
   size: number;
   /** A background reload in flight (stale-while-revalidate). */
   refreshing?: Promise<V>;
+}
+
+const caches = new Set<Cache<unknown>>();
+
+/**
+ * The catalogue changed in this process (a release went out; later, a staff edit): forgets every
+ * shared value and every kept anonymous page here, so the next request reads the new rows.
+ * Other processes see the change when their short freshness runs out.
+ */
+export function catalogChanged(): void {
+  for (const cache of caches) cache.clear();
+  invalidatePages();
 }
 
 export function createCache<V>(options: CacheOptions<V>): Cache<V> {
@@ -85,7 +100,7 @@ export function createCache<V>(options: CacheOptions<V>): Cache<V> {
     entries.set(key, entry);
   };
 
-  return {
+  const cache: Cache<V> = {
     get(key, load, nowMs = Date.now()) {
       const hit = entries.get(key);
       if (hit) {
@@ -139,4 +154,6 @@ export function createCache<V>(options: CacheOptions<V>): Cache<V> {
       return totalSize;
     },
   };
+  caches.add(cache as Cache<unknown>);
+  return cache;
 }

@@ -24,6 +24,7 @@ export const SECRET_MIN_LENGTH = 32;
  * @property {boolean} warmup Render a few pages on a private port before the public one opens.
  * @property {number} pageCacheBytes Memory the page cache may use for anonymous pages (0 turns it off).
  * @property {number} adMinSeconds How long a house ad plays before its free read can be claimed.
+ * @property {number} releaseCheckSeconds How often a process looks for newly released chapters (and then forgets what it kept of the catalogue).
  * @property {string[]} siteHosts Production host names (build time; Astro trusts them in the Host header).
  * @property {boolean} production
  */
@@ -93,6 +94,7 @@ export function readConfig(env = process.env) {
     warmup: flag(env.WARMUP, 'WARMUP', true),
     pageCacheBytes: integer(env.PAGE_CACHE_MB, 'PAGE_CACHE_MB', 64, 0, 65_536) * 1024 * 1024,
     adMinSeconds: integer(env.AD_MIN_SECONDS, 'AD_MIN_SECONDS', 15, 1, 600),
+    releaseCheckSeconds: integer(env.RELEASE_CHECK_SECONDS, 'RELEASE_CHECK_SECONDS', 60, 1, 3600),
     siteHosts,
     production: env.NODE_ENV === 'production',
   };

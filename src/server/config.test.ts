@@ -14,14 +14,16 @@ describe('configuration', () => {
     expect(c.warmup).toBe(true);
     expect(c.pgPoolMax).toBe(10);
     expect(c.bodyTimeoutMs).toBe(10_000);
+    expect(c.releaseCheckSeconds).toBe(60);
   });
 
   it('reads every setting', () => {
     const c = readConfig({
       DATABASE_URL: 'postgres://x@h/db', INKPASS_SECRET: 's'.repeat(40), COUNTRY_HEADER: 'CF-IPCountry', TRUST_PROXY: '1',
       PORT: '8080', HOST: '127.0.0.1', WARMUP: '0', PG_POOL_MAX: '4', BODY_TIMEOUT_MS: '2000', SITE_HOSTS: 'inkpass.example, br.inkpass.example',
+      RELEASE_CHECK_SECONDS: '5',
     });
-    expect(c).toMatchObject({ databaseUrl: 'postgres://x@h/db', countryHeader: 'cf-ipcountry', trustProxy: true, port: 8080, host: '127.0.0.1', warmup: false, pgPoolMax: 4, bodyTimeoutMs: 2000 });
+    expect(c).toMatchObject({ databaseUrl: 'postgres://x@h/db', countryHeader: 'cf-ipcountry', trustProxy: true, port: 8080, host: '127.0.0.1', warmup: false, pgPoolMax: 4, bodyTimeoutMs: 2000, releaseCheckSeconds: 5 });
     expect(c.siteHosts).toEqual(['inkpass.example', 'br.inkpass.example']);
   });
 
@@ -35,6 +37,7 @@ describe('configuration', () => {
     [{ PG_POOL_MAX: '-1' }, /PG_POOL_MAX/],
     [{ BODY_TIMEOUT_MS: '10' }, /BODY_TIMEOUT_MS/],
     [{ SITE_HOSTS: 'a b' }, /SITE_HOSTS/],
+    [{ RELEASE_CHECK_SECONDS: '0' }, /RELEASE_CHECK_SECONDS/],
   ])('stops the start on a bad value: %j', (env, message) => {
     expect(() => readConfig(env)).toThrow(message);
   });

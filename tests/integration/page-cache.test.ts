@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '@db/seed/index';
-import { createReader, selectedDialects, startExtraServer, useServer, type Reader, type ServerHandle } from './harness';
+import { FRESH_MS } from '~/server/page-cache.mjs';
+import { createReader, selectedDialects, startExtraServer, useServer, withDb, type Reader, type ServerHandle } from './harness';
 
 for (const dialect of selectedDialects()) {
   describe(`page cache (${dialect})`, () => {
@@ -17,7 +18,8 @@ for (const dialect of selectedDialects()) {
       server.request(p, { site, headers: { 'accept-encoding': 'br', ...headers } });
 
     beforeAll(async () => {
-      server = await startExtraServer(base, { PAGE_CACHE_MB: '16' });
+      // Releases are looked for every second here (a minute by default), so the test need not wait.
+      server = await startExtraServer(base, { PAGE_CACHE_MB: '16', RELEASE_CHECK_SECONDS: '1' });
       reader = await createReader(server, { name: 'Cached Reader' });
     });
     afterAll(async () => {
@@ -77,6 +79,48 @@ for (const dialect of selectedDialects()) {
       // A reader's page never reaches anonymous visitors either.
       await get('/', { cookie: reader.cookie });
       for (let i = 0; i < 3; i++) expect((await get('/')).text).toContain('<script type="application/json" id="page-user-data">null</script>');
+    });
+
+    it('forgets a kept page as soon as a chapter comes out, well before the page would go stale', async () => {
+      const t = Math.floor(Date.now() / 1000);
+      const target = await withDb(server, (db) => db.selectFrom('series').innerJoin('series_languages', 'series_languages.series_id', 'series.id')
+        .select(['series.id', 'series.slug', 'series.chapter_count', 'series.last_updated', 'series.largest_chapter'])
+        .where('series.state', '=', 'ACTIVE').where('series.slug', 'not in', Object.values(DEMO)).where('series.geoblocks', 'in', ['[]', ''])
+        .where('series_languages.language', '=', 'en').where('series_languages.chapter_count', '>', 0)
+        .orderBy('series.id', 'desc').executeTakeFirstOrThrow());
+      const path = `/comics/${target.slug}/`;
+      const counters = await withDb(server, (db) => db.selectFrom('series_languages').selectAll().where('series_id', '=', target.id).execute());
+      const title = `Hot off the press ${t}`;
+      const e4pid = `EPI-itcache${t}`;
+      let hit = await get(path);
+      for (let i = 0; i < 5 && hit.headers['x-cache'] !== 'HIT'; i++) hit = await get(path);
+      expect(hit.headers['x-cache']).toBe('HIT');
+      const keptAt = Date.now();
+      try {
+        await withDb(server, (db) => db.insertInto('chapters').values({
+          e4pid, series_id: target.id, language: 'en', number: 99_999, title, subtitle: null, released_at: t, sale_at: t, expired_at: null,
+          original_price: 0, thumbnail: null, purchase_enabled: 1, purchase_many_enabled: 0, daily_pass_enabled: 0, ads_enabled: 0,
+          rental_enabled: 0, subscription_enabled: 0, page_count: 0, created_at: t,
+        }).execute());
+        // The kept copy is still what anonymous visitors get: the chapter is not on it yet.
+        expect((await get(path)).text).not.toContain(title);
+        let page = '';
+        while (Date.now() - keptAt < FRESH_MS) {
+          // A request Astro renders (a theme cookie keeps it out of the page cache) runs the release check.
+          await get('/about/', { cookie: 'dark=1' });
+          await new Promise((r) => setTimeout(r, 250));
+          page = (await get(path)).text;
+          if (page.includes(title)) break;
+        }
+        expect(page).toContain(title);
+        expect(Date.now() - keptAt).toBeLessThan(FRESH_MS);
+      } finally {
+        await withDb(server, async (db) => {
+          await db.deleteFrom('chapters').where('e4pid', '=', e4pid).execute();
+          await db.updateTable('series').set({ chapter_count: target.chapter_count, last_updated: target.last_updated, largest_chapter: target.largest_chapter }).where('id', '=', target.id).execute();
+          for (const c of counters) await db.updateTable('series_languages').set({ chapter_count: c.chapter_count, last_updated: c.last_updated }).where('series_id', '=', target.id).where('language', '=', c.language).execute();
+        });
+      }
     });
   });
 }

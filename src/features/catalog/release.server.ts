@@ -8,7 +8,8 @@
  * processes may run it at the same time.
  */
 import type { DB } from '~/server/db';
-import { invalidatePages } from '~/server/page-cache.mjs';
+import { catalogChanged } from '~/server/cache';
+import { config } from '~/server/config.mjs';
 import * as repo from './repository.server';
 
 /**
@@ -52,8 +53,6 @@ export async function refreshReleasedSeries(db: DB, since: number, now: number):
   return ids.length;
 }
 
-/** How often a server process looks for newly released chapters (spec 9: timers 60 s). */
-export const RELEASE_CHECK_SECONDS = 60;
 /** The first check after start looks this far back (a server that was down longer gets `npm run seed`/prepare-db's full pass). */
 const FIRST_LOOKBACK_SECONDS = 7 * 24 * 3600;
 
@@ -63,11 +62,11 @@ let nextSince = 0;
 let running: Promise<unknown> | null = null;
 
 /**
- * Called on requests: at most once a minute per process, refreshes the series whose chapters
+ * Called on requests: at most once per RELEASE_CHECK_SECONDS (a minute) per process, refreshes the series whose chapters
  * were released since the last check. Never awaited by the request and never throws into it.
  */
 export function maybeRefreshReleases(getDb: () => Promise<DB>, nowSeconds: number): void {
-  if (running || nowSeconds - lastCheck < RELEASE_CHECK_SECONDS) return;
+  if (running || nowSeconds - lastCheck < config.releaseCheckSeconds) return;
   // Overlap the windows by a few seconds so a chapter written with a slightly old timestamp is not missed.
   const since = nextSince || nowSeconds - FIRST_LOOKBACK_SECONDS;
   lastCheck = nowSeconds;
@@ -75,8 +74,8 @@ export function maybeRefreshReleases(getDb: () => Promise<DB>, nowSeconds: numbe
     .then((db) => refreshReleasedSeries(db, since, nowSeconds))
     .then((touched) => {
       nextSince = nowSeconds - 5;
-      // New chapters are out: pages kept for anonymous visitors list the old ones.
-      if (touched > 0) invalidatePages();
+      // New chapters are out: kept pages, home blocks and prices were read before them.
+      if (touched > 0) catalogChanged();
     })
     .catch((error) => {
       console.error('[release] refreshing released series failed:', error instanceof Error ? error.message : error);

@@ -298,12 +298,6 @@ export async function loadHomeBlocks(db: DB, site: Site, t: T, now: number, user
   return { ...blocks, recommended };
 }
 
-/** Forgets the shared blocks (tests that change the catalogue). */
-export function clearHomeCache(): void {
-  shared.clear();
-  tagsCache.clear();
-}
-
 /** The JSON the page embeds for scripts (recommended comics and simulpub arrive as JSON). */
 export function embeddedJson(blocks: Pick<HomeBlocks, 'recommended' | 'simulpub'>, origin: string) {
   const card = (s: HomeSeries) => ({ e4pid: s.e4pid, name: s.name, uslug: s.slug, link: origin + s.href, format: s.format, thumbnail: s.images.thumbnail ? origin + mediaUrl(s.images.thumbnail) : null });
