@@ -7,6 +7,8 @@
 //   SKIP_BUILD=1      use the existing dist/ (fails fast if there is none)
 //   ONLY=unit,e2e     run only some steps (typecheck, unit, integration, e2e)
 //   INKPASS_IT_DIALECTS=sqlite   integration tests on one dialect only
+// The Node check first: a too-old Node should say so, not fail inside a native module.
+import './check-node.mjs';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
