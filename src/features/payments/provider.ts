@@ -1,0 +1,101 @@
+/**
+ * The seams for payment providers (docs/payments.md). Checkout code talks only to these two
+ * interfaces; which implementation answers is configuration (the local sandboxes by default,
+ * Braintree for card-type methods and a Pix PSP in production).
+ *
+ * Amounts are integers in minor units (cents, centavos) with an ISO 4217 currency, everywhere.
+ * A provider never decides what an order costs: the server computes the amount and hands it over.
+ * No call here runs inside a database transaction that moves keys: providers are network calls.
+ */
+
+/** Card-type methods (the card wallet). Pix is not one of them. */
+export type CardMethod = 'card' | 'paypal' | 'googlepay' | 'applepay';
+export const CARD_METHODS: readonly CardMethod[] = ['card', 'paypal', 'googlepay', 'applepay'];
+
+export interface Money {
+  /** Minor units (cents), a safe non-negative integer. */
+  amount: number;
+  /** ISO 4217, upper case: 'USD', 'BRL'. */
+  currency: string;
+}
+
+/** What the browser widget needs to start (no secret in it). */
+export interface CardWidgetConfig {
+  provider: 'sandbox' | 'braintree';
+  /** Braintree: a client token from the gateway; the sandbox: null. */
+  clientToken: string | null;
+}
+
+export interface CardSale {
+  /** Our order's public id (also sent to the provider as its order id). */
+  orderId: string;
+  money: Money;
+  /** Single-use payment method nonce from the widget. */
+  nonce: string;
+  /** Device data from the widget (fraud tools); passed through untouched. */
+  deviceData: string | null;
+}
+
+export type CardSaleResult =
+  /** `paymentId`: the provider's transaction id (idempotency of the confirmation rests on it). */
+  | { ok: true; paymentId: string; money: Money; display: { brand: string | null; last4: string | null } }
+  /**
+   * declined: the processor (bank) said no; rejected: the gateway refused (fraud rules, CVV,
+   * AVS); nonce: the nonce is unknown, used or expired; unavailable: the provider could not be
+   * reached or answered nonsense (nothing is known to have been charged).
+   */
+  | { ok: false; code: 'declined' | 'rejected' | 'nonce' | 'unavailable'; message: string | null };
+
+export interface CardProvider {
+  readonly id: 'sandbox' | 'braintree';
+  widgetConfig(): Promise<CardWidgetConfig>;
+  /** Charges the nonce for exactly `money` and settles it. */
+  sale(input: CardSale): Promise<CardSaleResult>;
+}
+
+/** A Pix charge's state at the PSP (Woovi/OpenPix names). */
+export type PixStatus = 'ACTIVE' | 'COMPLETED' | 'EXPIRED';
+
+export interface PixChargeRequest {
+  /** Our idempotency key for the charge: creating it twice gives the same charge. */
+  correlationID: string;
+  /** BRL cents. */
+  value: number;
+  /** Seconds until the charge can no longer be paid. */
+  expiresIn: number;
+  /** Shown to the payer in their bank app. */
+  comment?: string;
+}
+
+export interface PixCharge {
+  correlationID: string;
+  value: number;
+  status: PixStatus;
+  /** The BR Code "copia e cola" payload. */
+  brCode: string;
+  /** Unix seconds. */
+  expiresAt: number;
+  /** The PSP's id of the payment once paid (its end-to-end id or transaction id), else null. */
+  paymentId: string | null;
+}
+
+/** A verified webhook event about a charge. */
+export interface PixEvent {
+  correlationID: string;
+  status: PixStatus;
+  /** What was paid, in cents (COMPLETED), else the charge value. */
+  value: number;
+  paymentId: string | null;
+}
+
+export interface PixProvider {
+  readonly id: 'sandbox' | 'openpix';
+  createCharge(input: PixChargeRequest): Promise<PixCharge>;
+  /** The charge as the PSP sees it now; null when it does not know it. */
+  getCharge(correlationID: string): Promise<PixCharge | null>;
+  /**
+   * Checks a webhook delivery's signature over its raw body and reads it. Null when the
+   * signature is missing or wrong, or the body is not an event about a charge.
+   */
+  verifyWebhook(rawBody: Buffer, headers: Headers): PixEvent | null;
+}
