@@ -228,6 +228,116 @@ describe('campaigns', () => {
   });
 });
 
+/**
+ * Every strategy flag under every kind of campaign, on the fixture series (chapters 1-10 at 3
+ * keys, chapter 10 a day old) for a signed-in reader, chapter by chapter. A cell is the final
+ * price, then `/` and the list (original) price when they differ, then why it is readable:
+ *   3      3 keys, not readable        2/3   on sale: 2 keys, 3 struck through
+ *   6      the newest at double price  0/3s  free by the strategy (no sale shown)
+ *   0/3c   free by the campaign, until the campaign ends
+ */
+describe('strategies under campaigns (chapters 1-10: final/original price and reason)', () => {
+  const KINDS = {
+    discount: campaign({ name: 'Half off', discount: 0.5 }),
+    'from chapter 4 (override_starting_count)': campaign({ name: 'From 4', discount: 0.5, override_starting_count: 4 }),
+    'up to chapter 6 (override_ending_count)': campaign({ name: 'Up to 6', discount: 0.5, override_ending_count: 6 }),
+    'chapters 8 on free (override_all_free)': campaign({ name: 'Free 8+', override_all_free: 1, override_starting_count: 8, ends_at: NOW + 2 * DAY }),
+    'all free, but ended an hour ago (outside its window)': campaign({ name: 'Over', override_all_free: 1, starts_at: NOW - 2 * DAY, ends_at: NOW - HOUR }),
+  } as const;
+  type Kind = keyof typeof KINDS;
+  const STRATEGIES: [string, Partial<AvailabilityStrategy>, Record<Kind, string>][] = [
+    ['no strategy', {}, {
+      discount: '2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'from chapter 4 (override_starting_count)': '3 3 3 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'up to chapter 6 (override_ending_count)': '2/3 2/3 2/3 2/3 2/3 2/3 3 3 3 3',
+      'chapters 8 on free (override_all_free)': '3 3 3 3 3 3 3 0/3c 0/3c 0/3c',
+      'all free, but ended an hour ago (outside its window)': '3 3 3 3 3 3 3 3 3 3',
+    }],
+    ['starting_count: 3', { starting_count: 3 }, {
+      discount: '0/3s 0/3s 0/3s 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'from chapter 4 (override_starting_count)': '0/3s 0/3s 0/3s 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'up to chapter 6 (override_ending_count)': '0/3s 0/3s 0/3s 2/3 2/3 2/3 3 3 3 3',
+      'chapters 8 on free (override_all_free)': '0/3s 0/3s 0/3s 3 3 3 3 0/3c 0/3c 0/3c',
+      'all free, but ended an hour ago (outside its window)': '0/3s 0/3s 0/3s 3 3 3 3 3 3 3',
+    }],
+    ['simulpub', { simulpub: true }, {
+      discount: '2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 0/3s',
+      'from chapter 4 (override_starting_count)': '3 3 3 2/3 2/3 2/3 2/3 2/3 2/3 0/3s',
+      'up to chapter 6 (override_ending_count)': '2/3 2/3 2/3 2/3 2/3 2/3 3 3 3 0/3s',
+      'chapters 8 on free (override_all_free)': '3 3 3 3 3 3 3 0/3c 0/3c 0/3s',
+      'all free, but ended an hour ago (outside its window)': '3 3 3 3 3 3 3 3 3 0/3s',
+    }],
+    ['latest_only_free', { latest_only_free: true }, {
+      discount: '2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 0/3s',
+      'from chapter 4 (override_starting_count)': '3 3 3 2/3 2/3 2/3 2/3 2/3 2/3 0/3s',
+      'up to chapter 6 (override_ending_count)': '2/3 2/3 2/3 2/3 2/3 2/3 3 3 3 0/3s',
+      'chapters 8 on free (override_all_free)': '3 3 3 3 3 3 3 0/3c 0/3c 0/3s',
+      'all free, but ended an hour ago (outside its window)': '3 3 3 3 3 3 3 3 3 0/3s',
+    }],
+    ['catchup_count: 3 (catch-up chapters are discounted like any paid one)', { catchup_count: 3 }, {
+      discount: '2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'from chapter 4 (override_starting_count)': '3 3 3 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'up to chapter 6 (override_ending_count)': '2/3 2/3 2/3 2/3 2/3 2/3 3 3 3 3',
+      'chapters 8 on free (override_all_free)': '3 3 3 3 3 3 3 0/3c 0/3c 0/3c',
+      'all free, but ended an hour ago (outside its window)': '3 3 3 3 3 3 3 3 3 3',
+    }],
+    ['catchup_count: 3, fpf_becomes_paid (keys-only chapters are discounted too)', { catchup_count: 3, fpf_becomes_paid: true }, {
+      discount: '2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'from chapter 4 (override_starting_count)': '3 3 3 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'up to chapter 6 (override_ending_count)': '2/3 2/3 2/3 2/3 2/3 2/3 3 3 3 3',
+      'chapters 8 on free (override_all_free)': '3 3 3 3 3 3 3 0/3c 0/3c 0/3c',
+      'all free, but ended an hour ago (outside its window)': '3 3 3 3 3 3 3 3 3 3',
+    }],
+    ['catchup_count: 3, fpf_becomes_free', { catchup_count: 3, fpf_becomes_free: true }, {
+      discount: '0/3s 0/3s 0/3s 0/3s 0/3s 0/3s 0/3s 2/3 2/3 2/3',
+      'from chapter 4 (override_starting_count)': '0/3s 0/3s 0/3s 0/3s 0/3s 0/3s 0/3s 2/3 2/3 2/3',
+      'up to chapter 6 (override_ending_count)': '0/3s 0/3s 0/3s 0/3s 0/3s 0/3s 0/3s 3 3 3',
+      'chapters 8 on free (override_all_free)': '0/3s 0/3s 0/3s 0/3s 0/3s 0/3s 0/3s 0/3c 0/3c 0/3c',
+      'all free, but ended an hour ago (outside its window)': '0/3s 0/3s 0/3s 0/3s 0/3s 0/3s 0/3s 3 3 3',
+    }],
+    ['catchup_count: 3, fpf_becomes_backlog', { catchup_count: 3, fpf_becomes_backlog: true }, {
+      discount: '2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'from chapter 4 (override_starting_count)': '3 3 3 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'up to chapter 6 (override_ending_count)': '2/3 2/3 2/3 2/3 2/3 2/3 3 3 3 3',
+      'chapters 8 on free (override_all_free)': '3 3 3 3 3 3 3 0/3c 0/3c 0/3c',
+      'all free, but ended an hour ago (outside its window)': '3 3 3 3 3 3 3 3 3 3',
+    }],
+    ['backlog_becomes_backlog', { backlog_becomes_backlog: true }, {
+      discount: '2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'from chapter 4 (override_starting_count)': '3 3 3 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'up to chapter 6 (override_ending_count)': '2/3 2/3 2/3 2/3 2/3 2/3 3 3 3 3',
+      'chapters 8 on free (override_all_free)': '3 3 3 3 3 3 3 0/3c 0/3c 0/3c',
+      'all free, but ended an hour ago (outside its window)': '3 3 3 3 3 3 3 3 3 3',
+    }],
+    ['latest_episode_double (campaigns work on the doubled price)', { latest_episode_double: true }, {
+      discount: '2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 3/6',
+      'from chapter 4 (override_starting_count)': '3 3 3 2/3 2/3 2/3 2/3 2/3 2/3 3/6',
+      'up to chapter 6 (override_ending_count)': '2/3 2/3 2/3 2/3 2/3 2/3 3 3 3 6',
+      'chapters 8 on free (override_all_free)': '3 3 3 3 3 3 3 0/3c 0/3c 0/6c',
+      'all free, but ended an hour ago (outside its window)': '3 3 3 3 3 3 3 3 3 6',
+    }],
+  ];
+  const REASON_CODE: Partial<Record<string, string>> = { strategy_free: 's', campaign_free: 'c' };
+  const cell = (a: ChapterAccess) => `${a.finalPrice}${a.finalPrice === a.originalPrice ? '' : `/${a.originalPrice}`}${a.reason ? REASON_CODE[a.reason] ?? `(${a.reason})` : ''}`;
+
+  it.each(STRATEGIES.flatMap(([name, strategy, byKind]) => (Object.keys(KINDS) as Kind[]).map((kind) => [`${name} × ${kind}`, strategy, kind, byKind[kind]] as const)))(
+    '%s',
+    (_name, strategy, kind, expected) => {
+      const sale = KINDS[kind];
+      const row = Array.from({ length: 10 }, (_, i) => price({ number: i + 1, strategy, campaigns: [sale] }));
+      expect(row.map(cell).join(' ')).toBe(expected);
+      for (const a of row) {
+        // The sale is named exactly when the campaign lowered the price, and a campaign-free
+        // chapter is readable until the campaign ends.
+        expect(a.sale).toEqual(a.finalPrice < a.originalPrice && a.reason !== 'strategy_free' ? { name: sale.name, discount: sale.override_all_free ? 1 : sale.discount, endsAt: sale.ends_at } : null);
+        if (a.reason === 'campaign_free') expect(a.readableUntil).toBe(sale.ends_at);
+        expect(a.readable).toBe(a.reason !== null);
+        expect(a.payWith).toBe(a.finalPrice > 0 ? 'keys' : null);
+      }
+    },
+  );
+});
+
 describe('readability and row state', () => {
   const active = (kind: Rental['kind'], expires_at = NOW + HOUR): Rental => ({ kind, created_at: NOW - HOUR, expires_at });
   it.each<[string, Setup, Partial<ChapterAccess>]>([
