@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import {
@@ -128,6 +129,77 @@ describe('availability strategies (chapters 1-10, chapter 10 a day old, chapter 
   it('a free chapter (price 0 or an all-free series) is plainly free, whatever the strategy', () => {
     expect(price({ chapter: { original_price: 0 }, strategy: { catchup_count: 10, latest_episode_double: true } })).toMatchObject({ tier: 'free', reason: 'free', finalPrice: 0, originalPrice: 0 });
     expect(price({ series: { all_free: 1 }, campaigns: [campaign()] })).toMatchObject({ tier: 'free', reason: 'free', finalPrice: 0, originalPrice: 3, sale: null });
+  });
+});
+
+/**
+ * The worked examples of docs/pricing.md ("Availability strategies"), read from the page and
+ * recomputed cell by cell, so the page cannot drift from the code. The page's fixture: "Harbor
+ * Lights", chapters 1-10 at 3 keys released on Wednesdays at 12:00 UTC (chapter 10 on 2026-01-14),
+ * chapter 11 on 2026-01-21; daily pass (23 h recharge, 3-day read) and ads on everywhere; a reader
+ * with 50 keys, a charged pass and ads left; now Thursday 2026-01-15 12:00 unless the row says.
+ */
+describe('the worked examples of docs/pricing.md', () => {
+  const utc = (s: string) => Date.parse(`${s.replace(' ', 'T')}:00Z`) / 1000;
+  const DOC_NOW = utc('2026-01-15 12:00');
+  const docChapters = Array.from({ length: 11 }, (_, i) => chapter(i + 1, { released_at: utc('2026-01-14 12:00') + (i + 1 - 10) * 7 * DAY, sale_at: utc('2026-01-14 12:00') + (i + 1 - 10) * 7 * DAY }));
+  const section = (() => {
+    const text = fs.readFileSync(new URL('../../../docs/pricing.md', import.meta.url), 'utf8');
+    const start = text.indexOf('\n## Availability strategies');
+    return text.slice(start, text.indexOf('\n## ', start + 1));
+  })();
+  const rows = section.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| strategy') && !l.startsWith('| ---'))
+    .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+
+  /** The row's label: flags and counts in backticks, "none", "now …", "chapter N read by daily pass". */
+  function setupOf(label: string) {
+    const strategy: Partial<AvailabilityStrategy> = {};
+    let now = DOC_NOW;
+    let readChapter: number | null = null;
+    for (const part of label.split(', ')) {
+      let m: RegExpExecArray | null;
+      if (part === 'none') continue;
+      if ((m = /^`(\w+)`$/.exec(part)) && m[1]! in STRATEGY && typeof STRATEGY[m[1] as keyof AvailabilityStrategy] === 'boolean') (strategy as Record<string, unknown>)[m[1]!] = true;
+      else if ((m = /^`(\w+): (\d+)`$/.exec(part)) && typeof STRATEGY[m[1] as keyof AvailabilityStrategy] === 'number') (strategy as Record<string, unknown>)[m[1]!] = Number(m[2]);
+      else if ((m = /^now (\d{4}-\d\d-\d\d \d\d:\d\d)$/.exec(part))) now = utc(m[1]!);
+      else if ((m = /^chapter (\d+) read by daily pass$/.exec(part))) readChapter = Number(m[1]);
+      else throw new Error(`docs/pricing.md: a row label this test does not know: "${part}" in "${label}"`);
+    }
+    return { strategy, now, readChapter };
+  }
+
+  /** One cell in the page's legend: `3 ◆` keys, daily pass and ads; `3` keys only; `free`; `sched`. */
+  function cellOf(n: number, s: ReturnType<typeof setupOf>): string {
+    const usedAt = utc('2026-01-11 12:00');
+    const a = priceChapter({
+      now: s.now,
+      chapter: docChapters[n - 1]!,
+      series: { state: 'ACTIVE', all_free: 0, strategy: { ...STRATEGY, ...s.strategy }, freeAvailability: FREE_AVAILABILITY },
+      lineup: lineupOf(docChapters, s.now),
+      campaigns: [],
+      reader: reader({
+        balances: { keys: 50, xtra: 0 },
+        dailyPassUsedAt: s.readChapter === null ? null : usedAt,
+        rentals: n === s.readChapter ? [{ kind: 'daily_pass', created_at: usedAt, expires_at: usedAt + FREE_AVAILABILITY.daily_pass_ttl }] : [],
+      }),
+    });
+    if (a.state === 'scheduled') return 'sched';
+    if (a.state === 'free') return 'free';
+    const m = a.unlockMethods;
+    if (!m.keys.open) return `${a.finalPrice} (keys closed: ${(m.keys as { reason: string }).reason})`;
+    return m.dailyPass.open && m.ad.open ? `${a.finalPrice} ◆` : m.dailyPass.open || m.ad.open ? `${a.finalPrice} (pass or ads only one open)` : String(a.finalPrice);
+  }
+
+  it('has a worked example for every strategy', () => {
+    expect(rows.length).toBeGreaterThan(10);
+    const named = new Set(rows.flatMap(([label]) => Object.keys(setupOf(label!).strategy)));
+    expect([...named].sort()).toEqual(Object.keys(STRATEGY).sort());
+  });
+
+  it.each(rows.map((r) => [r[0]!, r.slice(1)] as const))('%s', (label, cells) => {
+    const s = setupOf(label);
+    expect(cells).toHaveLength(11);
+    expect(Array.from({ length: 11 }, (_, i) => cellOf(i + 1, s))).toEqual(cells);
   });
 });
 
