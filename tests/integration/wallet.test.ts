@@ -181,6 +181,25 @@ for (const dialect of selectedDialects()) {
       }
     });
 
+    // A balance that moves between pricing and charging cannot happen while the reader's accounts
+    // are locked, so the refusal of the guarded update is forced here: a trigger makes every update
+    // of this reader's balance touch no row, which is what the guarded update reports when the
+    // balance no longer covers the charge.
+    it('when the guarded update refuses the charge, the 402 says the real price and nothing is charged', async () => {
+      const reader = await createReader(server);
+      const [chapter] = chaptersAt(1, 2);
+      await grant(reader, chapter!.price);
+      await withDb(server, (db) => refuseBalanceUpdatesOf(db, dialect, reader.id, true));
+      const res = await redeem(server, reader, chapter!.e4pid).finally(() => withDb(server, (db) => refuseBalanceUpdatesOf(db, dialect, reader.id, false)));
+      expect(res.status).toBe(402);
+      expect(res.json().detail).toBe(message('en', 'wallet.error.insufficient', { price: chapter!.price, keys: chapter!.price, xtra: 0 }));
+      expect(await balances(reader)).toEqual({ keys: chapter!.price, xtra: 0 });
+      const unlocks = await withDb(server, (db) => db.selectFrom('ledger_transactions').select('id').where('user_id', '=', reader.id).where('kind', '=', 'unlock').execute());
+      expect(unlocks).toEqual([]);
+      // With the refusal gone, the same unlock goes through.
+      expect((await redeem(server, reader, chapter!.e4pid)).status).toBe(200);
+    });
+
     it('a failure between the debit and the ownership leaves nothing behind', async () => {
       const reader = await createReader(server);
       const [chapter] = chaptersAt(1);
@@ -249,4 +268,19 @@ async function failOwnershipOf(db: import('~/server/db').DB, dialect: string, ch
   }
   if (on) await sql.raw(`create trigger inkpass_test_fail before insert on chapter_unlocks when new.chapter_id = ${chapterId} begin select raise(abort, 'injected failure'); end`).execute(db);
   else await sql.raw('drop trigger if exists inkpass_test_fail').execute(db);
+}
+
+/** Makes every balance update of one reader's accounts touch no row (a database trigger), or removes that. */
+async function refuseBalanceUpdatesOf(db: import('~/server/db').DB, dialect: string, userId: number, on: boolean): Promise<void> {
+  if (dialect === 'postgres') {
+    if (on) {
+      await sql.raw(`create or replace function inkpass_test_refuse() returns trigger as $$ begin if old.user_id = ${userId} then return null; end if; return new; end $$ language plpgsql`).execute(db);
+      await sql.raw('create trigger inkpass_test_refuse before update on wallet_accounts for each row execute function inkpass_test_refuse()').execute(db);
+    } else {
+      await sql.raw('drop trigger if exists inkpass_test_refuse on wallet_accounts').execute(db);
+    }
+    return;
+  }
+  if (on) await sql.raw(`create trigger inkpass_test_refuse before update on wallet_accounts when old.user_id = ${userId} begin select raise(ignore); end`).execute(db);
+  else await sql.raw('drop trigger if exists inkpass_test_refuse').execute(db);
 }
