@@ -144,6 +144,51 @@ for (const dialect of selectedDialects()) {
       expect(await balances(reader)).toEqual({ keys: 1000, xtra: 0 });
     });
 
+    // The shared servers already believe a CDN's country header (COUNTRY_HEADER=cf-ipcountry in
+    // the harness's SERVER_ENV), so no server of its own is needed here.
+    it('answers 403 with the reason in the site\'s language for a series blocked in the reader\'s country, charges nothing, and sells it elsewhere', async () => {
+      const blocked = await withDb(server, async (db) => {
+        const { pricingContext, accessIn } = await import('~/features/catalog/index.server');
+        const t = now();
+        const rich = { owned: false, rentals: [], balances: { keys: 1e6, xtra: 0 }, dailyPassUsedAt: null, adsWatched: 0, subscription: null };
+        const out: { slug: string; e4pid: string; price: number; country: string }[] = [];
+        for (const [slug, country] of [[DEMO.geoblockedJp, 'JP'], [DEMO.licensingBlocked, 'US']] as const) {
+          const rows = await db.selectFrom('chapters').innerJoin('series', 'series.id', 'chapters.series_id').select('chapters.e4pid')
+            .where('series.slug', '=', slug).where('chapters.original_price', '>', 0).where('chapters.released_at', '<=', t - 86400).orderBy('chapters.number').execute();
+          for (const r of rows) {
+            const ctx = (await pricingContext(db, r.e4pid, t))!;
+            const elsewhere = accessIn(ctx, rich, 'BR', t);
+            if (!elsewhere.unlockMethods.keys.open || elsewhere.finalPrice <= 0 || elsewhere.readable) continue;
+            expect(accessIn(ctx, rich, country, t).state).toBe('unavailable');
+            out.push({ slug, e4pid: r.e4pid, price: elsewhere.finalPrice, country });
+            break;
+          }
+        }
+        return out;
+      });
+      expect(blocked.map((b) => b.slug)).toEqual([DEMO.geoblockedJp, DEMO.licensingBlocked]);
+      const reader = await createReader(server);
+      const total = blocked.reduce((sum, b) => sum + b.price, 0);
+      await grant(reader, total);
+      for (const b of blocked) {
+        const en = await redeem(server, reader, b.e4pid, { 'cf-ipcountry': b.country });
+        expect(en.status, b.slug).toBe(403);
+        expect(en.json().detail).toBe(message('en', 'wallet.error.region'));
+        const br = await server.request('/api/redeem/', {
+          site: 'br', method: 'POST', body: `content=${b.e4pid}`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin('br'), cookie: reader.cookie, 'cf-ipcountry': b.country.toLowerCase() },
+        });
+        expect(br.status, b.slug).toBe(403);
+        expect(br.json().detail).toBe(message('pt-BR', 'wallet.error.region'));
+      }
+      expect(await balances(reader)).toEqual({ keys: total, xtra: 0 });
+      expect(await withDb(server, (db) => db.selectFrom('chapter_unlocks').select('chapter_id').where('user_id', '=', reader.id).execute())).toEqual([]);
+      // The same chapter from a country it is not blocked in: it is the region that refused.
+      const fromBrazil = await redeem(server, reader, blocked[0]!.e4pid, { 'cf-ipcountry': 'BR' });
+      expect(fromBrazil.status).toBe(200);
+      expect(fromBrazil.json().charged).toEqual({ price: blocked[0]!.price, currency: 'keys' });
+    });
+
     it('200 unlocks fired at once with keys for exactly 3: exactly 3 succeed, the rest are 402, and the paid balance ends at 0', { timeout: 120_000 }, async () => {
       const reader = await createReader(server);
       const chapters = chaptersAt(200);
@@ -176,6 +221,23 @@ for (const dialect of selectedDialects()) {
         expect((await balances(reader)).keys).toBe(0);
         const owned = await withDb(server, (db) => db.selectFrom('chapter_unlocks').select('chapter_id').where('user_id', '=', reader.id).execute());
         expect(owned).toHaveLength(3);
+      } finally {
+        await second.stop();
+      }
+    });
+
+    it('50 unlocks of the same chapter at once, split over two server processes on one database, charge once', { timeout: 120_000 }, async () => {
+      const second = await startExtraServer(server);
+      try {
+        const reader = await createReader(server);
+        const [chapter] = chaptersAt(1, 10);
+        await grant(reader, 10 * chapter!.price);
+        const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => redeem(i % 2 ? second : server, reader, chapter!.e4pid)));
+        expect(statusCounts(answers)).toEqual({ 200: 1, 409: 49 });
+        for (const a of answers.filter((x) => x.status === 409)) expect(a.json().detail).toBe(message('en', 'wallet.error.owned'));
+        expect(await balances(reader)).toEqual({ keys: 9 * chapter!.price, xtra: Math.floor(chapter!.price / 10) });
+        const unlocks = await withDb(server, (db) => db.selectFrom('ledger_transactions').select('id').where('user_id', '=', reader.id).where('kind', '=', 'unlock').execute());
+        expect(unlocks).toHaveLength(1);
       } finally {
         await second.stop();
       }
