@@ -36,13 +36,21 @@ try {
 }
 const { values, positionals } = parsed;
 const command = positionals[0];
-if (positionals.length !== 1 || !['grant', 'balance', 'audit'].includes(command ?? '')) usage();
+if (command === undefined) usage();
+if (!['grant', 'balance', 'audit'].includes(command)) usage(`Unknown command "${command}".`);
+if (positionals.length > 1) usage(`Unexpected argument "${positionals[1]}".`);
 
 const count = (raw: string | undefined, name: string): number => {
   if (raw === undefined) return 0;
   if (!/^\d{1,9}$/.test(raw)) usage(`--${name} must be a whole number of keys`);
   return Number(raw);
 };
+// Usage errors are found before the database is opened: a typo never depends on its state.
+if (command !== 'audit' && !values.email) usage('--email is required');
+const keys = command === 'grant' ? count(values.keys, 'keys') : 0;
+const xtra = command === 'grant' ? count(values.xtra, 'xtra') : 0;
+if (command === 'grant' && keys + xtra === 0) usage('grant at least one key (--keys or --xtra)');
+if (command === 'grant' && !values.reason?.trim()) usage('--reason is required');
 
 const { db } = await createDb();
 let code = 0;
@@ -58,21 +66,16 @@ try {
     }
     code = findings.length ? 1 : 0;
   } else {
-    if (!values.email) usage('--email is required');
-    const user = await findUserByEmail(db, values.email);
+    const user = await findUserByEmail(db, values.email!);
     if (!user) {
-      console.error(`No account with the email ${values.email.trim().toLowerCase()}.`);
+      console.error(`No account with the email ${values.email!.trim().toLowerCase()}.`);
       code = 1;
     } else if (command === 'balance') {
       const b = await balancesOf(db, user.id);
       console.log(`${user.email}: ${b.keys} keys, ${b.xtra} Xtra keys`);
     } else {
-      const keys = count(values.keys, 'keys');
-      const xtra = count(values.xtra, 'xtra');
-      if (keys + xtra === 0) usage('grant at least one key (--keys or --xtra)');
-      if (!values.reason?.trim()) usage('--reason is required');
       const key = values.key ? `grant:${values.key}` : `grant:${crypto.randomUUID()}`;
-      const { created, balances } = await grantKeys(db, { userId: user.id, keys, xtra, reason: values.reason.trim().slice(0, 500), key, now: Math.floor(Date.now() / 1000) });
+      const { created, balances } = await grantKeys(db, { userId: user.id, keys, xtra, reason: values.reason!.trim().slice(0, 500), key, now: Math.floor(Date.now() / 1000) });
       console.log(`${created ? 'Granted' : 'Already granted (same --key)'}: ${user.email} now has ${balances.keys} keys, ${balances.xtra} Xtra keys.`);
     }
   }

@@ -1,8 +1,9 @@
 /**
  * Unlocking with keys in the browser, on both sites: the unlock dialog on a series row and in
  * the reader's locked view, the buy-keys link when keys are short, the reload after success
- * (the row says owned, the reader shows the pages), the Xtra-key path and bonus line, and the
- * alert inside the dialog when the server refuses.
+ * (the row says owned, the reader shows the pages), the Xtra-key path (Xtra keys pay, the bonus
+ * comes back, paid keys stay), the button disabled while the request is pending, and the alert
+ * inside the dialog when the server refuses.
  */
 import type { Page } from '@playwright/test';
 import { brUrl, enUrl, expect, grantKeys, message, test } from './fixtures';
@@ -92,16 +93,51 @@ for (const site of ['en', 'br'] as const) {
       await expect(page.locator('.reader-page img').first()).toBeVisible();
     });
 
-    test('Xtra keys pay first when they cover the price, and the bonus line shows', async ({ page, reader }) => {
+    test('Xtra keys pay first when they cover the price, the bonus line shows, and the unlock takes Xtra keys only and gives the bonus back', async ({ page, reader }) => {
       // The English tab: its newest episodes cost 10 keys or more.
       await page.goto(url(`${SERIES}#language-en`));
       const { offer } = await paidRow(page, 10);
       await grantKeys(reader.email, offer.price, offer.price);
       await page.reload();
+      const keysLink = (keys: number, xtra: number) => page.getByRole('link', { name: message(locale, 'header.keys', { keys, xtra }) });
+      await expect(keysLink(offer.price, offer.price)).toBeVisible();
       await unlockButtonOf(page, offer.e4pid).click();
       const dialog = page.locator('dialog.unlock-dialog[open]');
       await expect(dialog).toContainText(message(locale, 'unlock.payWithXtra', { price: offer.price }));
-      await expect(dialog).toContainText(message(locale, 'wallet.bonusLine', { bonus: Math.floor(offer.price / 10) }));
+      await expect(dialog).toContainText(message(locale, 'wallet.bonusLine', { bonus: offer.bonus }));
+      const confirm = dialog.getByRole('button', { name: message(locale, 'unlock.confirm', { price: offer.price }) });
+      await Promise.all([page.waitForEvent('load'), confirm.click()]);
+      // Paid keys untouched; the Xtra keys paid the whole price and the bonus came back.
+      await expect(keysLink(offer.price, offer.bonus)).toBeVisible();
+      await expect(unlockButtonOf(page, offer.e4pid)).toHaveCount(0);
+      await page.goto(url(offer.href));
+      await expect(page.locator('.reader-page img').first()).toBeVisible();
+    });
+
+    test('the unlock button is disabled and busy while the request is pending, so a second click sends nothing', async ({ page, reader }) => {
+      await page.goto(url(SERIES));
+      const { offer } = await paidRow(page);
+      await grantKeys(reader.email, offer.price);
+      await page.reload();
+      // The redeem call is held until the test lets it through.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let posts = 0;
+      await page.route('**/api/redeem/', async (route) => {
+        posts++;
+        await held;
+        await route.continue();
+      });
+      await unlockButtonOf(page, offer.e4pid).click();
+      const dialog = page.locator('dialog.unlock-dialog[open]');
+      await dialog.getByRole('button', { name: message(locale, 'unlock.confirm', { price: offer.price }) }).click();
+      const pending = dialog.getByRole('button', { name: message(locale, 'unlock.pending') });
+      await expect(pending).toBeDisabled();
+      await expect(pending).toHaveAttribute('aria-busy', 'true');
+      await pending.click({ force: true });
+      await Promise.all([page.waitForEvent('load'), release()]);
+      await expect(unlockButtonOf(page, offer.e4pid)).toHaveCount(0);
+      expect(posts).toBe(1);
     });
 
     test('the server\'s refusal shows in a dismissible alert inside the dialog, and the button works again', async ({ page, reader }) => {

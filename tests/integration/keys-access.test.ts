@@ -246,5 +246,46 @@ for (const dialect of selectedDialects()) {
       expect(list.text).not.toContain('btn-unlock');
       expect(list.text).toContain(message('en', 'chapter.owned'));
     });
+
+    it('serves the free chapters of a removed series to everyone, pages included, and sells none of them', async () => {
+      const free = await withDb(server, async (db) => {
+        const { pricingContext, accessIn } = await import('~/features/catalog/index.server');
+        const s = await db.selectFrom('series').select(['id', 'slug', 'format', 'state']).where('slug', '=', DEMO.removed).executeTakeFirstOrThrow();
+        expect(s.state).toBe('REMOVED');
+        const t = now();
+        const rows = await db.selectFrom('chapters').select(['e4pid', 'number', 'language']).where('series_id', '=', s.id).where('language', '=', 'en')
+          .where('original_price', '=', 0).where('released_at', '<=', t).orderBy('number').limit(1).execute();
+        expect(rows).toHaveLength(1);
+        const c = rows[0]!;
+        expect(accessIn((await pricingContext(db, c.e4pid, t))!, null, null, t)).toMatchObject({ readable: true, reason: 'free' });
+        return { e4pid: c.e4pid, path: readerPath(s, { e4pid: c.e4pid, number: Number(c.number), language: c.language }) };
+      });
+      const reader = await createReader(server);
+      await grant(reader, 50, 50);
+      for (const who of [null, reader]) {
+        const page = await get(free.path, who);
+        expect(page.status).toBe(200);
+        const urls = mediaUrls(page.text);
+        expect(urls.length, who ? 'signed in' : 'anonymous').toBeGreaterThan(0);
+        for (const url of urls.slice(0, 2)) {
+          const image = await get(url, who);
+          expect(image.status, url).toBe(200);
+          expect(image.body.subarray(8, 12).toString('latin1')).toBe('WEBP');
+        }
+        expect(page.text).not.toContain('btn-unlock');
+      }
+      // Nothing to buy: the redeem call refuses it and charges nothing, on both sites.
+      const refused = await postForm('/api/redeem/', reader, { content: free.e4pid });
+      expect(refused.status).toBe(409);
+      expect(refused.json().detail).toBe(message('en', 'wallet.error.unavailable'));
+      const refusedBr = await server.request('/api/redeem/', {
+        site: 'br', method: 'POST', body: `content=${free.e4pid}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin('br'), cookie: reader.cookie },
+      });
+      expect(refusedBr.status).toBe(409);
+      expect(refusedBr.json().detail).toBe(message('pt-BR', 'wallet.error.unavailable'));
+      expect(await balances(reader)).toEqual({ keys: 50, xtra: 50 });
+      expect(await withDb(server, (db) => db.selectFrom('chapter_unlocks').select('chapter_id').where('user_id', '=', reader.id).execute())).toEqual([]);
+    });
   });
 }

@@ -1,9 +1,9 @@
 /**
  * /my/keys/ over real HTTP on both databases: the reader's two balances and their history,
  * newest first, each line saying what it was for, paged without JavaScript, in both languages,
- * and nobody else's.
+ * and nobody else's. Every test ends with the ledger audit passing, like the other money files.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createReader, htmlText, message, selectedDialects, useServer, withDb, type Reader } from './harness';
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -18,6 +18,10 @@ for (const dialect of selectedDialects()) {
         await grantKeys(db, { userId: reader.id, keys, xtra, reason, key: `my-keys:${reader.id}:${++seq}`, now: now() });
       });
     const page = (reader: Reader | null, query = '', site: 'en' | 'br' = 'en') => server.request(`/my/keys/${query}`, { site, headers: reader ? { cookie: reader.cookie } : {} });
+
+    afterEach(async () => {
+      expect(await withDb(server, async (db) => (await import('~/features/wallet/index.server')).auditLedger(db))).toEqual([]);
+    });
 
     /** A chapter costing 10 keys or more, unlockable now, with its reader path. */
     const pricey = () =>

@@ -144,6 +144,51 @@ for (const dialect of selectedDialects()) {
       expect(await balances(reader)).toEqual({ keys: 1000, xtra: 0 });
     });
 
+    // The shared servers already believe a CDN's country header (COUNTRY_HEADER=cf-ipcountry in
+    // the harness's SERVER_ENV), so no server of its own is needed here.
+    it('answers 403 with the reason in the site\'s language for a series blocked in the reader\'s country, charges nothing, and sells it elsewhere', async () => {
+      const blocked = await withDb(server, async (db) => {
+        const { pricingContext, accessIn } = await import('~/features/catalog/index.server');
+        const t = now();
+        const rich = { owned: false, rentals: [], balances: { keys: 1e6, xtra: 0 }, dailyPassUsedAt: null, adsWatched: 0, subscription: null };
+        const out: { slug: string; e4pid: string; price: number; country: string }[] = [];
+        for (const [slug, country] of [[DEMO.geoblockedJp, 'JP'], [DEMO.licensingBlocked, 'US']] as const) {
+          const rows = await db.selectFrom('chapters').innerJoin('series', 'series.id', 'chapters.series_id').select('chapters.e4pid')
+            .where('series.slug', '=', slug).where('chapters.original_price', '>', 0).where('chapters.released_at', '<=', t - 86400).orderBy('chapters.number').execute();
+          for (const r of rows) {
+            const ctx = (await pricingContext(db, r.e4pid, t))!;
+            const elsewhere = accessIn(ctx, rich, 'BR', t);
+            if (!elsewhere.unlockMethods.keys.open || elsewhere.finalPrice <= 0 || elsewhere.readable) continue;
+            expect(accessIn(ctx, rich, country, t).state).toBe('unavailable');
+            out.push({ slug, e4pid: r.e4pid, price: elsewhere.finalPrice, country });
+            break;
+          }
+        }
+        return out;
+      });
+      expect(blocked.map((b) => b.slug)).toEqual([DEMO.geoblockedJp, DEMO.licensingBlocked]);
+      const reader = await createReader(server);
+      const total = blocked.reduce((sum, b) => sum + b.price, 0);
+      await grant(reader, total);
+      for (const b of blocked) {
+        const en = await redeem(server, reader, b.e4pid, { 'cf-ipcountry': b.country });
+        expect(en.status, b.slug).toBe(403);
+        expect(en.json().detail).toBe(message('en', 'wallet.error.region'));
+        const br = await server.request('/api/redeem/', {
+          site: 'br', method: 'POST', body: `content=${b.e4pid}`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin('br'), cookie: reader.cookie, 'cf-ipcountry': b.country.toLowerCase() },
+        });
+        expect(br.status, b.slug).toBe(403);
+        expect(br.json().detail).toBe(message('pt-BR', 'wallet.error.region'));
+      }
+      expect(await balances(reader)).toEqual({ keys: total, xtra: 0 });
+      expect(await withDb(server, (db) => db.selectFrom('chapter_unlocks').select('chapter_id').where('user_id', '=', reader.id).execute())).toEqual([]);
+      // The same chapter from a country it is not blocked in: it is the region that refused.
+      const fromBrazil = await redeem(server, reader, blocked[0]!.e4pid, { 'cf-ipcountry': 'BR' });
+      expect(fromBrazil.status).toBe(200);
+      expect(fromBrazil.json().charged).toEqual({ price: blocked[0]!.price, currency: 'keys' });
+    });
+
     it('200 unlocks fired at once with keys for exactly 3: exactly 3 succeed, the rest are 402, and the paid balance ends at 0', { timeout: 120_000 }, async () => {
       const reader = await createReader(server);
       const chapters = chaptersAt(200);
@@ -179,6 +224,42 @@ for (const dialect of selectedDialects()) {
       } finally {
         await second.stop();
       }
+    });
+
+    it('50 unlocks of the same chapter at once, split over two server processes on one database, charge once', { timeout: 120_000 }, async () => {
+      const second = await startExtraServer(server);
+      try {
+        const reader = await createReader(server);
+        const [chapter] = chaptersAt(1, 10);
+        await grant(reader, 10 * chapter!.price);
+        const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => redeem(i % 2 ? second : server, reader, chapter!.e4pid)));
+        expect(statusCounts(answers)).toEqual({ 200: 1, 409: 49 });
+        for (const a of answers.filter((x) => x.status === 409)) expect(a.json().detail).toBe(message('en', 'wallet.error.owned'));
+        expect(await balances(reader)).toEqual({ keys: 9 * chapter!.price, xtra: Math.floor(chapter!.price / 10) });
+        const unlocks = await withDb(server, (db) => db.selectFrom('ledger_transactions').select('id').where('user_id', '=', reader.id).where('kind', '=', 'unlock').execute());
+        expect(unlocks).toHaveLength(1);
+      } finally {
+        await second.stop();
+      }
+    });
+
+    // A balance that moves between pricing and charging cannot happen while the reader's accounts
+    // are locked, so the refusal of the guarded update is forced here: a trigger makes every update
+    // of this reader's balance touch no row, which is what the guarded update reports when the
+    // balance no longer covers the charge.
+    it('when the guarded update refuses the charge, the 402 says the real price and nothing is charged', async () => {
+      const reader = await createReader(server);
+      const [chapter] = chaptersAt(1, 2);
+      await grant(reader, chapter!.price);
+      await withDb(server, (db) => refuseBalanceUpdatesOf(db, dialect, reader.id, true));
+      const res = await redeem(server, reader, chapter!.e4pid).finally(() => withDb(server, (db) => refuseBalanceUpdatesOf(db, dialect, reader.id, false)));
+      expect(res.status).toBe(402);
+      expect(res.json().detail).toBe(message('en', 'wallet.error.insufficient', { price: chapter!.price, keys: chapter!.price, xtra: 0 }));
+      expect(await balances(reader)).toEqual({ keys: chapter!.price, xtra: 0 });
+      const unlocks = await withDb(server, (db) => db.selectFrom('ledger_transactions').select('id').where('user_id', '=', reader.id).where('kind', '=', 'unlock').execute());
+      expect(unlocks).toEqual([]);
+      // With the refusal gone, the same unlock goes through.
+      expect((await redeem(server, reader, chapter!.e4pid)).status).toBe(200);
     });
 
     it('a failure between the debit and the ownership leaves nothing behind', async () => {
@@ -249,4 +330,19 @@ async function failOwnershipOf(db: import('~/server/db').DB, dialect: string, ch
   }
   if (on) await sql.raw(`create trigger inkpass_test_fail before insert on chapter_unlocks when new.chapter_id = ${chapterId} begin select raise(abort, 'injected failure'); end`).execute(db);
   else await sql.raw('drop trigger if exists inkpass_test_fail').execute(db);
+}
+
+/** Makes every balance update of one reader's accounts touch no row (a database trigger), or removes that. */
+async function refuseBalanceUpdatesOf(db: import('~/server/db').DB, dialect: string, userId: number, on: boolean): Promise<void> {
+  if (dialect === 'postgres') {
+    if (on) {
+      await sql.raw(`create or replace function inkpass_test_refuse() returns trigger as $$ begin if old.user_id = ${userId} then return null; end if; return new; end $$ language plpgsql`).execute(db);
+      await sql.raw('create trigger inkpass_test_refuse before update on wallet_accounts for each row execute function inkpass_test_refuse()').execute(db);
+    } else {
+      await sql.raw('drop trigger if exists inkpass_test_refuse on wallet_accounts').execute(db);
+    }
+    return;
+  }
+  if (on) await sql.raw(`create trigger inkpass_test_refuse before update on wallet_accounts when old.user_id = ${userId} begin select raise(ignore); end`).execute(db);
+  else await sql.raw('drop trigger if exists inkpass_test_refuse').execute(db);
 }

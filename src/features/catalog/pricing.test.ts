@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import {
@@ -131,6 +132,77 @@ describe('availability strategies (chapters 1-10, chapter 10 a day old, chapter 
   });
 });
 
+/**
+ * The worked examples of docs/pricing.md ("Availability strategies"), read from the page and
+ * recomputed cell by cell, so the page cannot drift from the code. The page's fixture: "Harbor
+ * Lights", chapters 1-10 at 3 keys released on Wednesdays at 12:00 UTC (chapter 10 on 2026-01-14),
+ * chapter 11 on 2026-01-21; daily pass (23 h recharge, 3-day read) and ads on everywhere; a reader
+ * with 50 keys, a charged pass and ads left; now Thursday 2026-01-15 12:00 unless the row says.
+ */
+describe('the worked examples of docs/pricing.md', () => {
+  const utc = (s: string) => Date.parse(`${s.replace(' ', 'T')}:00Z`) / 1000;
+  const DOC_NOW = utc('2026-01-15 12:00');
+  const docChapters = Array.from({ length: 11 }, (_, i) => chapter(i + 1, { released_at: utc('2026-01-14 12:00') + (i + 1 - 10) * 7 * DAY, sale_at: utc('2026-01-14 12:00') + (i + 1 - 10) * 7 * DAY }));
+  const section = (() => {
+    const text = fs.readFileSync(new URL('../../../docs/pricing.md', import.meta.url), 'utf8');
+    const start = text.indexOf('\n## Availability strategies');
+    return text.slice(start, text.indexOf('\n## ', start + 1));
+  })();
+  const rows = section.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| strategy') && !l.startsWith('| ---'))
+    .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+
+  /** The row's label: flags and counts in backticks, "none", "now …", "chapter N read by daily pass". */
+  function setupOf(label: string) {
+    const strategy: Partial<AvailabilityStrategy> = {};
+    let now = DOC_NOW;
+    let readChapter: number | null = null;
+    for (const part of label.split(', ')) {
+      let m: RegExpExecArray | null;
+      if (part === 'none') continue;
+      if ((m = /^`(\w+)`$/.exec(part)) && m[1]! in STRATEGY && typeof STRATEGY[m[1] as keyof AvailabilityStrategy] === 'boolean') (strategy as Record<string, unknown>)[m[1]!] = true;
+      else if ((m = /^`(\w+): (\d+)`$/.exec(part)) && typeof STRATEGY[m[1] as keyof AvailabilityStrategy] === 'number') (strategy as Record<string, unknown>)[m[1]!] = Number(m[2]);
+      else if ((m = /^now (\d{4}-\d\d-\d\d \d\d:\d\d)$/.exec(part))) now = utc(m[1]!);
+      else if ((m = /^chapter (\d+) read by daily pass$/.exec(part))) readChapter = Number(m[1]);
+      else throw new Error(`docs/pricing.md: a row label this test does not know: "${part}" in "${label}"`);
+    }
+    return { strategy, now, readChapter };
+  }
+
+  /** One cell in the page's legend: `3 ◆` keys, daily pass and ads; `3` keys only; `free`; `sched`. */
+  function cellOf(n: number, s: ReturnType<typeof setupOf>): string {
+    const usedAt = utc('2026-01-11 12:00');
+    const a = priceChapter({
+      now: s.now,
+      chapter: docChapters[n - 1]!,
+      series: { state: 'ACTIVE', all_free: 0, strategy: { ...STRATEGY, ...s.strategy }, freeAvailability: FREE_AVAILABILITY },
+      lineup: lineupOf(docChapters, s.now),
+      campaigns: [],
+      reader: reader({
+        balances: { keys: 50, xtra: 0 },
+        dailyPassUsedAt: s.readChapter === null ? null : usedAt,
+        rentals: n === s.readChapter ? [{ kind: 'daily_pass', created_at: usedAt, expires_at: usedAt + FREE_AVAILABILITY.daily_pass_ttl }] : [],
+      }),
+    });
+    if (a.state === 'scheduled') return 'sched';
+    if (a.state === 'free') return 'free';
+    const m = a.unlockMethods;
+    if (!m.keys.open) return `${a.finalPrice} (keys closed: ${(m.keys as { reason: string }).reason})`;
+    return m.dailyPass.open && m.ad.open ? `${a.finalPrice} ◆` : m.dailyPass.open || m.ad.open ? `${a.finalPrice} (pass or ads only one open)` : String(a.finalPrice);
+  }
+
+  it('has a worked example for every strategy', () => {
+    expect(rows.length).toBeGreaterThan(10);
+    const named = new Set(rows.flatMap(([label]) => Object.keys(setupOf(label!).strategy)));
+    expect([...named].sort()).toEqual(Object.keys(STRATEGY).sort());
+  });
+
+  it.each(rows.map((r) => [r[0]!, r.slice(1)] as const))('%s', (label, cells) => {
+    const s = setupOf(label);
+    expect(cells).toHaveLength(11);
+    expect(Array.from({ length: 11 }, (_, i) => cellOf(i + 1, s))).toEqual(cells);
+  });
+});
+
 describe('campaigns', () => {
   const c = campaign;
   it.each<[string, Campaign[], number, number, string | null]>([
@@ -226,6 +298,116 @@ describe('campaigns', () => {
     expect(finalPrice({ number: 5, original_price: 3 }, [c({ discount: 0.25 })], NOW)).toBe(2);
     expect(finalPrice({ number: 5, original_price: 3 }, [c({ ends_at: NOW })], NOW)).toBe(3);
   });
+});
+
+/**
+ * Every strategy flag under every kind of campaign, on the fixture series (chapters 1-10 at 3
+ * keys, chapter 10 a day old) for a signed-in reader, chapter by chapter. A cell is the final
+ * price, then `/` and the list (original) price when they differ, then why it is readable:
+ *   3      3 keys, not readable        2/3   on sale: 2 keys, 3 struck through
+ *   6      the newest at double price  0/3s  free by the strategy (no sale shown)
+ *   0/3c   free by the campaign, until the campaign ends
+ */
+describe('strategies under campaigns (chapters 1-10: final/original price and reason)', () => {
+  const KINDS = {
+    discount: campaign({ name: 'Half off', discount: 0.5 }),
+    'from chapter 4 (override_starting_count)': campaign({ name: 'From 4', discount: 0.5, override_starting_count: 4 }),
+    'up to chapter 6 (override_ending_count)': campaign({ name: 'Up to 6', discount: 0.5, override_ending_count: 6 }),
+    'chapters 8 on free (override_all_free)': campaign({ name: 'Free 8+', override_all_free: 1, override_starting_count: 8, ends_at: NOW + 2 * DAY }),
+    'all free, but ended an hour ago (outside its window)': campaign({ name: 'Over', override_all_free: 1, starts_at: NOW - 2 * DAY, ends_at: NOW - HOUR }),
+  } as const;
+  type Kind = keyof typeof KINDS;
+  const STRATEGIES: [string, Partial<AvailabilityStrategy>, Record<Kind, string>][] = [
+    ['no strategy', {}, {
+      discount: '2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'from chapter 4 (override_starting_count)': '3 3 3 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'up to chapter 6 (override_ending_count)': '2/3 2/3 2/3 2/3 2/3 2/3 3 3 3 3',
+      'chapters 8 on free (override_all_free)': '3 3 3 3 3 3 3 0/3c 0/3c 0/3c',
+      'all free, but ended an hour ago (outside its window)': '3 3 3 3 3 3 3 3 3 3',
+    }],
+    ['starting_count: 3', { starting_count: 3 }, {
+      discount: '0/3s 0/3s 0/3s 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'from chapter 4 (override_starting_count)': '0/3s 0/3s 0/3s 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'up to chapter 6 (override_ending_count)': '0/3s 0/3s 0/3s 2/3 2/3 2/3 3 3 3 3',
+      'chapters 8 on free (override_all_free)': '0/3s 0/3s 0/3s 3 3 3 3 0/3c 0/3c 0/3c',
+      'all free, but ended an hour ago (outside its window)': '0/3s 0/3s 0/3s 3 3 3 3 3 3 3',
+    }],
+    ['simulpub', { simulpub: true }, {
+      discount: '2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 0/3s',
+      'from chapter 4 (override_starting_count)': '3 3 3 2/3 2/3 2/3 2/3 2/3 2/3 0/3s',
+      'up to chapter 6 (override_ending_count)': '2/3 2/3 2/3 2/3 2/3 2/3 3 3 3 0/3s',
+      'chapters 8 on free (override_all_free)': '3 3 3 3 3 3 3 0/3c 0/3c 0/3s',
+      'all free, but ended an hour ago (outside its window)': '3 3 3 3 3 3 3 3 3 0/3s',
+    }],
+    ['latest_only_free', { latest_only_free: true }, {
+      discount: '2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 0/3s',
+      'from chapter 4 (override_starting_count)': '3 3 3 2/3 2/3 2/3 2/3 2/3 2/3 0/3s',
+      'up to chapter 6 (override_ending_count)': '2/3 2/3 2/3 2/3 2/3 2/3 3 3 3 0/3s',
+      'chapters 8 on free (override_all_free)': '3 3 3 3 3 3 3 0/3c 0/3c 0/3s',
+      'all free, but ended an hour ago (outside its window)': '3 3 3 3 3 3 3 3 3 0/3s',
+    }],
+    ['catchup_count: 3 (catch-up chapters are discounted like any paid one)', { catchup_count: 3 }, {
+      discount: '2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'from chapter 4 (override_starting_count)': '3 3 3 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'up to chapter 6 (override_ending_count)': '2/3 2/3 2/3 2/3 2/3 2/3 3 3 3 3',
+      'chapters 8 on free (override_all_free)': '3 3 3 3 3 3 3 0/3c 0/3c 0/3c',
+      'all free, but ended an hour ago (outside its window)': '3 3 3 3 3 3 3 3 3 3',
+    }],
+    ['catchup_count: 3, fpf_becomes_paid (keys-only chapters are discounted too)', { catchup_count: 3, fpf_becomes_paid: true }, {
+      discount: '2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'from chapter 4 (override_starting_count)': '3 3 3 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'up to chapter 6 (override_ending_count)': '2/3 2/3 2/3 2/3 2/3 2/3 3 3 3 3',
+      'chapters 8 on free (override_all_free)': '3 3 3 3 3 3 3 0/3c 0/3c 0/3c',
+      'all free, but ended an hour ago (outside its window)': '3 3 3 3 3 3 3 3 3 3',
+    }],
+    ['catchup_count: 3, fpf_becomes_free', { catchup_count: 3, fpf_becomes_free: true }, {
+      discount: '0/3s 0/3s 0/3s 0/3s 0/3s 0/3s 0/3s 2/3 2/3 2/3',
+      'from chapter 4 (override_starting_count)': '0/3s 0/3s 0/3s 0/3s 0/3s 0/3s 0/3s 2/3 2/3 2/3',
+      'up to chapter 6 (override_ending_count)': '0/3s 0/3s 0/3s 0/3s 0/3s 0/3s 0/3s 3 3 3',
+      'chapters 8 on free (override_all_free)': '0/3s 0/3s 0/3s 0/3s 0/3s 0/3s 0/3s 0/3c 0/3c 0/3c',
+      'all free, but ended an hour ago (outside its window)': '0/3s 0/3s 0/3s 0/3s 0/3s 0/3s 0/3s 3 3 3',
+    }],
+    ['catchup_count: 3, fpf_becomes_backlog', { catchup_count: 3, fpf_becomes_backlog: true }, {
+      discount: '2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'from chapter 4 (override_starting_count)': '3 3 3 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'up to chapter 6 (override_ending_count)': '2/3 2/3 2/3 2/3 2/3 2/3 3 3 3 3',
+      'chapters 8 on free (override_all_free)': '3 3 3 3 3 3 3 0/3c 0/3c 0/3c',
+      'all free, but ended an hour ago (outside its window)': '3 3 3 3 3 3 3 3 3 3',
+    }],
+    ['backlog_becomes_backlog', { backlog_becomes_backlog: true }, {
+      discount: '2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'from chapter 4 (override_starting_count)': '3 3 3 2/3 2/3 2/3 2/3 2/3 2/3 2/3',
+      'up to chapter 6 (override_ending_count)': '2/3 2/3 2/3 2/3 2/3 2/3 3 3 3 3',
+      'chapters 8 on free (override_all_free)': '3 3 3 3 3 3 3 0/3c 0/3c 0/3c',
+      'all free, but ended an hour ago (outside its window)': '3 3 3 3 3 3 3 3 3 3',
+    }],
+    ['latest_episode_double (campaigns work on the doubled price)', { latest_episode_double: true }, {
+      discount: '2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 2/3 3/6',
+      'from chapter 4 (override_starting_count)': '3 3 3 2/3 2/3 2/3 2/3 2/3 2/3 3/6',
+      'up to chapter 6 (override_ending_count)': '2/3 2/3 2/3 2/3 2/3 2/3 3 3 3 6',
+      'chapters 8 on free (override_all_free)': '3 3 3 3 3 3 3 0/3c 0/3c 0/6c',
+      'all free, but ended an hour ago (outside its window)': '3 3 3 3 3 3 3 3 3 6',
+    }],
+  ];
+  const REASON_CODE: Partial<Record<string, string>> = { strategy_free: 's', campaign_free: 'c' };
+  const cell = (a: ChapterAccess) => `${a.finalPrice}${a.finalPrice === a.originalPrice ? '' : `/${a.originalPrice}`}${a.reason ? REASON_CODE[a.reason] ?? `(${a.reason})` : ''}`;
+
+  it.each(STRATEGIES.flatMap(([name, strategy, byKind]) => (Object.keys(KINDS) as Kind[]).map((kind) => [`${name} × ${kind}`, strategy, kind, byKind[kind]] as const)))(
+    '%s',
+    (_name, strategy, kind, expected) => {
+      const sale = KINDS[kind];
+      const row = Array.from({ length: 10 }, (_, i) => price({ number: i + 1, strategy, campaigns: [sale] }));
+      expect(row.map(cell).join(' ')).toBe(expected);
+      for (const a of row) {
+        // The sale is named exactly when the campaign lowered the price, and a campaign-free
+        // chapter is readable until the campaign ends.
+        expect(a.sale).toEqual(a.finalPrice < a.originalPrice && a.reason !== 'strategy_free' ? { name: sale.name, discount: sale.override_all_free ? 1 : sale.discount, endsAt: sale.ends_at } : null);
+        if (a.reason === 'campaign_free') expect(a.readableUntil).toBe(sale.ends_at);
+        expect(a.readable).toBe(a.reason !== null);
+        expect(a.payWith).toBe(a.finalPrice > 0 ? 'keys' : null);
+      }
+    },
+  );
 });
 
 describe('readability and row state', () => {

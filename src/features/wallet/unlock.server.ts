@@ -32,6 +32,8 @@ export async function unlockChapter(db: DB, input: { userId: number; e4pid: stri
   const ctx = await pricingContext(db, e4pid, now);
   if (!ctx) return { kind: 'notFound' };
   const chapterId = Number(ctx.chapter.id);
+  // The price being charged, for the answer if the charge is refused (set before posting).
+  let charging = 0;
   try {
     return await writeTransaction(db, async (trx) => {
       const balances = await lockReader(trx, userId);
@@ -52,6 +54,7 @@ export async function unlockChapter(db: DB, input: { userId: number; e4pid: stri
         return { kind: 'unavailable', why: 'notOnSale' } as const;
       }
       const price = access.finalPrice;
+      charging = price;
       const currency = xtra.open ? 'xtra' : 'keys';
       const bonus = access.bonus;
       const postings: Posting[] = [
@@ -66,8 +69,9 @@ export async function unlockChapter(db: DB, input: { userId: number; e4pid: stri
     });
   } catch (error) {
     // A balance that changed between pricing and charging (another process) is refused by the
-    // guarded update: the transaction rolled back and nothing was charged.
-    if (error instanceof InsufficientKeys) return { kind: 'insufficient', price: 0, balances: await balancesNow(db, userId) };
+    // guarded update: the transaction rolled back and nothing was charged. The answer still says
+    // what the chapter costs.
+    if (error instanceof InsufficientKeys) return { kind: 'insufficient', price: charging, balances: await balancesNow(db, userId) };
     throw error;
   }
 }
