@@ -74,7 +74,8 @@ try {
       const b = await balancesOf(db, user.id);
       console.log(`${user.email}: ${b.keys} keys, ${b.xtra} Xtra keys`);
     } else {
-      const key = values.key ? `grant:${values.key}` : `grant:${crypto.randomUUID()}`;
+      // Scoped to the reader: the same --key for another reader is another grant.
+      const key = values.key ? `grant:${user.id}:${values.key}` : `grant:${crypto.randomUUID()}`;
       const { created, balances } = await grantKeys(db, { userId: user.id, keys, xtra, reason: values.reason!.trim().slice(0, 500), key, now: Math.floor(Date.now() / 1000) });
       console.log(`${created ? 'Granted' : 'Already granted (same --key)'}: ${user.email} now has ${balances.keys} keys, ${balances.xtra} Xtra keys.`);
     }

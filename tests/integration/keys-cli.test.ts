@@ -344,6 +344,11 @@ for (const dialect of selectedDialects()) {
       await run('grant', '--email', q.email, '--keys', '1', '--reason', 'twice');
       await run('grant', '--email', q.email, '--keys', '1', '--reason', 'twice');
       expect(await balances(q.id)).toEqual({ keys: 37, xtra: 10 });
+      // A --key belongs to the reader it was used for: another reader with the same key is credited.
+      const other = await createReader(server);
+      const theirs = await run('grant', '--email', other.email, '--keys', '5', '--reason', 'ticket 7', '--key', `ticket-7-${q.id}`);
+      expect(theirs.stdout.trim()).toBe(`Granted: ${other.email} now has 5 keys, 0 Xtra keys.`);
+      expect(await balances(other.id)).toEqual({ keys: 5, xtra: 0 });
       const unknown = await run('grant', '--email', 'nobody-here@example.test', '--keys', '5', '--reason', 'x');
       expect(unknown.code).toBe(1);
       expect(unknown.stderr.trim()).toBe('No account with the email nobody-here@example.test.');
