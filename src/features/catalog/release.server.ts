@@ -52,7 +52,7 @@ export async function refreshReleasedSeries(db: DB, since: number, now: number):
   return ids.length;
 }
 
-/** How often a server process looks for newly released chapters (spec 9: timers 60 s). */
+/** How often a server process looks for newly released chapters: once a minute, the pages' own refresh cadence (docs/decisions.md, "Denormalised series columns"). */
 export const RELEASE_CHECK_SECONDS = 60;
 /** The first check after start looks this far back (a server that was down longer gets `npm run seed`/prepare-db's full pass). */
 const FIRST_LOOKBACK_SECONDS = 7 * 24 * 3600;
