@@ -5,9 +5,10 @@
  *
  * Why not dependency-cruiser: it is the usual tool and supports Node 22 and 24, but it cannot
  * read .astro files (its issue #1007 is still open), and half of our imports live in .astro
- * frontmatter and scripts. TypeScript's own `preProcessFile` finds every import, export-from and
+ * frontmatter and scripts. Biome's restricted imports and eslint-plugin-boundaries are weighed
+ * in docs/architecture.md. TypeScript's own `preProcessFile` finds every import, export-from and
  * dynamic import of a file (type-only ones included, comments ignored); the rules are below as
- * data.
+ * data. An .astro `<script>` is browser code whatever folder its file is in.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,19 +27,25 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCE = /\.(ts|tsx|mts|mjs|astro)$/;
 const DOORS = new Set(['index', 'index.server', 'ui']);
 
-/** The import specifiers of a file's source (for .astro, of its frontmatter and scripts). */
-export function importsOf(file: string, source: string): string[] {
-  const code = file.endsWith('.astro') ? astroCode(source) : source;
-  const { importedFiles } = ts.preProcessFile(code, true, true);
-  return importedFiles.map((f) => f.fileName);
+/** One import of a file: its specifier, and whether it sits in an .astro `<script>` (browser code whatever the file). */
+export interface ImportRef {
+  spec: string;
+  inScript: boolean;
 }
 
-function astroCode(source: string): string {
-  const parts: string[] = [];
+const specifiers = (code: string): string[] => ts.preProcessFile(code, true, true).importedFiles.map((f) => f.fileName);
+
+/** The imports of a file's source (for .astro, of its frontmatter, which runs on the server, and of its scripts, which run in the browser). */
+export function importsOf(file: string, source: string): ImportRef[] {
+  if (!file.endsWith('.astro')) return specifiers(source).map((spec) => ({ spec, inScript: false }));
   const fm = /^---\r?\n([\s\S]*?)\r?\n---/.exec(source);
-  if (fm) parts.push(fm[1]!);
-  for (const m of source.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)) parts.push(m[1]!);
-  return parts.join('\n;\n');
+  // Scripts are looked for in the template only, so a string in the frontmatter is never taken for one.
+  const template = fm ? source.slice(fm[0].length) : source;
+  const scripts = [...template.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+  return [
+    ...(fm ? specifiers(fm[1]!) : []).map((spec) => ({ spec, inScript: false })),
+    ...scripts.flatMap(specifiers).map((spec) => ({ spec, inScript: true })),
+  ];
 }
 
 /** Where a specifier points, as a path relative to the repository (null for packages). */
@@ -71,12 +78,13 @@ export function layerOf(file: string): Layer {
 }
 
 const featureOf = (file: string) => /^src\/features\/([^/]+)\//.exec(file)?.[1] ?? null;
-const isServerFile = (file: string) => /\.server\.ts$/.test(file) || file.startsWith('src/server/');
+// With or without the extension: a specifier that resolves to no file still names what it wants.
+const isServerFile = (file: string) => /\.server(\.ts)?$/.test(file) || file.startsWith('src/server/');
 /** Code that runs in the browser: it must never pull in server code. */
 const isBrowserCode = (file: string) => /\.client\.ts$|\.tsx$/.test(file) || file.startsWith('src/lib/') || (featureOf(file) !== null && file.endsWith('/index.ts'));
 
-/** Checks one import; returns the broken rule, if any. */
-export function checkImport(from: string, to: string): string | null {
+/** Checks one import (`inScript`: it sits in an .astro `<script>`); returns the broken rule, if any. */
+export function checkImport(from: string, to: string, inScript = false): string | null {
   const a = layerOf(from);
   const b = layerOf(to);
   const fa = featureOf(from);
@@ -92,7 +100,9 @@ export function checkImport(from: string, to: string): string | null {
     const name = to.slice(`src/features/${fb}/`.length).replace(/\.(ts|mjs)$/, '');
     if (!DOORS.has(name) && !to.endsWith('.css')) return `other features, pages and tools use the ${fb} feature only through its doors (index.ts, index.server.ts, ui.ts)`;
   }
-  if (isBrowserCode(from) && (isServerFile(to) || to.endsWith('/index.server.ts'))) return 'browser code never imports server code';
+  if (isBrowserCode(from) && isServerFile(to)) return 'browser code never imports server code';
+  // Astro bundles a component's <script> for the browser: a server module there would ship to it (or fail the build).
+  if (inScript && isServerFile(to)) return 'an .astro <script> runs in the browser and never imports server code';
   return null;
 }
 
@@ -120,11 +130,11 @@ export function checkFiles(files: ReadonlyMap<string, string>, exists: (p: strin
   const violations: Violation[] = [];
   const edges = new Map<string, Set<string>>();
   for (const [file, source] of files) {
-    for (const spec of importsOf(file, source)) {
+    for (const { spec, inScript } of importsOf(file, source)) {
       const raw = resolveSpecifier(file, spec);
       if (raw === null) continue;
       const to = withExtension(raw, exists);
-      const rule = checkImport(file, to);
+      const rule = checkImport(file, to, inScript);
       if (rule) violations.push({ file, imports: spec, rule });
       const fa = featureOf(file);
       const fb = featureOf(to);

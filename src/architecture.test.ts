@@ -53,6 +53,22 @@ describe('the boundary check', () => {
     expect(violations.map((v) => v.file).sort()).toEqual(['src/features/library/favorites.client.ts', 'src/features/library/index.ts', 'src/lib/z.ts']);
   });
 
+  it("refuses an .astro <script> importing server code, which its frontmatter may", () => {
+    const { violations } = check({
+      ...feature('catalog', { 'index.ts': '', 'index.server.ts': '', 'series.server.ts': '' }),
+      'src/pages/a.astro': "---\nimport { load } from '~/features/catalog/index.server';\n---\n<script>\n  import { initSeries } from '~/features/catalog';\n</script>",
+      'src/pages/b.astro': "---\n---\n<p/>\n<script>\n  import { load } from '~/features/catalog/index.server';\n</script>",
+      'src/components/C.astro': "---\nconst html = '<script>import { x } from \"~/server/db\";</script>';\n---\n<script>import { db } from '~/server/db';</script>",
+      ...feature('library', { 'Star.astro': "---\n---\n<script>\n  import { f } from './favorites.server';\n</script>", 'favorites.server.ts': '' }),
+    });
+    expect(violations.map((v) => `${v.file} ${v.imports}`)).toEqual([
+      'src/pages/b.astro ~/features/catalog/index.server',
+      'src/components/C.astro ~/server/db',
+      'src/features/library/Star.astro ./favorites.server',
+    ]);
+    expect(violations.every((v) => /<script> runs in the browser/.test(v.rule))).toBe(true);
+  });
+
   it('finds a cycle between features, even through doors', () => {
     const { cycles } = check({
       ...feature('a', { 'index.ts': "import { b } from '~/features/b';" }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { absoluteDate, addDays, chapterDate, clockLabel, dateDisplay, dayKey, dayLabels, isTimeZone, monthLabel, relativeTime, startOfDay, weekdayOf, zoneLabel, zoneOffset } from './dates';
+import { absoluteDate, addDays, chapterDate, clockLabel, dateDisplay, dayKey, dayLabels, dayNumber, isTimeZone, longDateTimeLabel, monthLabel, relativeTime, startOfDay, weekdayOf, zoneLabel, zoneOffset } from './dates';
 
 const DAY = 86400;
 const SP = 'America/Sao_Paulo';
@@ -95,5 +95,29 @@ describe('labels', () => {
     expect(zoneLabel('UTC', 'pt-BR')).toBe('UTC');
     expect(zoneLabel('Etc/UTC', 'en')).toBe('UTC');
     expect(clockLabel(utc('2026-11-21T18:00:00Z'), 'pt-BR', SP)).toBe('15:00');
+  });
+});
+
+describe('dayNumber', () => {
+  it('counts days from 1970-01-01, one a calendar day', () => {
+    expect(dayNumber('1970-01-01')).toBe(0);
+    expect(dayNumber('1970-01-02')).toBe(1);
+    expect(dayNumber('1969-12-31')).toBe(-1);
+    expect(dayNumber('2027-01-15')).toBe(Date.UTC(2027, 0, 15) / 86_400_000);
+    expect(dayNumber(addDays('2026-03-08', 1)) - dayNumber('2026-03-08')).toBe(1);
+  });
+
+  it('agrees with the local day of an instant in a zone', () => {
+    // 2027-01-15 02:00 UTC is still the 14th in São Paulo (UTC-3).
+    const t = utc('2027-01-15T02:00:00Z');
+    expect(dayNumber(dayKey(t, 'UTC')) - dayNumber(dayKey(t, SP))).toBe(1);
+  });
+});
+
+describe('longDateTimeLabel', () => {
+  it('gives the date and time in full, in the zone', () => {
+    const t = utc('2026-11-21T18:00:00Z');
+    expect(longDateTimeLabel(t, 'en', 'UTC')).toBe(new Intl.DateTimeFormat('en', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(t * 1000)));
+    expect(longDateTimeLabel(t, 'pt-BR', SP)).toMatch(/^21 de novembro de 2026.*15:00$/);
   });
 });

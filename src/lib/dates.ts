@@ -78,6 +78,12 @@ export function addDays(key: string, days: number): string {
   return keyOf(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate());
 }
 
+/** Days from 1970-01-01 to a date key (calendar arithmetic, no zone): one number per local day. */
+export function dayNumber(key: string): number {
+  const { year, month, day } = parseKey(key);
+  return Date.UTC(year, month - 1, day) / 86_400_000;
+}
+
 /** 0 = Sunday … 6 = Saturday. */
 export function weekdayOf(key: string): number {
   const { year, month, day } = parseKey(key);
@@ -110,7 +116,7 @@ export function startOfDay(key: string, timeZone: string): number {
 
 // ------------------------------------------------------------------ relative and absolute dates
 
-const relativeFormat = (locale: Locale) => cached(`r:${locale}`, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
+const relativeFormat = (locale: string) => cached(`r:${locale}`, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
 const dateFormat = (locale: Locale, timeZone: string) => cached(`d:${locale}:${timeZone}`, () => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone }));
 
 export const RELATIVE_DATE_LIMIT = 3 * 24 * 3600;
@@ -130,8 +136,8 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['second', 1],
 ];
 
-/** "3 hours ago", "in 2 days", localized. */
-export function relativeTime(at: number, now: number, locale: Locale): string {
+/** "3 hours ago", "in 2 days", localized (the server with the site's locale, browser scripts with the page's). */
+export function relativeTime(at: number, now: number, locale: string): string {
   const diff = at - now;
   const abs = Math.abs(diff);
   const rtf = relativeFormat(locale);
@@ -236,6 +242,11 @@ export function zoneLabel(timeZone: string, locale: string): string {
 /** Wall-clock time of an instant in a zone ("3:00 PM", "15:00"). */
 export function clockLabel(at: number, locale: string, timeZone: string): string {
   return labelFormat(locale, { hour: 'numeric', minute: '2-digit', timeZone }).format(new Date(at * 1000));
+}
+
+/** Date and time of an instant in a zone, in full ("November 21, 2026 at 3:00 PM"): when a scheduled chapter comes out. */
+export function longDateTimeLabel(at: number, locale: string, timeZone: string): string {
+  return labelFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(new Date(at * 1000));
 }
 
 /** Date and time of an instant in a zone, for titles ("Nov 21, 3:00 PM"). */

@@ -5,7 +5,16 @@ import type { Locale } from './site';
 
 export type MessageKey = keyof typeof en;
 export type Values = Record<string, string | number | Date>;
-export type T = (key: MessageKey, values?: Values) => string;
+/** A locale's messages: `t(key, values)` formats one (a missing key comes back as the key itself). */
+export interface T {
+  (key: MessageKey, values?: Values): string;
+  /**
+   * Whether a key built from data (a status, a language code) has a message, in the locale or
+   * the English fallback: ask this before formatting it instead of comparing the message with
+   * its key, which would also match a message that reads like its key.
+   */
+  exists(key: string): key is MessageKey;
+}
 
 const catalogues: Record<Locale, Record<string, string>> = { en, 'pt-BR': ptBR };
 const compiled: Record<Locale, Map<string, IntlMessageFormat>> = { en: new Map(), 'pt-BR': new Map() };
@@ -35,8 +44,15 @@ function format(locale: Locale, key: MessageKey, values?: Values): string {
   return String(fmt.format(values));
 }
 
+/** Whether the catalogue has `key` for `locale` or, as `translate` falls back, for English. */
+export function hasMessage(locale: Locale, key: string): key is MessageKey {
+  return Object.hasOwn(catalogues[locale], key) || Object.hasOwn(catalogues.en, key);
+}
+
 export function createT(locale: Locale): T {
-  return (key, values) => translate(locale, key, values);
+  return Object.assign((key: MessageKey, values?: Values) => translate(locale, key, values), {
+    exists: (key: string): key is MessageKey => hasMessage(locale, key),
+  });
 }
 
 /** A subset of messages, already formatted, for handing to an island or inline script. */

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  LOCALIZED_PREFIX, categoryPath, chapterPagePath, chapterPrefix, favoritesPath, historyApiPath, historyPath, loginPath, manifestPath, mediaUrl,
-  numberSegment, readerPath, searchPath, seriesFeedPath, seriesPath, signupPath,
+  AUTH_PREFIX, CHAPTER_PAGES_PREFIX, LOCALIZED_PREFIX, LOGOUT_CONFIRM_PATH, LOGOUT_PATH, MY_PREFIX, NOT_FOUND_PATH, PURCHASE_PATH, SERIES_SITEMAP_PATH, SITEMAP_PATH,
+  categoryPath, chapterPagePath, chapterPrefix, chapterSitemapPath, favoritesPath, historyApiPath, historyPath, homePath, keysPath, loginPath, logoutPagePath,
+  manifestPath, mediaUrl, numberSegment, popularPath, readerPath, relayUpdatesPath, sapiComicsPath, searchPath, seriesFeedPath, seriesPath, signupPath,
+  suggestPath,
 } from './paths';
 
 const manga = { slug: 'moon-harbor', format: 'MANGA' as const };
@@ -175,5 +177,57 @@ describe('route builders', () => {
     expect(historyApiPath({ limit: 25, skip: 0, token: 'a2.x' })).toBe('/api/house/history/me?limit=25&skip=0&token=a2.x');
     expect(mediaUrl(null)).toBeNull();
     expect(mediaUrl('series/x/cover.webp')).toBe('/media/series/x/cover.webp');
+  });
+});
+
+describe('listing, search, relay, API and sitemap builders', () => {
+  it('link the listing by category and by popularity', () => {
+    expect(categoryPath('exclusive')).toBe('/comics/?filter=exclusive');
+    expect(categoryPath('slice-of-life')).toBe('/comics/?filter=slice-of-life');
+    expect(popularPath()).toBe('/comics/?order=-popularity');
+  });
+
+  it('build the suggestions URL with every parameter given, in order', () => {
+    expect(suggestPath({ cover: 'true', q: 'blade moon', site_id: '1' })).toBe('/search/suggest/?cover=true&q=blade+moon&site_id=1');
+    expect(suggestPath({ cover: 'true', q: 'a&b', show_all_sites: 'true' })).toBe('/search/suggest/?cover=true&q=a%26b&show_all_sites=true');
+  });
+
+  it("build the relay's updates URL for a list of series", () => {
+    expect(relayUpdatesPath([3, 1, 2], { clientid: 'inkpass-web', after: 1_800_000_000 })).toBe('/relay/consumer/inkpass/series/3,1,2/updates?clientid=inkpass-web&after=1800000000');
+    expect(relayUpdatesPath(['SER-a', 7], { clientid: 'x', after: 0 })).toBe('/relay/consumer/inkpass/series/SER-a,7/updates?clientid=x&after=0');
+  });
+
+  it("build the comics API's next page", () => {
+    expect(sapiComicsPath({ ordering: '-last_updated', page: 2 })).toBe('/sapi/comics/?ordering=-last_updated&page=2');
+    expect(sapiComicsPath({ ordering: 'name', page: 41 })).toBe('/sapi/comics/?ordering=name&page=41');
+  });
+
+  it('name the sitemap files', () => {
+    expect(SITEMAP_PATH).toBe('/sitemap.xml');
+    expect(SERIES_SITEMAP_PATH).toBe('/sitemap-series.xml');
+    expect(chapterSitemapPath(0)).toBe('/sitemaps/chapters-0.xml');
+    expect(chapterSitemapPath(12)).toBe('/sitemaps/chapters-12.xml');
+  });
+});
+
+describe('fixed routes and prefixes', () => {
+  it('keep the URLs the site has always had', () => {
+    expect(homePath()).toBe('/');
+    expect(NOT_FOUND_PATH).toBe('/404/');
+    expect(AUTH_PREFIX).toBe('/auth/');
+    expect(LOGOUT_PATH).toBe('/auth/logout/');
+    expect(logoutPagePath()).toBe('/auth/logout/?full=1');
+    expect(LOGOUT_CONFIRM_PATH).toBe('/auth/logout/confirm/');
+    expect(MY_PREFIX).toBe('/my/');
+    expect(PURCHASE_PATH).toBe('/my/purchase/');
+    expect(keysPath()).toBe('/my/keys/');
+    expect(keysPath(2)).toBe('/my/keys/?page=2');
+    expect(CHAPTER_PAGES_PREFIX).toBe('/media/p/');
+  });
+
+  it('put every account and personal page under its prefix', () => {
+    for (const p of [loginPath(), signupPath('/x/'), LOGOUT_PATH, LOGOUT_CONFIRM_PATH]) expect(p.startsWith(AUTH_PREFIX)).toBe(true);
+    for (const p of [favoritesPath(), historyPath(), keysPath(), PURCHASE_PATH]) expect(p.startsWith(MY_PREFIX)).toBe(true);
+    expect(chapterPagePath('EPI-x', 1).startsWith(CHAPTER_PAGES_PREFIX)).toBe(true);
   });
 });

@@ -37,6 +37,8 @@ const withQuery = (path: string, query: Record<string, string | number | null | 
 // Pages ---------------------------------------------------------------------------------------
 
 export const homePath = (): string => '/';
+/** The not-found page, for `rewrite()` when a route finds nothing. */
+export const NOT_FOUND_PATH = '/404/';
 export const aboutPath = (): string => '/about/';
 export const termsPath = (): string => '/terms/';
 export const privacyPath = (): string => '/privacy/';
@@ -47,6 +49,10 @@ export const LISTING_FRAGMENT_PATH = '/comics/fragment/';
 /** The listing filtered to one category (genre tiles, tag chips). */
 export function categoryPath(slug: string): string {
   return withQuery(LISTING_PATH, { filter: slug });
+}
+/** The listing, most popular first (the home page's "see all" of its popular carousel). */
+export function popularPath(): string {
+  return withQuery(LISTING_PATH, { order: '-popularity' });
 }
 
 export function seriesPath(series: { slug: string }): string {
@@ -64,30 +70,36 @@ export const calendarPath = (): string => '/calendario/';
 
 // Accounts ------------------------------------------------------------------------------------
 
+/** Every account page (login, sign-up, logout) lives under this prefix. */
+export const AUTH_PREFIX = '/auth/';
 /** Login link that brings the reader back to where they were. */
 export function loginPath(next?: string | null): string {
-  return withQuery('/auth/login/', { next });
+  return withQuery(`${AUTH_PREFIX}login/`, { next });
 }
 export function signupPath(next?: string | null): string {
-  return withQuery('/auth/signup/', { next });
+  return withQuery(`${AUTH_PREFIX}signup/`, { next });
 }
-export const LOGOUT_PATH = '/auth/logout/';
+export const LOGOUT_PATH = `${AUTH_PREFIX}logout/`;
 /** The logout confirmation as a whole page (without JavaScript). */
 export const logoutPagePath = (): string => `${LOGOUT_PATH}?full=1`;
+/** The page that renders that confirmation; `logoutPagePath()` is rewritten to it. */
+export const LOGOUT_CONFIRM_PATH = `${LOGOUT_PATH}confirm/`;
 export const THEME_TOGGLE_PATH = '/prefs/theme/';
 
 // The reader's library ------------------------------------------------------------------------
 
+/** Every personal page (library, keys, purchases) lives under this prefix. */
+export const MY_PREFIX = '/my/';
 export function favoritesPath(query: { page?: number; removed?: string } = {}): string {
-  return withQuery('/my/favorites/', { page: query.page && query.page > 1 ? query.page : null, removed: query.removed });
+  return withQuery(`${MY_PREFIX}favorites/`, { page: query.page && query.page > 1 ? query.page : null, removed: query.removed });
 }
-export const FAVORITE_TOGGLE_PATH = '/my/favorites/toggle/';
+export const FAVORITE_TOGGLE_PATH = `${MY_PREFIX}favorites/toggle/`;
 /** The JSON endpoint for a series' favorite state (POST favorites, DELETE removes). */
 export function favoriteEndpoint(e4pid: string): string {
   return `/api/favorites/${encodeURIComponent(e4pid)}/`;
 }
 export function historyPath(skip = 0): string {
-  return withQuery('/my/history/', { skip: skip > 0 ? skip : null });
+  return withQuery(`${MY_PREFIX}history/`, { skip: skip > 0 ? skip : null });
 }
 
 // Feeds, media, APIs --------------------------------------------------------------------------
@@ -102,9 +114,11 @@ export function mediaUrl(key: string | null | undefined): string | null {
   return key ? `/media/${key}` : null;
 }
 
+/** Chapter page images live under this prefix, each behind a signed URL. */
+export const CHAPTER_PAGES_PREFIX = '/media/p/';
 /** A chapter page image, without its signature (signed URLs add `exp` and `sig`). */
 export function chapterPagePath(e4pid: string, position: number): string {
-  return `/media/p/${encodeURIComponent(e4pid)}/${position}.webp`;
+  return `${CHAPTER_PAGES_PREFIX}${encodeURIComponent(e4pid)}/${position}.webp`;
 }
 
 /** The hover reel of a series card. */
@@ -115,6 +129,27 @@ export function reelPath(e4pid: string): string {
 /** The listing searching for a text. */
 export function searchPath(q: string): string {
   return withQuery(LISTING_PATH, { q });
+}
+/** The search overlay's suggestions for a query and language filter (empty values left out). */
+export function suggestPath(query: Record<string, string>): string {
+  return withQuery('/search/suggest/', query);
+}
+
+/** The relay's `updates` call: chapters of these series released after `after` (unix seconds). */
+export function relayUpdatesPath(seriesIds: readonly (number | string)[], query: { clientid: string; after: number }): string {
+  return withQuery(`/relay/consumer/inkpass/series/${seriesIds.map((id) => encodeURIComponent(id)).join(',')}/updates`, query);
+}
+
+/** One page of the anonymous comics API (docs/api.md). */
+export function sapiComicsPath(query: { ordering: string; page: number }): string {
+  return withQuery('/sapi/comics/', query);
+}
+
+export const SITEMAP_PATH = '/sitemap.xml';
+export const SERIES_SITEMAP_PATH = '/sitemap-series.xml';
+/** The chapter sitemap file `index` (0-based); the index at SITEMAP_PATH lists them. */
+export function chapterSitemapPath(index: number): string {
+  return `/sitemaps/chapters-${index}.xml`;
 }
 
 export const APP_TOKEN_PATH = '/sapi/app/token?ttl=3600';
@@ -132,10 +167,10 @@ export const UNLOCK_FORM_PATH = '/unlock/';
 export const DAILY_PASS_ENDPOINT = '/api/daily-pass/';
 export const AD_START_ENDPOINT = '/api/ads/start/';
 export const AD_COMPLETE_ENDPOINT = '/api/ads/complete/';
-export const PURCHASE_PATH = '/my/purchase/';
+export const PURCHASE_PATH = `${MY_PREFIX}purchase/`;
 /** The reader's balances and key history, page `page` (1-based). */
 export function keysPath(page = 1): string {
-  return `/my/keys/${page > 1 ? `?page=${page}` : ''}`;
+  return `${MY_PREFIX}keys/${page > 1 ? `?page=${page}` : ''}`;
 }
 /** The key-pack purchase page, back to `next` afterwards, at its chapters section. */
 export function purchasePath(next?: string | null): string {

@@ -1,4 +1,4 @@
-/** Two sites, one app: the host decides which (ARCHITECTURE.md section 3). */
+/** Two sites, one app: the host decides which (docs/decisions.md, "Hosts"). */
 export type SiteId = 1 | 3;
 export type Locale = 'en' | 'pt-BR';
 

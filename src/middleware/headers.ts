@@ -1,6 +1,7 @@
 import { defineMiddleware } from 'astro:middleware';
 import { otherHost } from '~/lib/site';
 import { checkedLocation } from '~/lib/redirect';
+import { homePath } from '~/lib/paths';
 import { appendVary, PRIVATE_CACHE, PUBLIC_CACHE } from '~/server/http';
 
 /**
@@ -25,7 +26,7 @@ export const headers = defineMiddleware(async ({ request, url, locals }, next) =
   const h = response.headers;
   // Every Location leaving the server is checked here too, whoever produced it (src/lib/redirect.ts).
   const location = h.get('Location');
-  if (location !== null && checkedLocation(location, url.origin) === null) h.set('Location', '/');
+  if (location !== null && checkedLocation(location, url.origin) === null) h.set('Location', homePath());
   const type = h.get('Content-Type') ?? '';
   const read = request.method === 'GET' || request.method === 'HEAD';
   if (!h.has('Cache-Control') && read) {

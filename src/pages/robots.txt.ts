@@ -1,6 +1,7 @@
 import type { APIRoute } from 'astro';
+import { AUTH_PREFIX, CHAPTER_PAGES_PREFIX, LISTING_FRAGMENT_PATH, MY_PREFIX, SITEMAP_PATH } from '~/lib/paths';
 
 export const GET: APIRoute = ({ url }) =>
-  new Response(`User-agent: *\nAllow: /\nDisallow: /auth/\nDisallow: /my/\nDisallow: /comics/fragment/\nDisallow: /media/p/\n\nSitemap: ${url.protocol}//${url.host}/sitemap.xml\n`, {
+  new Response(`User-agent: *\nAllow: /\nDisallow: ${AUTH_PREFIX}\nDisallow: ${MY_PREFIX}\nDisallow: ${LISTING_FRAGMENT_PATH}\nDisallow: ${CHAPTER_PAGES_PREFIX}\n\nSitemap: ${url.protocol}//${url.host}${SITEMAP_PATH}\n`, {
     headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'public, max-age=3600' },
   });

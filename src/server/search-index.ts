@@ -1,6 +1,6 @@
 /**
  * Full-text search over series: one interface, two engines. This file holds the only
- * dialect-specific SQL of the search (ARCHITECTURE.md section 2):
+ * dialect-specific SQL of the search (docs/search.md, docs/postgres.md):
  *   SQLite      FTS5 table series_fts (external content = series_search), `"term"*` prefix terms
  *   PostgreSQL  GIN index on to_tsvector('simple', document), `term:* & term2:*` tsquery
  * Documents live in series_search (migration 2026-11-21T03-search) and are rebuilt by

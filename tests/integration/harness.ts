@@ -434,6 +434,7 @@ export interface SeriesSample {
 /** A few active series (with their English chapter if any), read through the app's own createDb. */
 export async function anySeries(server: { databaseUrl: string }, limit = 5): Promise<SeriesSample[]> {
   const { createDb } = await import('~/server/db');
+  const { readerPath } = await import('~/lib/paths');
   const { db } = await createDb(server.databaseUrl);
   try {
     const now = Math.floor(Date.now() / 1000);
@@ -474,7 +475,7 @@ export async function anySeries(server: { databaseUrl: string }, limit = 5): Pro
           id: Number(ch.id),
           e4pid: ch.e4pid,
           number: Number(ch.number),
-          readerPath: readerPath(r.slug, ch.e4pid, Number(ch.number), r.format, 'en'),
+          readerPath: readerPath({ slug: r.slug, format: r.format }, { e4pid: ch.e4pid, number: Number(ch.number), language: 'en' }),
         },
       });
     }
@@ -482,17 +483,6 @@ export async function anySeries(server: { databaseUrl: string }, limit = 5): Pro
   } finally {
     await db.destroy();
   }
-}
-
-const CHAPTER_PREFIX: Record<string, string> = {
-  es: 'capitulo-espanol', 'pt-br': 'capitulo-portugues', fr: 'chapitre-francais', id: 'bab-bahasa',
-};
-
-/** /read/{series slug}/{episode id without EPI-}/{chapter|episode}-{number, dot as dash}/. */
-export function readerPath(slug: string, e4pid: string, number: number, format: string, language: string): string {
-  const prefix = language === 'en' ? (format === 'WEBTOON' ? 'episode' : 'chapter') : CHAPTER_PREFIX[language] ?? 'chapter';
-  const num = String(Number(number.toFixed(2))).replace('.', '-');
-  return `/read/${slug}/${e4pid.replace(/^EPI-/, '')}/${prefix}-${num}/`;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,7 +4,8 @@
  * token errors, the signed-in episodes endpoint and the read/reading chapter rows.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createReader, htmlText, message, readerPath, selectedDialects, useServer, withDb } from './harness';
+import { createReader, htmlText, message, selectedDialects, useServer, withDb } from './harness';
+import { readerPath } from '~/lib/paths';
 
 
 interface Reader { id: number; cookie: string }
@@ -55,7 +56,7 @@ for (const dialect of selectedDialects()) {
       for (const r of rows) {
         if (seen.has(Number(r.series_id))) continue;
         seen.add(Number(r.series_id));
-        chapters.push({ e4pid: r.e4pid, seriesId: Number(r.series_id), slug: r.slug, name: r.name, path: readerPath(r.slug, r.e4pid, Number(r.number), r.format, 'en') });
+        chapters.push({ e4pid: r.e4pid, seriesId: Number(r.series_id), slug: r.slug, name: r.name, path: readerPath({ slug: r.slug, format: r.format }, { e4pid: r.e4pid, number: Number(r.number), language: 'en' }) });
         if (chapters.length === 4) break;
       }
       expect(chapters.length).toBeGreaterThanOrEqual(3);

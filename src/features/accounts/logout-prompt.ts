@@ -1,5 +1,5 @@
 import { escapeHtml } from '~/lib/html';
-import { LOGOUT_PATH } from '~/lib/paths';
+import { homePath, LOGOUT_PATH } from '~/lib/paths';
 
 /** The logout confirmation, as the HTML fragment GET /auth/logout/ returns (loaded into the header dialog). */
 export interface LogoutTexts {
@@ -16,7 +16,7 @@ export interface LogoutTexts {
  */
 export function logoutPromptHtml(x: LogoutTexts, full: boolean): string {
   const cancel = full
-    ? `<a class="btn" href="/">${escapeHtml(x.cancel)}</a>`
+    ? `<a class="btn" href="${homePath()}">${escapeHtml(x.cancel)}</a>`
     : `<button class="btn" type="submit" formmethod="dialog" formnovalidate value="cancel" autofocus>${escapeHtml(x.cancel)}</button>`;
   return `<form class="logout-prompt" method="post" action="${LOGOUT_PATH}">` +
     `<h2 id="logout-title">${escapeHtml(x.title)}</h2>` +

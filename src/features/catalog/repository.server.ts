@@ -337,7 +337,7 @@ function conditions(db: DB, eb: SeriesEb, q: Omit<ListingQuery, 'order' | 'offse
       ),
     );
   }
-  // The full-text index (names, alt names, credits, tags, keywords; src/features/search/).
+  // The full-text index (names, alt names, credits, tags, keywords; src/server/search-index.ts).
   const match = seriesMatch(db, q.terms ?? []);
   if (match) where.push(match);
   return where;

@@ -8,7 +8,7 @@ import { PAGE_SIZE, MAX_PAGE, type Order } from './listing';
 import { querySeries, type ListingItem } from './listing.server';
 import { findSeriesByE4pid, seriesLanguages, seriesPeople, seriesTags } from './repository.server';
 import { parseImages, type SeriesImages } from './images';
-import { seriesPath, mediaUrl } from '~/lib/paths';
+import { seriesPath, mediaUrl, sapiComicsPath } from '~/lib/paths';
 import type { Format } from './rules';
 
 export const SAPI_CACHE = 'public, max-age=60, s-maxage=300';
@@ -116,7 +116,7 @@ export async function sapiComicList(db: DB, opts: { site: Site; ordering: SapiOr
     limit: PAGE_SIZE,
   });
   const hasNext = page * PAGE_SIZE < total && page < MAX_PAGE;
-  const next = hasNext ? `${opts.origin}/sapi/comics/?ordering=${encodeURIComponent(opts.ordering)}&page=${page + 1}` : null;
+  const next = hasNext ? opts.origin + sapiComicsPath({ ordering: opts.ordering, page: page + 1 }) : null;
   return { results: items.map((i: ListingItem) => toComic(i, opts.origin)), next, count: total };
 }
 

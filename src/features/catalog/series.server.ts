@@ -237,9 +237,8 @@ function resumeTarget(progress: readonly { e4pid: string; completion: number; co
 }
 
 function languageLabel(t: T, code: string): string {
-  const key = `language.${code}` as Parameters<T>[0];
-  const label = t(key);
-  return label === key ? code : label;
+  const key = `language.${code}`;
+  return t.exists(key) ? t(key) : code;
 }
 
 /** What pricing the rows of one series page needs: read once, applied per row. */

@@ -1,4 +1,5 @@
 /** Pure rules of the home blocks; the loaders are in home.server.ts. */
+import { dayKey, dayNumber } from '~/lib/dates';
 
 /** Recommended comics are the top 3 by shared tags, showing up to 2 tags each. */
 export const RECOMMENDED_COUNT = 3;
@@ -120,8 +121,7 @@ export function isSimulpub(strategyJson: string | null | undefined): boolean {
  */
 export function dailyIndex(now: number, count: number, timeZone = 'UTC'): number {
   if (count <= 0) return 0;
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(now * 1000));
-  const day = Math.floor(Date.parse(`${parts}T00:00:00Z`) / 86_400_000);
+  const day = dayNumber(dayKey(now, timeZone));
   return ((day % count) + count) % count;
 }
 

@@ -4,6 +4,7 @@
  * retries once. Entries are built with the same markup as components/HistoryItem.astro.
  */
 import { APP_TOKEN_PATH, historyApiPath, historyPath } from '~/lib/paths';
+import { relativeTime } from '~/lib/dates';
 
 interface HistoryJson {
   history: {
@@ -24,13 +25,9 @@ interface Labels {
 
 class HttpError extends Error {}
 
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [['year', 31536000], ['month', 2592000], ['week', 604800], ['day', 86400], ['hour', 3600], ['minute', 60], ['second', 1]];
-
+/** "2 hours ago" in the browser's clock: whole seconds from now, by the site's one rule (src/lib/dates.ts). */
 function relative(iso: string, locale: string): string {
-  const diff = Math.round((Date.parse(iso) - Date.now()) / 1000);
-  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
-  for (const [unit, s] of UNITS) if (Math.abs(diff) >= s || unit === 'second') return rtf.format(Math.round(diff / s), unit);
-  return rtf.format(0, 'second');
+  return relativeTime(Math.round((Date.parse(iso) - Date.now()) / 1000), 0, locale);
 }
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {

@@ -1,5 +1,5 @@
 /**
- * Signed, expiring URLs for chapter page images (ARCHITECTURE.md section 5).
+ * Signed, expiring URLs for chapter page images (docs/reader.md; why: docs/decisions.md "Media").
  *
  *   /media/p/{e4pid}/{position}.webp?exp={unix}&sig={hex}            (anyone: a chapter free for everyone)
  *   /media/p/{e4pid}/{position}.webp?exp={unix}&u={reader}&sig={hex} (one reader: owned, rented…)

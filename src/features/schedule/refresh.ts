@@ -3,6 +3,8 @@
  * whether the series in the latest-updates list have chapters newer than the ones shown, and if
  * so offers a reload. Pure helpers here; the browser part is refresh.client.ts.
  */
+import { relayUpdatesPath } from '~/lib/paths';
+
 export const CONTENT_REFRESH_MS = 10 * 60_000;
 /** The relay's `clientid` for the web site. */
 export const WEB_CLIENT_ID = 'inkpass-web';
@@ -13,7 +15,7 @@ const MAX_IDS = 50;
 export function updatesUrl(seriesIds: readonly number[], after: number): string | null {
   const ids = seriesIds.filter((id) => Number.isSafeInteger(id) && id > 0).slice(0, MAX_IDS);
   if (!ids.length || !Number.isFinite(after) || after < 0) return null;
-  return `/relay/consumer/inkpass/series/${ids.join(',')}/updates?clientid=${WEB_CLIENT_ID}&after=${Math.floor(after)}`;
+  return relayUpdatesPath(ids, { clientid: WEB_CLIENT_ID, after: Math.floor(after) });
 }
 
 /** Number of episodes in a relay answer released strictly after `after`; 0 for anything malformed. */

@@ -5,13 +5,12 @@
  */
 import { cleanQuery, defaultParams, listingHref, toggleLanguage, defaultLanguages, type LanguageCode, type Languages, type ListingSite } from '~/features/catalog';
 import { normalizeQuery } from '~/lib/search-text';
+import { suggestPath } from '~/lib/paths';
 
 export { toggleLanguage, defaultLanguages, type LanguageCode, type Languages };
 
 /** Quiet time after the last keystroke before suggestions are requested. */
 export const SUGGEST_DEBOUNCE_MS = 200;
-/** The suggestions endpoint (trailing slash: the app's canonical form). */
-export const SUGGEST_PATH = '/search/suggest/';
 
 /** The language filter as request parameters: both on is every site, one on is its site. */
 export function languageParams(l: Languages): Record<string, string> {
@@ -26,8 +25,7 @@ export function languageParams(l: Languages): Record<string, string> {
  */
 export function suggestUrl(text: string, languages: Languages): string | null {
   if (!normalizeQuery(text).terms.length) return null;
-  const sp = new URLSearchParams({ cover: 'true', q: text.trim(), ...languageParams(languages) });
-  return `${SUGGEST_PATH}?${sp.toString()}`;
+  return suggestPath({ cover: 'true', q: text.trim(), ...languageParams(languages) });
 }
 
 export interface Suggestion {

@@ -1,5 +1,6 @@
 import type { APIRoute } from 'astro';
 import { redirectTo } from '~/lib/redirect';
+import { homePath } from '~/lib/paths';
 import { bodyErrorKey, readForm } from '~/server/body';
 import { THEME_MAX_AGE, themeCookieValues, toggledTheme } from '~/lib/theme';
 
@@ -13,5 +14,5 @@ export const POST: APIRoute = async ({ request, cookies, locals }) => {
   const next = toggledTheme(form.get('current') ?? locals.theme);
   const opts = { path: '/', maxAge: THEME_MAX_AGE, sameSite: 'lax' as const, secure: new URL(request.url).protocol === 'https:', httpOnly: false };
   for (const [name, value] of Object.entries(themeCookieValues(next))) cookies.set(name, value, opts);
-  return redirectTo(form.get('next') ?? '/');
+  return redirectTo(form.get('next') ?? homePath());
 };

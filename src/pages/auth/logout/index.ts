@@ -4,12 +4,13 @@ import { bodyErrorKey, readForm } from '~/server/body';
 import { clearSessionCookie, invalidateSession } from '~/features/accounts/index.server';
 import { logoutPromptHtml } from '~/features/accounts';
 import { redirectTo } from '~/lib/redirect';
+import { homePath, LOGOUT_CONFIRM_PATH } from '~/lib/paths';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
 /** The confirm dialog's HTML (the header script loads it); `?full=1` is the no-JavaScript page. */
 export const GET: APIRoute = async ({ url, locals, rewrite }) => {
-  if (url.searchParams.get('full') === '1') return rewrite('/auth/logout/confirm/');
+  if (url.searchParams.get('full') === '1') return rewrite(LOGOUT_CONFIRM_PATH);
   const { t } = locals;
   const html = logoutPromptHtml(
     { title: t('auth.logout.title'), question: t('auth.logout.question'), confirm: t('auth.logout.confirm'), cancel: t('auth.logout.cancel') },
@@ -27,5 +28,5 @@ export const POST: APIRoute = async ({ request, url, locals, cookies }) => {
   if (!body.ok) return text(body.status, t(bodyErrorKey(body)));
   if (locals.sessionId) await invalidateSession(await getDb(), locals.sessionId);
   clearSessionCookie(cookies, url.protocol === 'https:');
-  return redirectTo('/');
+  return redirectTo(homePath());
 };
