@@ -1,0 +1,208 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeBraintree, type FakeBraintree } from '../../../../tests/support/braintree-fake';
+import { createBraintreeProvider, mapSale, readMoney, toDecimal, type BraintreeOptions } from './braintree.server';
+
+let fake: FakeBraintree;
+
+beforeAll(async () => {
+  fake = await startFakeBraintree();
+});
+afterAll(async () => {
+  await fake.close();
+});
+
+function provider(overrides: Partial<BraintreeOptions> = {}) {
+  return createBraintreeProvider({
+    environment: fake.environment,
+    merchantId: fake.merchantId,
+    publicKey: fake.publicKey,
+    privateKey: fake.privateKey,
+    merchantAccountIds: { USD: 'inkpass_usd', BRL: 'inkpass_brl' },
+    ...overrides,
+  });
+}
+
+const usd = (amount: number) => ({ amount, currency: 'USD' });
+const sale = (nonce: string, money = usd(499), orderId = 'ord_test_1') => ({ orderId, money, nonce, deviceData: '{"correlation_id":"abc"}' });
+
+/** The transaction part of the last request the fake received. */
+function lastSent(): Record<string, unknown> {
+  const last = fake.requests.at(-1)!;
+  expect(last.path).toBe(`/merchants/${fake.merchantId}/transactions`);
+  return (last.body as { transaction: Record<string, unknown> }).transaction;
+}
+
+describe('minor units and decimal strings', () => {
+  it('writes integer minor units as the decimal Braintree takes, without floating point', () => {
+    expect(toDecimal(499, 2)).toBe('4.99');
+    expect(toDecimal(1990, 2)).toBe('19.90');
+    expect(toDecimal(100000, 2)).toBe('1000.00');
+    expect(toDecimal(5, 2)).toBe('0.05');
+    expect(toDecimal(1, 2)).toBe('0.01');
+    expect(toDecimal(500, 0)).toBe('500');
+    // 0.1 + 0.2 style errors cannot happen: 2^53 - 1 cents still comes out exact.
+    expect(toDecimal(Number.MAX_SAFE_INTEGER, 2)).toBe('90071992547409.91');
+  });
+
+  it('refuses amounts that are not positive safe integers', () => {
+    for (const bad of [0, -1, 4.99, Number.NaN, Number.MAX_SAFE_INTEGER + 1]) expect(() => toDecimal(bad, 2)).toThrow(RangeError);
+  });
+
+  it('reads the gateway decimal back into minor units', () => {
+    expect(readMoney('4.99', 'USD')).toEqual({ amount: 499, currency: 'USD' });
+    expect(readMoney('19.9', 'brl')).toEqual({ amount: 1990, currency: 'BRL' });
+    expect(readMoney('1000.00', 'USD')).toEqual({ amount: 100000, currency: 'USD' });
+    expect(readMoney('1000', 'USD')).toEqual({ amount: 100000, currency: 'USD' });
+    expect(readMoney('4.990', 'USD')).toEqual({ amount: 499, currency: 'USD' });
+    expect(readMoney('500', 'JPY')).toEqual({ amount: 500, currency: 'JPY' });
+    for (const [d, c] of [['4.999', 'USD'], ['-4.99', 'USD'], ['4,99', 'USD'], ['1e3', 'USD'], ['', 'USD'], ['4.99', ''], [4.99, 'USD']] as const) {
+      expect(readMoney(d, c)).toBeNull();
+    }
+  });
+});
+
+describe('Braintree provider against a local fake of the gateway', () => {
+  it('gets a client token for the Drop-in, with Basic auth and the API version the gateway wants', async () => {
+    const config = await provider().widgetConfig();
+    expect(config.provider).toBe('braintree');
+    expect(config.clientToken).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    const token = JSON.parse(Buffer.from(config.clientToken!, 'base64').toString('utf8')) as { merchantId: string; merchantAccountId: string };
+    expect(token.merchantId).toBe(fake.merchantId);
+    const req = fake.requests.at(-1)!;
+    expect(req).toMatchObject({ method: 'POST', path: `/merchants/${fake.merchantId}/client_token`, authOk: true, apiVersion: '6', gzipped: true, status: 201 });
+  });
+
+  it('binds the client token to the merchant account of a currency when asked', async () => {
+    const config = await provider().widgetConfig('BRL');
+    const token = JSON.parse(Buffer.from(config.clientToken!, 'base64').toString('utf8')) as { merchantAccountId: string };
+    expect(token.merchantAccountId).toBe('inkpass_brl');
+    expect(fake.requests.at(-1)!.body).toEqual({ client_token: { merchant_account_id: 'inkpass_brl', version: 2 } });
+  });
+
+  it('sells 4.99 USD from 499 cents, settles it, and reads back id, money, brand and last four', async () => {
+    const result = await provider().sale(sale('fake-valid-nonce'));
+    expect(lastSent()).toEqual({
+      amount: '4.99',
+      payment_method_nonce: 'fake-valid-nonce',
+      device_data: '{"correlation_id":"abc"}',
+      order_id: 'ord_test_1',
+      merchant_account_id: 'inkpass_usd',
+      options: { submit_for_settlement: true },
+      type: 'sale',
+    });
+    expect(fake.requests.at(-1)).toMatchObject({ authOk: true, apiVersion: '6', status: 201 });
+    expect(result).toEqual({ ok: true, paymentId: expect.any(String), money: { amount: 499, currency: 'USD' }, display: { brand: 'Visa', last4: '1111' } });
+  });
+
+  it('sends 19.90 for 1990 centavos on the BRL merchant account, and 1000.00 for 100000 cents', async () => {
+    const brl = await provider().sale(sale('fake-valid-nonce', { amount: 1990, currency: 'BRL' }));
+    expect(lastSent()).toMatchObject({ amount: '19.90', merchant_account_id: 'inkpass_brl' });
+    expect(brl).toMatchObject({ ok: true, money: { amount: 1990, currency: 'BRL' } });
+
+    const big = await provider().sale(sale('fake-valid-nonce', usd(100000)));
+    expect(lastSent()).toMatchObject({ amount: '1000.00' });
+    expect(big).toMatchObject({ ok: true, money: { amount: 100000, currency: 'USD' } });
+  });
+
+  it('leaves device data out when the widget gave none, and uses the default account without a map', async () => {
+    const result = await provider({ merchantAccountIds: undefined }).sale({ ...sale('fake-valid-nonce'), deviceData: null });
+    const sent = lastSent();
+    expect(sent).not.toHaveProperty('device_data');
+    expect(sent).not.toHaveProperty('merchant_account_id');
+    expect(result).toMatchObject({ ok: true, money: { amount: 499, currency: 'USD' } });
+  });
+
+  it('refuses a currency with no merchant account without calling the gateway', async () => {
+    const before = fake.requests.length;
+    const result = await provider().sale(sale('fake-valid-nonce', { amount: 500, currency: 'EUR' }));
+    expect(result).toEqual({ ok: false, code: 'unavailable', message: 'no Braintree merchant account for EUR' });
+    expect(fake.requests.length).toBe(before);
+  });
+
+  it('maps a processor decline to declined with the processor text', async () => {
+    expect(await provider().sale(sale('fake-processor-declined-visa-nonce'))).toEqual({ ok: false, code: 'declined', message: 'Do Not Honor' });
+    expect(fake.requests.at(-1)!.status).toBe(422);
+    // The sandbox also declines by amount: 2000.00–2999.99 with that response code.
+    expect(await provider().sale(sale('fake-valid-nonce', usd(200100)))).toEqual({ ok: false, code: 'declined', message: 'Insufficient Funds' });
+  });
+
+  it('maps a gateway rejection to rejected with the reason', async () => {
+    expect(await provider().sale(sale('fake-gateway-rejected-fraud-nonce'))).toEqual({ ok: false, code: 'rejected', message: 'fraud' });
+    expect(await provider().sale(sale('fake-valid-nonce', usd(500100)))).toEqual({ ok: false, code: 'rejected', message: 'application_incomplete' });
+  });
+
+  it('maps a consumed or unknown nonce to nonce', async () => {
+    expect(await provider().sale(sale('fake-consumed-nonce'))).toEqual({ ok: false, code: 'nonce', message: 'Cannot use a payment_method_nonce more than once.' });
+    expect(await provider().sale(sale('not-a-nonce-the-gateway-knows'))).toEqual({ ok: false, code: 'nonce', message: 'Unknown or expired payment_method_nonce.' });
+  });
+
+  it('maps a processor failure (status failed) to unavailable', async () => {
+    expect(await provider().sale(sale('fake-valid-nonce', usd(300000)))).toMatchObject({ ok: false, code: 'unavailable' });
+  });
+
+  it('shows the wallet methods by name', async () => {
+    expect(await provider().sale(sale('fake-paypal-one-time-nonce'))).toMatchObject({ ok: true, display: { brand: 'PayPal', last4: null } });
+    expect(await provider().sale(sale('fake-android-pay-visa-nonce'))).toMatchObject({ ok: true, display: { brand: 'Google Pay', last4: '1111' } });
+    expect(await provider().sale(sale('fake-apple-pay-visa-nonce'))).toMatchObject({ ok: true, display: { brand: 'Apple Pay', last4: '1881' } });
+  });
+
+  it('is unavailable with wrong keys (the gateway answers 401, the SDK an authenticationError)', async () => {
+    const wrong = provider({ privateKey: 'not-the-key' });
+    expect(await wrong.sale(sale('fake-valid-nonce'))).toEqual({ ok: false, code: 'unavailable', message: 'authenticationError: Authentication Error' });
+    expect(fake.requests.at(-1)).toMatchObject({ authOk: false, status: 401 });
+    await expect(wrong.widgetConfig()).rejects.toThrow(/authenticationError/);
+  });
+
+  it('is unavailable when nothing listens on the port', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const down = provider({ environment: { host: '127.0.0.1', port, ssl: false } });
+    const result = await down.sale(sale('fake-valid-nonce'));
+    expect(result).toMatchObject({ ok: false, code: 'unavailable', message: expect.stringMatching(/ECONNREFUSED/) });
+    await expect(down.widgetConfig()).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it('is unavailable when the gateway answers later than the time-out', async () => {
+    fake.latencyMs = 1_000;
+    try {
+      const started = Date.now();
+      const result = await provider({ timeoutMs: 150 }).sale(sale('fake-valid-nonce'));
+      expect(result).toEqual({ ok: false, code: 'unavailable', message: 'unexpectedError: Request timed out' });
+      expect(Date.now() - started).toBeLessThan(900);
+    } finally {
+      fake.latencyMs = 0;
+    }
+  });
+
+  it('never sends card details: only the nonce, device data and order reach the gateway', async () => {
+    await provider().sale(sale('fake-valid-nonce'));
+    expect(Object.keys(lastSent()).sort()).toEqual(['amount', 'device_data', 'merchant_account_id', 'options', 'order_id', 'payment_method_nonce', 'type']);
+  });
+});
+
+describe('odd answers', () => {
+  const failure = (...codes: string[]) =>
+    ({ success: false, message: 'm', errors: { deepErrors: () => codes.map((code) => ({ code, attribute: 'payment_method_nonce', message: `error ${code}` })) } }) as unknown as Parameters<typeof mapSale>[0];
+
+  it('sorts validation errors: a locked nonce needs a new nonce, a refused card type another method', () => {
+    expect(mapSale(failure('91566'), { orderId: 'o' })).toEqual({ ok: false, code: 'nonce', message: 'error 91566' });
+    expect(mapSale(failure('91567'), { orderId: 'o' })).toEqual({ ok: false, code: 'rejected', message: 'error 91567' });
+    expect(mapSale(failure('91569'), { orderId: 'o' })).toEqual({ ok: false, code: 'rejected', message: 'error 91569' });
+    expect(mapSale(failure('81503'), { orderId: 'o' })).toEqual({ ok: false, code: 'unavailable', message: 'm' });
+  });
+
+  it('treats a success without a readable amount as unavailable, never as paid', () => {
+    const silence = console.error;
+    console.error = () => {};
+    try {
+      const answer = { success: true, transaction: { id: 'abc', amount: 'lots', currencyIsoCode: 'USD' } } as unknown as Parameters<typeof mapSale>[0];
+      expect(mapSale(answer, { orderId: 'ord_x' })).toEqual({ ok: false, code: 'unavailable', message: 'unreadable transaction' });
+    } finally {
+      console.error = silence;
+    }
+  });
+});

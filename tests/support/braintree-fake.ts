@@ -1,0 +1,373 @@
+/**
+ * A local stand-in for Braintree's gateway, for tests only (the real sandbox cannot be reached
+ * from this machine; docs/payments.md). It answers the two calls the `braintree` SDK makes for
+ * us, in the wire format the SDK (3.x, lib/braintree/http.js) speaks:
+ *
+ * - the SDK POSTs JSON (snake_case keys) with `Accept: application/xml`, `X-ApiVersion: 6`,
+ *   `Accept-Encoding: gzip` and Basic auth (public key : private key);
+ * - it accepts 200, 201 and 422 (the last one with an `<api-error-response>`), turns 401 into an
+ *   authenticationError, 426 into upgradeRequired and any other status into its own error;
+ * - it parses `application/xml` bodies with xml2js (type="integer" | "boolean" | "array",
+ *   nil="true") and gunzips them when `Content-Encoding: gzip`.
+ *
+ * Calls: `POST /merchants/{id}/client_token` and `POST /merchants/{id}/transactions` (a sale).
+ * Sales answer by nonce like Braintree's documented test nonces (`FAKE_NONCES`) and, as the
+ * sandbox does, by amount: 2000.00–2999.99 is declined by the processor with that code,
+ * 3000.00–3000.99 fails (processor unavailable), 5001.00 is rejected (application incomplete).
+ * Unlike the real gateway it keeps no transactions and supports no other call.
+ *
+ * Shared by the unit tests and, later, the integration suite (which runs the built server with
+ * BRAINTREE_ENVIRONMENT pointing here), so it lives in tests/support/ and is never bundled.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+
+const gzip = promisify(zlib.gzip);
+
+export interface FakeBraintreeRequest {
+  method: string;
+  path: string;
+  /** The Basic credentials were this fake's public and private key. */
+  authOk: boolean;
+  apiVersion: string | null;
+  /** The answer was gzipped (the SDK asks for gzip). */
+  gzipped: boolean;
+  status: number;
+  /** The JSON body as sent (snake_case keys), or null. */
+  body: unknown;
+}
+
+export interface FakeBraintree {
+  readonly host: '127.0.0.1';
+  readonly port: number;
+  readonly merchantId: string;
+  readonly publicKey: string;
+  readonly privateKey: string;
+  /** Merchant account id -> its currency; the first one is the merchant's default. */
+  readonly merchantAccounts: Readonly<Record<string, string>>;
+  /** What createBraintreeProvider takes as `environment`. */
+  readonly environment: { host: string; port: number; ssl: false };
+  /** Every request, in order. */
+  readonly requests: FakeBraintreeRequest[];
+  /** Answers every later request this many milliseconds late (tests of the SDK's time-out). */
+  latencyMs: number;
+  close(): Promise<void>;
+}
+
+/** What a test nonce stands for, as the sandbox answers it. */
+type NonceOutcome =
+  | { kind: 'success'; instrument: Instrument }
+  | { kind: 'processor_declined'; code: string; text: string; instrument: Instrument }
+  | { kind: 'gateway_rejected'; reason: string; instrument: Instrument }
+  | { kind: 'validation'; code: string; message: string };
+
+type Instrument =
+  | { type: 'credit_card'; cardType: string; bin: string; last4: string }
+  | { type: 'paypal_account'; payerEmail: string }
+  | { type: 'android_pay_card'; sourceCardType: string; sourceLast4: string; virtualCardType: string; virtualLast4: string }
+  | { type: 'apple_pay_card'; cardType: string; last4: string; cardholderName: string };
+
+const VISA: Instrument = { type: 'credit_card', cardType: 'Visa', bin: '411111', last4: '1111' };
+
+/**
+ * Braintree's documented test nonces (developer.paypal.com/braintree/docs/reference/general/
+ * testing; the SDK's lib/braintree/test_values/nonces.js), with the details the sandbox gives
+ * back: the wallet ones as Braintree's own client libraries' sandbox tests expect them (Apple
+ * Pay Visa "Apple Pay - Visa" 1881; Google Pay Visa source card 1111, virtual card 1881). The
+ * declined and fraud nonces carry the last four of the matching test card numbers
+ * (4000111111111115, 4000111111111511).
+ */
+export const FAKE_NONCES: Readonly<Record<string, NonceOutcome>> = {
+  'fake-valid-nonce': { kind: 'success', instrument: VISA },
+  'fake-valid-visa-nonce': { kind: 'success', instrument: VISA },
+  'fake-processor-declined-visa-nonce': {
+    kind: 'processor_declined',
+    code: '2000',
+    text: 'Do Not Honor',
+    instrument: { type: 'credit_card', cardType: 'Visa', bin: '400011', last4: '1115' },
+  },
+  'fake-gateway-rejected-fraud-nonce': {
+    kind: 'gateway_rejected',
+    reason: 'fraud',
+    instrument: { type: 'credit_card', cardType: 'Visa', bin: '400011', last4: '1511' },
+  },
+  'fake-consumed-nonce': { kind: 'validation', code: '91564', message: 'Cannot use a payment_method_nonce more than once.' },
+  'fake-paypal-one-time-nonce': { kind: 'success', instrument: { type: 'paypal_account', payerEmail: 'payer@example.com' } },
+  'fake-android-pay-visa-nonce': {
+    kind: 'success',
+    instrument: { type: 'android_pay_card', sourceCardType: 'Visa', sourceLast4: '1111', virtualCardType: 'Visa', virtualLast4: '1881' },
+  },
+  'fake-apple-pay-visa-nonce': {
+    kind: 'success',
+    instrument: { type: 'apple_pay_card', cardType: 'Apple Pay - Visa', last4: '1881', cardholderName: 'Visa Apple Pay Cardholder' },
+  },
+};
+
+const UNKNOWN_NONCE = { code: '91565', message: 'Unknown or expired payment_method_nonce.' };
+
+/** Processor response texts for the sandbox's decline amounts (2000.00–2999.99). */
+const DECLINE_TEXT: Record<string, string> = {
+  '2000': 'Do Not Honor',
+  '2001': 'Insufficient Funds',
+  '2004': 'Expired Card',
+};
+
+/** The X-ApiVersion the SDK sends (lib/braintree/config.js); anything else gets 426. */
+const API_VERSION = '6';
+
+export async function startFakeBraintree(
+  options: { merchantId?: string; publicKey?: string; privateKey?: string; merchantAccounts?: Record<string, string> } = {},
+): Promise<FakeBraintree> {
+  const merchantId = options.merchantId ?? 'fake_merchant';
+  const publicKey = options.publicKey ?? 'fake_public_key';
+  const privateKey = options.privateKey ?? 'fake_private_key';
+  const merchantAccounts = options.merchantAccounts ?? { inkpass_usd: 'USD', inkpass_brl: 'BRL' };
+  const defaultAccount = Object.keys(merchantAccounts)[0];
+  if (!defaultAccount) throw new Error('the fake needs at least one merchant account');
+  const expectedAuth = `Basic ${Buffer.from(`${publicKey}:${privateKey}`).toString('base64')}`;
+  const requests: FakeBraintreeRequest[] = [];
+  let sequence = 0;
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let body: unknown = null;
+      try {
+        body = raw ? JSON.parse(raw) : null;
+      } catch {
+        body = null;
+      }
+      const record: FakeBraintreeRequest = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        authOk: req.headers.authorization === expectedAuth,
+        apiVersion: typeof req.headers['x-apiversion'] === 'string' ? req.headers['x-apiversion'] : null,
+        gzipped: false,
+        status: 0,
+        body,
+      };
+      requests.push(record);
+      const answer = route(record, raw);
+      const send = async () => {
+        record.status = answer.status;
+        if (answer.xml === null) {
+          res.writeHead(answer.status, { 'Content-Length': '0' });
+          res.end();
+          return;
+        }
+        const xml = Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n${answer.xml}\n`);
+        const headers: http.OutgoingHttpHeaders = { 'Content-Type': 'application/xml; charset=utf-8' };
+        let payload = xml;
+        if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+          payload = await gzip(xml);
+          headers['Content-Encoding'] = 'gzip';
+          record.gzipped = true;
+        }
+        headers['Content-Length'] = String(payload.length);
+        res.writeHead(answer.status, headers);
+        res.end(payload);
+      };
+      const go = () => void send().catch(() => res.destroy());
+      if (fake.latencyMs > 0) setTimeout(go, fake.latencyMs);
+      else go();
+    });
+  });
+
+  function route(record: FakeBraintreeRequest, raw: string): { status: number; xml: string | null } {
+    if (!record.authOk) return { status: 401, xml: null };
+    if (record.apiVersion !== API_VERSION) return { status: 426, xml: null };
+    const m = /^\/merchants\/([^/?]+)\/(client_token|transactions)$/.exec(record.path);
+    if (record.method !== 'POST' || !m) return { status: 404, xml: null };
+    // Keys belong to one merchant: another merchant's path is not theirs to call.
+    if (decodeURIComponent(m[1]!) !== merchantId) return { status: 403, xml: null };
+    if (raw && record.body === null) return { status: 400, xml: null };
+    const body = (record.body ?? {}) as Record<string, unknown>;
+    return m[2] === 'client_token' ? clientToken(body) : sale(body);
+  }
+
+  function clientToken(body: Record<string, unknown>): { status: number; xml: string | null } {
+    const params = (body.client_token ?? {}) as Record<string, unknown>;
+    const account = params.merchant_account_id;
+    if (account !== undefined && (typeof account !== 'string' || !(account in merchantAccounts))) {
+      return errorResponse('Merchant account does not exist', 'client-token', [{ code: '92807', attribute: 'merchant_account_id', message: 'Merchant account does not exist' }]);
+    }
+    // A real client token is base64 JSON the browser SDK reads; this one has the same outline.
+    const token = Buffer.from(
+      JSON.stringify({
+        version: 2,
+        authorizationFingerprint: `fake-fingerprint-${++sequence}`,
+        configUrl: `http://127.0.0.1:${fake.port}/merchants/${merchantId}/client_api/v1/configuration`,
+        environment: 'development',
+        merchantId,
+        merchantAccountId: typeof account === 'string' ? account : defaultAccount,
+      }),
+    ).toString('base64');
+    return { status: 201, xml: `<client-token>\n  <value>${token}</value>\n</client-token>` };
+  }
+
+  function sale(body: Record<string, unknown>): { status: number; xml: string | null } {
+    const t = (body.transaction ?? {}) as Record<string, unknown>;
+    const options = (t.options ?? {}) as Record<string, unknown>;
+    const amount = t.amount;
+    const nonce = t.payment_method_nonce;
+    const accountId = t.merchant_account_id ?? defaultAccount;
+    const orderId = typeof t.order_id === 'string' ? t.order_id : null;
+    const errors: ValidationErrorXml[] = [];
+    if (amount === undefined || amount === null || amount === '') errors.push({ code: '81502', attribute: 'amount', message: 'Amount is required.' });
+    else if (typeof amount !== 'string' || !/^\d+(\.\d{1,2})?$/.test(amount)) errors.push({ code: '81503', attribute: 'amount', message: 'Amount is an invalid format.' });
+    else if (/^0+(\.0+)?$/.test(amount)) errors.push({ code: '81531', attribute: 'amount', message: 'Amount must be greater than zero.' });
+    if (typeof accountId !== 'string' || !(accountId in merchantAccounts)) errors.push({ code: '91513', attribute: 'merchant_account_id', message: 'Merchant account ID is invalid.' });
+    if (orderId !== null && orderId.length > 255) errors.push({ code: '91501', attribute: 'order_id', message: 'Order ID is too long.' });
+    const outcome = typeof nonce === 'string' ? FAKE_NONCES[nonce] : undefined;
+    if (typeof nonce !== 'string' || nonce === '') errors.push({ code: '91508', attribute: 'base', message: 'Cannot determine payment method.' });
+    else if (!outcome) errors.push({ ...UNKNOWN_NONCE, attribute: 'payment_method_nonce' });
+    else if (outcome.kind === 'validation') errors.push({ code: outcome.code, attribute: 'payment_method_nonce', message: outcome.message });
+    if (errors.length > 0 || !outcome || outcome.kind === 'validation') {
+      return errorResponse(errors[0]?.message ?? 'Validation failed', 'transaction', errors);
+    }
+
+    const tx: TransactionXml = {
+      id: (++sequence).toString(36).padStart(8, 'f'),
+      amount: amount as string,
+      currency: merchantAccounts[accountId as string]!,
+      merchantAccountId: accountId as string,
+      orderId,
+      status: options.submit_for_settlement === true ? 'submitted_for_settlement' : 'authorized',
+      responseCode: '1000',
+      responseText: 'Approved',
+      rejection: null,
+      instrument: outcome.instrument,
+    };
+    // The sandbox's amount rules apply to every valid nonce, as on the real sandbox.
+    const whole = Number((amount as string).split('.')[0]);
+    if (outcome.kind === 'processor_declined') Object.assign(tx, { status: 'processor_declined', responseCode: outcome.code, responseText: outcome.text });
+    else if (outcome.kind === 'gateway_rejected') Object.assign(tx, { status: 'gateway_rejected', responseCode: null, responseText: null, rejection: outcome.reason });
+    else if (whole >= 2000 && whole <= 2999) Object.assign(tx, { status: 'processor_declined', responseCode: String(whole), responseText: DECLINE_TEXT[String(whole)] ?? 'Processor Declined' });
+    else if (whole === 3000) Object.assign(tx, { status: 'failed', responseCode: '3000', responseText: 'Processor Network Unavailable - Try Again' });
+    else if (amount === '5001.00' || amount === '5001') Object.assign(tx, { status: 'gateway_rejected', responseCode: null, responseText: null, rejection: 'application_incomplete' });
+
+    if (tx.status === 'authorized' || tx.status === 'submitted_for_settlement') return { status: 201, xml: transactionXml(tx) };
+    // A declined or rejected sale is still a transaction: it comes back inside the error response.
+    const message = tx.status === 'gateway_rejected' ? `Gateway Rejected: ${tx.rejection}` : (tx.responseText ?? 'Failed');
+    return errorResponse(message, 'transaction', [], transactionXml(tx), { amount: tx.amount, orderId, type: 'sale' });
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const fake: FakeBraintree = {
+    host: '127.0.0.1',
+    port,
+    merchantId,
+    publicKey,
+    privateKey,
+    merchantAccounts,
+    environment: { host: '127.0.0.1', port, ssl: false },
+    requests,
+    latencyMs: 0,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  return fake;
+}
+
+interface ValidationErrorXml {
+  code: string;
+  attribute: string;
+  message: string;
+}
+
+interface TransactionXml {
+  id: string;
+  amount: string;
+  currency: string;
+  merchantAccountId: string;
+  orderId: string | null;
+  status: string;
+  responseCode: string | null;
+  responseText: string | null;
+  rejection: string | null;
+  instrument: Instrument;
+}
+
+function escapeXml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+}
+
+/** `<name>text</name>`, or `<name nil="true"/>` for null. */
+function el(name: string, value: string | null): string {
+  return value === null ? `<${name} nil="true"/>` : `<${name}>${escapeXml(value)}</${name}>`;
+}
+
+function instrumentXml(i: Instrument): string {
+  switch (i.type) {
+    case 'credit_card':
+      return `<credit-card>${el('bin', i.bin)}${el('last-4', i.last4)}${el('card-type', i.cardType)}${el('masked-number', `${i.bin}******${i.last4}`)}${el('token', null)}</credit-card>`;
+    case 'paypal_account':
+      return `<paypal>${el('payer-email', i.payerEmail)}${el('payment-id', 'PAY-FAKE')}${el('authorization-id', 'AUTH-FAKE')}${el('token', null)}</paypal>`;
+    case 'android_pay_card':
+      return `<android-pay-card>${el('source-card-type', i.sourceCardType)}${el('source-card-last-4', i.sourceLast4)}${el('virtual-card-type', i.virtualCardType)}${el('virtual-card-last-4', i.virtualLast4)}${el('source-description', `${i.sourceCardType} ${i.sourceLast4}`)}</android-pay-card>`;
+    case 'apple_pay_card':
+      return `<apple-pay>${el('card-type', i.cardType)}${el('last-4', i.last4)}${el('cardholder-name', i.cardholderName)}</apple-pay>`;
+  }
+}
+
+function transactionXml(t: TransactionXml): string {
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  return [
+    '<transaction>',
+    el('id', t.id),
+    el('status', t.status),
+    el('type', 'sale'),
+    el('currency-iso-code', t.currency),
+    el('amount', t.amount),
+    el('merchant-account-id', t.merchantAccountId),
+    el('order-id', t.orderId),
+    `<created-at type="datetime">${now}</created-at>`,
+    `<updated-at type="datetime">${now}</updated-at>`,
+    el('processor-response-code', t.responseCode),
+    el('processor-response-text', t.responseText),
+    el('gateway-rejection-reason', t.rejection),
+    el('payment-instrument-type', t.instrument.type),
+    instrumentXml(t.instrument),
+    `<status-history type="array"><status-event>${el('status', t.status)}${el('amount', t.amount)}<timestamp type="datetime">${now}</timestamp></status-event></status-history>`,
+    '</transaction>',
+  ].join('\n');
+}
+
+/**
+ * Braintree's 422 answer: validation errors nested under the object they are about (here
+ * `transaction` or `client-token`), a message, the params echoed, and a declined or rejected
+ * transaction when there is one.
+ */
+function errorResponse(
+  message: string,
+  about: 'transaction' | 'client-token',
+  errors: ValidationErrorXml[],
+  transaction = '',
+  params: Record<string, string | null> = {},
+): { status: number; xml: string } {
+  const errorList = errors
+    .map((e) => `<error>${el('code', e.code)}<attribute type="symbol">${escapeXml(e.attribute)}</attribute>${el('message', e.message)}</error>`)
+    .join('');
+  const nested = errors.length > 0 ? `<${about}><errors type="array">${errorList}</errors></${about}>` : '';
+  const echoed = Object.entries(params)
+    .filter((entry): entry is [string, string] => entry[1] !== null)
+    .map(([k, v]) => el(k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), v))
+    .join('');
+  const xml = [
+    '<api-error-response>',
+    `<errors><errors type="array"/>${nested}</errors>`,
+    `<params>${about === 'transaction' ? `<transaction>${echoed}</transaction>` : ''}</params>`,
+    el('message', message),
+    transaction,
+    '</api-error-response>',
+  ].join('\n');
+  return { status: 422, xml };
+}
