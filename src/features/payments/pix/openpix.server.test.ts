@@ -1,0 +1,270 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { generateBrCode } from './brcode';
+import { checkOpenPixSignature, createOpenPixProvider, eventFromOpenPix, webhookKeys, WOOVI_SANDBOX_WEBHOOK_PUBLIC_KEY, WOOVI_WEBHOOK_PUBLIC_KEY, type OpenPixOptions } from './openpix.server';
+
+const APP_ID = 'Q2xpZW50X0lkX3Rlc3Q6Q2xpZW50X1NlY3JldF90ZXN0';
+
+/**
+ * A local server that answers like Woovi's charge API for the calls the provider makes. It
+ * records every request, keeps charges by correlationID, answers a repeated correlationID with a
+ * 400 (as a PSP may), and can be told to fail, hang or answer nonsense.
+ */
+interface Recorded {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+type Mode = 'ok' | 'fail' | 'hang' | 'not-json' | 'not-a-charge' | 'bad-brcode';
+const psp = {
+  requests: [] as Recorded[],
+  charges: new Map<string, Record<string, unknown>>(),
+  mode: 'ok' as Mode,
+};
+let server: http.Server;
+let baseUrl: string;
+
+function answer(res: http.ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+function handle(req: http.IncomingMessage, res: http.ServerResponse, body: string) {
+  psp.requests.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+  if (psp.mode === 'hang') return; // never answers; the client's time-out must end the call
+  if (psp.mode === 'fail') return answer(res, 500, { error: 'internal error' });
+  if (psp.mode === 'not-json') return res.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>');
+  if (req.headers.authorization !== APP_ID) return answer(res, 401, { error: 'appID inválido' });
+  if (psp.mode === 'not-a-charge') return answer(res, 200, { charge: { correlationID: 'x', value: 'ten' } });
+
+  if (req.method === 'POST' && req.url === '/api/v1/charge') {
+    const input = JSON.parse(body) as { correlationID: string; value: number; expiresIn: number; comment?: string };
+    if (psp.charges.has(input.correlationID)) return answer(res, 400, { error: 'Já existe uma cobrança com esse correlationID' });
+    const transactionID = crypto.randomBytes(16).toString('hex');
+    const charge = {
+      correlationID: input.correlationID,
+      value: input.value,
+      comment: input.comment ?? '',
+      status: 'ACTIVE',
+      transactionID,
+      identifier: transactionID,
+      type: 'DYNAMIC',
+      brCode:
+        psp.mode === 'bad-brcode'
+          ? 'https://api.openpix.com.br/openpix/testing'
+          : generateBrCode({ account: { url: `api.woovi.test/qr/v1/${transactionID}` }, merchantName: 'Inkpass', merchantCity: 'Sao Paulo', amount: input.value, txid: transactionID.slice(0, 25), pointOfInitiation: 'one-time' }),
+      expiresIn: input.expiresIn,
+      expiresDate: new Date(Date.UTC(2030, 0, 1) + input.expiresIn * 1000).toISOString(),
+      createdAt: new Date().toISOString(),
+    };
+    psp.charges.set(input.correlationID, charge);
+    return answer(res, 200, { charge, correlationID: charge.correlationID, brCode: charge.brCode });
+  }
+  const get = /^\/api\/v1\/charge\/([^/?]+)$/.exec(req.url!);
+  if (req.method === 'GET' && get) {
+    const charge = psp.charges.get(decodeURIComponent(get[1]!));
+    return charge ? answer(res, 200, { charge }) : answer(res, 404, { error: 'Cobrança não encontrada' });
+  }
+  answer(res, 404, { error: 'not found' });
+}
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => handle(req, res, body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+beforeEach(() => {
+  psp.requests.length = 0;
+  psp.charges.clear();
+  psp.mode = 'ok';
+});
+
+const rsa = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+const provider = (over: Partial<OpenPixOptions> = {}) =>
+  createOpenPixProvider({ baseUrl, appId: APP_ID, webhook: { publicKeyPem: rsa.publicKey.export({ type: 'spki', format: 'pem' }).toString() }, ...over });
+
+describe('the OpenPix provider: charges', () => {
+  it('creates a charge with the right method, path, headers and body, and maps the answer', async () => {
+    const charge = await provider().createCharge({ correlationID: 'ord_7f3a', value: 1990, expiresIn: 900, comment: 'Inkpass: 20 chaves' });
+    expect(psp.requests).toHaveLength(1);
+    const [req] = psp.requests;
+    expect(req).toMatchObject({ method: 'POST', url: '/api/v1/charge' });
+    expect(req!.headers.authorization).toBe(APP_ID);
+    expect(req!.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(req!.body)).toEqual({ correlationID: 'ord_7f3a', value: 1990, expiresIn: 900, comment: 'Inkpass: 20 chaves' });
+    const stored = psp.charges.get('ord_7f3a')!;
+    expect(charge).toEqual({ correlationID: 'ord_7f3a', value: 1990, status: 'ACTIVE', brCode: stored.brCode, expiresAt: Date.UTC(2030, 0, 1) / 1000 + 900, paymentId: null });
+    await provider().createCharge({ correlationID: 'ord_no_comment', value: 1, expiresIn: 60 });
+    expect(JSON.parse(psp.requests[1]!.body)).toEqual({ correlationID: 'ord_no_comment', value: 1, expiresIn: 60 });
+  });
+
+  it('gives the same charge when created twice, and refuses one held for another amount', async () => {
+    const first = await provider().createCharge({ correlationID: 'ord_twice', value: 990, expiresIn: 900 });
+    const again = await provider().createCharge({ correlationID: 'ord_twice', value: 990, expiresIn: 900 });
+    expect(again).toEqual(first);
+    expect(psp.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /api/v1/charge', 'POST /api/v1/charge', 'GET /api/v1/charge/ord_twice']);
+    await expect(provider().createCharge({ correlationID: 'ord_twice', value: 1990, expiresIn: 900 })).rejects.toThrow(/answered 400: Já existe|990 cents, not 1990/);
+  });
+
+  it('reads a charge back: ACTIVE, COMPLETED with the payment id, EXPIRED, and null when unknown', async () => {
+    const openpix = provider();
+    await openpix.createCharge({ correlationID: 'ord/1 ä', value: 4990, expiresIn: 900 });
+    expect(await openpix.getCharge('ord/1 ä')).toMatchObject({ correlationID: 'ord/1 ä', status: 'ACTIVE', value: 4990, paymentId: null });
+    expect(psp.requests.at(-1)).toMatchObject({ method: 'GET', url: '/api/v1/charge/ord%2F1%20%C3%A4' });
+    expect(psp.requests.at(-1)!.headers.authorization).toBe(APP_ID);
+    const stored = psp.charges.get('ord/1 ä')!;
+    stored.status = 'COMPLETED';
+    expect(await openpix.getCharge('ord/1 ä')).toMatchObject({ status: 'COMPLETED', paymentId: stored.transactionID });
+    stored.status = 'EXPIRED';
+    expect(await openpix.getCharge('ord/1 ä')).toMatchObject({ status: 'EXPIRED', paymentId: null });
+    expect(await openpix.getCharge('ord_unknown')).toBeNull();
+  });
+
+  it('throws a clear error on a 500, a time-out, a network failure, nonsense and a refused app ID', async () => {
+    const request = { correlationID: 'ord_x', value: 100, expiresIn: 60 };
+    psp.mode = 'fail';
+    await expect(provider().createCharge(request)).rejects.toThrow('OpenPix POST /api/v1/charge answered 500: internal error');
+    await expect(provider().getCharge('ord_x')).rejects.toThrow('OpenPix GET /api/v1/charge/ord_x answered 500');
+    psp.mode = 'hang';
+    await expect(provider({ timeoutMs: 150 }).createCharge(request)).rejects.toThrow('OpenPix POST /api/v1/charge: no answer within 150 ms');
+    await expect(provider({ timeoutMs: 150 }).getCharge('ord_x')).rejects.toThrow('no answer within 150 ms');
+    psp.mode = 'not-json';
+    await expect(provider().getCharge('ord_x')).rejects.toThrow('answered 200 with a body that is not JSON');
+    psp.mode = 'not-a-charge';
+    await expect(provider().getCharge('ord_x')).rejects.toThrow(/value is not cents/);
+    psp.mode = 'bad-brcode';
+    await expect(provider().createCharge(request)).rejects.toThrow(/invalid BR Code/);
+    psp.mode = 'ok';
+    await expect(provider({ appId: 'wrong' }).createCharge(request)).rejects.toThrow('answered 401: appID inválido');
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((resolve) => closed.close(resolve));
+    await expect(provider({ baseUrl: deadUrl }).getCharge('ord_x')).rejects.toThrow(/OpenPix GET \/api\/v1\/charge\/ord_x: network failure/);
+  });
+
+  it('refuses a request it cannot send before calling the PSP', async () => {
+    await expect(provider().createCharge({ correlationID: 'o', value: 0, expiresIn: 60 })).rejects.toThrow(RangeError);
+    await expect(provider().createCharge({ correlationID: 'o', value: 19.9, expiresIn: 60 })).rejects.toThrow(RangeError);
+    await expect(provider().createCharge({ correlationID: '', value: 100, expiresIn: 60 })).rejects.toThrow(RangeError);
+    expect(psp.requests).toHaveLength(0);
+  });
+});
+
+const completed = (over: Record<string, unknown> = {}) =>
+  Buffer.from(
+    JSON.stringify({
+      event: 'OPENPIX:CHARGE_COMPLETED',
+      charge: { correlationID: 'ord_7f3a', value: 1990, status: 'COMPLETED', transactionID: '9f1c0b6de2a84a0f9b5e3c2d1a0f9e8d', brCode: '000201…' },
+      pix: { value: 1990, endToEndId: 'E18236120202611251200s0000000001', transactionID: '9f1c0b6de2a84a0f9b5e3c2d1a0f9e8d', time: '2026-11-25T12:00:00.000Z' },
+      company: { id: '624f46f9e93f9f521c8308d7', name: 'Inkpass' },
+      ...over,
+    }),
+  );
+/** Signed as Woovi signs x-webhook-signature: RSA-SHA256 (PKCS #1 v1.5) over the raw body, in base64. */
+const rsaSign = (body: Buffer, key: crypto.KeyObject = rsa.privateKey) => crypto.sign('sha256', body, key).toString('base64');
+const hmacSign = (body: Buffer, secret: string) => crypto.createHmac('sha1', secret).update(body).digest('base64');
+
+describe('the OpenPix provider: webhooks', () => {
+  it('accepts a delivery signed with the PSP key and reads the charge event', () => {
+    const body = completed();
+    expect(provider().verifyWebhook(body, new Headers({ 'x-webhook-signature': rsaSign(body) }))).toEqual({
+      correlationID: 'ord_7f3a',
+      status: 'COMPLETED',
+      value: 1990,
+      paymentId: '9f1c0b6de2a84a0f9b5e3c2d1a0f9e8d',
+    });
+  });
+
+  it('refuses a missing, malformed or wrong signature, and a body changed by one byte', () => {
+    const body = completed();
+    const signature = rsaSign(body);
+    const openpix = provider();
+    expect(openpix.verifyWebhook(body, new Headers())).toBeNull();
+    expect(openpix.verifyWebhook(body, new Headers({ 'x-webhook-signature': '' }))).toBeNull();
+    expect(openpix.verifyWebhook(body, new Headers({ 'x-webhook-signature': 'not base64!' }))).toBeNull();
+    expect(openpix.verifyWebhook(body, new Headers({ 'x-webhook-signature': Buffer.from('short').toString('base64') }))).toBeNull();
+    expect(openpix.verifyWebhook(body, new Headers({ 'x-webhook-signature': rsaSign(body, crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey) }))).toBeNull();
+    // An HMAC where the RSA signature is expected proves nothing.
+    expect(openpix.verifyWebhook(body, new Headers({ 'x-openpix-signature': hmacSign(body, 's') }))).toBeNull();
+    for (const at of [0, 40, body.length - 1]) {
+      const changed = Buffer.from(body);
+      changed[at] = changed[at]! ^ 0x01;
+      expect(openpix.verifyWebhook(changed, new Headers({ 'x-webhook-signature': signature })), `byte ${at}`).toBeNull();
+    }
+  });
+
+  it('checks the HMAC (X-OpenPix-Signature) when configured with a secret, and both signatures when both are', () => {
+    const body = completed();
+    const hmacOnly = provider({ webhook: { hmacSecret: 'webhook-secret' } });
+    expect(hmacOnly.verifyWebhook(body, new Headers({ 'X-OpenPix-Signature': hmacSign(body, 'webhook-secret') }))).toMatchObject({ status: 'COMPLETED' });
+    expect(hmacOnly.verifyWebhook(body, new Headers())).toBeNull();
+    expect(hmacOnly.verifyWebhook(body, new Headers({ 'X-OpenPix-Signature': hmacSign(body, 'another secret') }))).toBeNull();
+    expect(hmacOnly.verifyWebhook(Buffer.concat([body, Buffer.from('\n')]), new Headers({ 'X-OpenPix-Signature': hmacSign(body, 'webhook-secret') }))).toBeNull();
+
+    const both = provider({ webhook: { publicKeyPem: rsa.publicKey.export({ type: 'spki', format: 'pem' }).toString(), hmacSecret: 'webhook-secret' } });
+    expect(both.verifyWebhook(body, new Headers({ 'x-webhook-signature': rsaSign(body), 'x-openpix-signature': hmacSign(body, 'webhook-secret') }))).not.toBeNull();
+    expect(both.verifyWebhook(body, new Headers({ 'x-webhook-signature': rsaSign(body) }))).toBeNull();
+    expect(both.verifyWebhook(body, new Headers({ 'x-openpix-signature': hmacSign(body, 'webhook-secret') }))).toBeNull();
+  });
+
+  it('verifies the signed example in Woovi\'s documentation with its published key, and the HMAC example', () => {
+    // Both from Woovi's developer documentation: a webhook body and its x-webhook-signature, and
+    // the HMAC-SHA1 example of X-OpenPix-Signature (secret "hmac-secret-key").
+    const body = Buffer.from(
+      '{ "pixQrCode": null, "charge": { "status": "COMPLETED", "customer": { "name": "Antonio Victor", "taxID": { "taxID": "12345678976", "type": "BR:CPF" }, "email": "antoniocliente@example.com", "correlationID": "4979ceba-2132-4292-bd90-bee7fb2125e4" }, "value": 1000, "comment": "Pagamento OpenPix", "transactionID": "ea83401ed4834b3ea6f1f283b389af29", "correlationID": "417bae21-3d08-4cdb-9c2d-fee63c89e9e4", "paymentLinkID": "34697ed2-3790-4b60-8512-e7465b142d84", "createdAt": "2021-03-12T12:43:54.528Z", "updatedAt": "2021-03-12T12:44:09.360Z", "brCode": "https://api.openpix.com.br/openpix/openpix/testing?transactionID=ea83401ed4834b3ea6f1f283b389af29" }, "pix": { "charge": { "status": "COMPLETED", "customer": { "name": "Antonio Victor", "taxID": { "taxID": "12345678976", "type": "BR:CPF" }, "email": "antoniocliente@example.com", "correlationID": "4979ceba-2132-4292-bd90-bee7fb2125e4" }, "value": 1000, "comment": "Pagamento OpenPix", "transactionID": "ea83401ed4834b3ea6f1f283b389af29", "correlationID": "417bae21-3d08-4cdb-9c2d-fee63c89e9e4", "paymentLinkID": "34697ed2-3790-4b60-8512-e7465b142d84", "createdAt": "2021-03-12T12:43:54.528Z", "updatedAt": "2021-03-12T12:44:09.360Z" }, "customer": { "correlationID": "9134e286-6f71-427a-bf00-241681624586", "email": "email1@example.com", "name": "Loma", "phone": "+5511999999999", "taxID": { "taxID": "47043622050", "type": "BR:CPF" } }, "payer": { "correlationID": "9134e286-6f71-427a-bf00-241681624586", "email": "email1@example.com", "name": "Loma", "phone": "+5511999999999", "taxID": { "taxID": "47043622050", "type": "BR:CPF" } }, "time": "2021-03-12T12:44:09.269Z", "value": 1, "transactionID": "ea83401ed4834b3ea6f1f283b389af29", "infoPagador": "OpenPix testing" }, "company": { "id": "624f46f9e93f9f521c8308d7", "name": "Pizzaria do José", "taxID": "4722767300014" }, "account": { "clientId": "ZOJ64B9B-ZM1W-89MI-4UCI-OP2LVIU6NY75" } }',
+    );
+    const signature = 'lL2nnXgmLFGgxJ8+jCDguqouU4ucrIxYJcU5SPrJFaNcJajTJHYVldqc/z4YFIjAjtPEALe699WosgPY08W7CLpidvtm06Qwa4YMB0l/DcTS93O91NdSH/adjugEKiOb76Zj/0jB8mqOmWCFYbweOBa17bssuEkd5Lw7Q5L314Y=';
+    const woovi = provider({ webhook: { publicKeyPem: WOOVI_WEBHOOK_PUBLIC_KEY } });
+    // The older format has no `event`; the charge says COMPLETED, and the pix says 1 cent was paid.
+    expect(woovi.verifyWebhook(body, new Headers({ 'x-webhook-signature': signature }))).toEqual({ correlationID: '417bae21-3d08-4cdb-9c2d-fee63c89e9e4', status: 'COMPLETED', value: 1, paymentId: 'ea83401ed4834b3ea6f1f283b389af29' });
+    expect(woovi.verifyWebhook(Buffer.from(body.toString().replace('"value": 1,', '"value": 9,')), new Headers({ 'x-webhook-signature': signature }))).toBeNull();
+
+    const hmacBody = Buffer.from('{"data_criacao":"2021-08-10T20:32:14.429Z","evento":"teste_webhook"}');
+    const keys = webhookKeys({ hmacSecret: 'hmac-secret-key' });
+    expect(checkOpenPixSignature(hmacBody, new Headers({ 'X-OpenPix-Signature': 'jgR2XF0PKDiAwHP1s+TryvxMySQ=' }), keys)).toBe(true);
+    expect(checkOpenPixSignature(hmacBody, new Headers({ 'X-OpenPix-Signature': 'kgR2XF0PKDiAwHP1s+TryvxMySQ=' }), keys)).toBe(false);
+    // The same bytes spelled another way (unused low bits of the last character) are refused too.
+    expect(checkOpenPixSignature(hmacBody, new Headers({ 'X-OpenPix-Signature': 'jgR2XF0PKDiAwHP1s+TryvxMySR=' }), keys)).toBe(false);
+  });
+
+  it('ships the published keys intact (their SHA-256 fingerprints are the documented key identifiers)', () => {
+    const fingerprint = (pem: string) => crypto.createHash('sha256').update(crypto.createPublicKey(pem).export({ type: 'spki', format: 'der' })).digest('hex');
+    expect(fingerprint(WOOVI_WEBHOOK_PUBLIC_KEY)).toBe('9dce618794f8986c603915a51b7029126c260e5cfdb2aa47e131d837fd62311c');
+    expect(fingerprint(WOOVI_SANDBOX_WEBHOOK_PUBLIC_KEY)).toBe('7c8efa31466209cf247d23f6198a61643b8c322a0d80ea6d0a7a54073b2d6e91');
+  });
+
+  it('maps charge events and ignores the rest', () => {
+    const charge = { correlationID: 'ord_1', value: 990, status: 'ACTIVE', transactionID: 'tx1' };
+    expect(eventFromOpenPix({ event: 'OPENPIX:CHARGE_CREATED', charge })).toEqual({ correlationID: 'ord_1', status: 'ACTIVE', value: 990, paymentId: null });
+    expect(eventFromOpenPix({ event: 'OPENPIX:CHARGE_EXPIRED', charge: { ...charge, status: 'EXPIRED' } })).toEqual({ correlationID: 'ord_1', status: 'EXPIRED', value: 990, paymentId: null });
+    expect(eventFromOpenPix({ event: 'OPENPIX:TRANSACTION_RECEIVED', charge: { ...charge, status: 'COMPLETED' }, pix: { value: 990 } })).toEqual({ correlationID: 'ord_1', status: 'COMPLETED', value: 990, paymentId: 'tx1' });
+    // A payment with no id anywhere cannot be confirmed idempotently: left to the status poll.
+    expect(eventFromOpenPix({ event: 'OPENPIX:CHARGE_COMPLETED', charge: { correlationID: 'ord_1', value: 990, status: 'COMPLETED' }, pix: { endToEndId: 'E1' } })).toBeNull();
+    expect(eventFromOpenPix({ event: 'OPENPIX:TRANSACTION_RECEIVED', charge: null, pix: { value: 990 } })).toBeNull();
+    expect(eventFromOpenPix({ event: 'OPENPIX:TRANSACTION_REFUND_RECEIVED', charge: { ...charge, status: 'COMPLETED' } })).toBeNull();
+    expect(eventFromOpenPix({ event: 'OPENPIX:MOVEMENT_CONFIRMED', transfer: { correlationID: 'p1' } })).toBeNull();
+    expect(eventFromOpenPix({ evento: 'teste_webhook' })).toBeNull();
+    expect(eventFromOpenPix({ event: 'OPENPIX:CHARGE_COMPLETED', charge: { ...charge, status: 'PAID' } })).toBeNull();
+    expect(eventFromOpenPix({ event: 'OPENPIX:CHARGE_COMPLETED', charge: { ...charge, value: '9.90' } })).toBeNull();
+    expect(eventFromOpenPix([charge])).toBeNull();
+    const body = Buffer.from('{"event":"OPENPIX:CHARGE_COMPLETED",');
+    expect(provider().verifyWebhook(body, new Headers({ 'x-webhook-signature': rsaSign(body) }))).toBeNull();
+  });
+
+  it('will not start without a webhook key, or with a key that is not RSA', () => {
+    expect(() => provider({ webhook: {} })).toThrow(/public key .* or an HMAC secret/);
+    const ec = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    expect(() => provider({ webhook: { publicKeyPem: ec } })).toThrow(/must be RSA/);
+    expect(() => provider({ webhook: { publicKeyPem: 'not a key' } })).toThrow();
+  });
+});
