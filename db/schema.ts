@@ -290,6 +290,127 @@ export interface AdViewTable {
   used_at: number | null;
 }
 
+/** A key pack on sale on one site (db/migrations/2026-11-25T00-commerce.ts). Money in minor units. */
+export interface KeyPackTable {
+  id: Generated<number>;
+  site_id: number;
+  code: string;
+  /** ISO 4217: 'USD' on the English site, 'BRL' on the Portuguese one. */
+  currency: string;
+  price: number;
+  keys: number;
+  /** Xtra keys given with the pack. */
+  xtra_keys: Generated<number>;
+  position: Generated<number>;
+  active: Generated<Bool>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CouponTable {
+  id: Generated<number>;
+  site_id: number;
+  code: string;
+  /** 1-100, or null. */
+  percent_off: number | null;
+  /** Minor units of `currency`, or null. */
+  amount_off: number | null;
+  currency: string | null;
+  xtra_keys: Generated<number>;
+  starts_at: number | null;
+  ends_at: number | null;
+  max_redemptions: number | null;
+  per_reader_limit: Generated<number>;
+  /** Orders holding the coupon (pending or paid). */
+  redemptions: Generated<number>;
+  active: Generated<Bool>;
+  created_at: number;
+}
+
+export type OrderState = 'PENDING' | 'PAID' | 'FAILED' | 'EXPIRED';
+
+export interface OrderTable {
+  id: Generated<number>;
+  public_id: string;
+  user_id: number;
+  site_id: number;
+  pack_id: number;
+  coupon_id: number | null;
+  currency: string;
+  subtotal: number;
+  discount: number;
+  total: number;
+  keys: number;
+  xtra_keys: number;
+  /** 'card', 'paypal', 'googlepay', 'applepay' or 'pix'. */
+  method: string;
+  /** Which implementation took the payment: 'sandbox', 'braintree', 'pix-sandbox', 'openpix'. */
+  provider: string;
+  state: OrderState;
+  payment_id: string | null;
+  request_key: string | null;
+  next_path: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  br_code: string | null;
+  expires_at: number | null;
+  failure: string | null;
+  ledger_transaction_id: number | null;
+  created_at: number;
+  updated_at: number;
+  paid_at: number | null;
+}
+
+export interface OrderEventTable {
+  id: Generated<number>;
+  order_id: number;
+  state: string;
+  /** 'checkout', 'webhook', 'poll', 'reconcile', 'cli'. */
+  source: string;
+  detail: string | null;
+  created_at: number;
+}
+
+export interface CouponRedemptionTable {
+  order_id: number;
+  coupon_id: number;
+  user_id: number;
+  created_at: number;
+}
+
+export interface PackFavoriteTable {
+  user_id: number;
+  pack_id: number;
+  created_at: number;
+}
+
+export interface SandboxCardNonceTable {
+  nonce: string;
+  user_id: number;
+  method: string;
+  /** 'success', 'declined', 'rejected'. */
+  outcome: string;
+  brand: string | null;
+  last4: string | null;
+  created_at: number;
+  used_at: number | null;
+  order_id: string | null;
+  payment_id: string | null;
+  amount: number | null;
+  currency: string | null;
+}
+
+export interface SandboxPixChargeTable {
+  correlation_id: string;
+  value: number;
+  status: 'ACTIVE' | 'COMPLETED' | 'EXPIRED';
+  br_code: string;
+  expires_at: number;
+  payment_id: string | null;
+  paid_at: number | null;
+  created_at: number;
+}
+
 export interface Database {
   publishers: PublisherTable;
   people: PersonTable;
@@ -315,6 +436,14 @@ export interface Database {
   chapter_unlocks: ChapterUnlockTable;
   rentals: RentalTable;
   ad_views: AdViewTable;
+  key_packs: KeyPackTable;
+  coupons: CouponTable;
+  orders: OrderTable;
+  order_events: OrderEventTable;
+  coupon_redemptions: CouponRedemptionTable;
+  pack_favorites: PackFavoriteTable;
+  sandbox_card_nonces: SandboxCardNonceTable;
+  sandbox_pix_charges: SandboxPixChargeTable;
 }
 
 export type SeriesRow = Selectable<SeriesTable>;

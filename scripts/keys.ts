@@ -5,7 +5,8 @@
  *
  * Staff and demo tools for the keys ledger (docs/wallet.md), on DATABASE_URL after migrations.
  * A grant is idempotent on --key (default: a new random one per run). The audit checks every
- * ledger invariant and exits 1 with the offending rows when one fails. Usage errors exit 2.
+ * ledger invariant, and that every paid order was credited exactly once, and exits 1 with the
+ * offending rows when one fails. Usage errors exit 2.
  */
 import crypto from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -13,6 +14,7 @@ import { createDb } from '~/server/db';
 import { migrateToLatest } from '@db/migrate';
 import { findUserByEmail } from '~/features/accounts/index.server';
 import { auditLedger, balancesOf, grantKeys } from '~/features/wallet/index.server';
+import { auditOrders } from '~/features/commerce/index.server';
 
 const USAGE = [
   'Usage: npm run keys -- grant --email <email> [--keys N] [--xtra M] --reason "<why>" [--key <idempotency key>]',
@@ -57,7 +59,8 @@ let code = 0;
 try {
   await migrateToLatest(db);
   if (command === 'audit') {
-    const findings = await auditLedger(db);
+    // The ledger's invariants, and that every paid order's keys were credited exactly once.
+    const findings = [...(await auditLedger(db)), ...(await auditOrders(db))];
     if (findings.length === 0) console.log('ledger audit: every invariant holds');
     for (const f of findings) {
       console.error(`FAILED: ${f.rule}`);

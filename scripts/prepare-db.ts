@@ -5,6 +5,7 @@ import { config } from '~/server/config.mjs';
 import { migrateToLatest } from '@db/migrate';
 import { isCatalogEmpty, seedDemo } from '@db/seed/index';
 import { seedDemoUsers } from '@db/seed/users';
+import { seedShop } from '@db/seed/shop';
 import { refreshReleasedSeries } from '~/features/catalog/index.server';
 
 const { db } = await createDb();
@@ -22,6 +23,8 @@ try {
     if (touched) console.log(`Release counters checked for ${touched} series`);
   }
   const users = await seedDemoUsers(db);
+  const packs = await seedShop(db);
+  if (packs) console.log(`Seeded the shop: ${packs} key packs and the demo coupons`);
   if (users.length) console.log(`Created demo accounts: ${users.join(', ')}`);
 } finally {
   await db.destroy();

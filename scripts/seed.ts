@@ -11,6 +11,7 @@ import { config } from '~/server/config.mjs';
 import { migrateToLatest } from '@db/migrate';
 import { clearCatalog, isCatalogEmpty, seedDemo } from '@db/seed/index';
 import { seedDemoUsers } from '@db/seed/users';
+import { seedShop } from '@db/seed/shop';
 
 const args = new Set(process.argv.slice(2));
 const unknown = [...args].filter((a) => a !== '--force' && a !== '--large');
@@ -40,6 +41,8 @@ try {
     console.log(`Seeded ${large ? 'large' : 'demo'} catalogue on ${dialect}: ${result.series} series, ${result.chapters} chapters in ${secs} s.`);
   }
   const users = await seedDemoUsers(db);
+  const packs = await seedShop(db);
+  if (packs) console.log(`Seeded the shop: ${packs} key packs and the demo coupons`);
   if (users.length) console.log(`Created demo accounts: ${users.join(', ')}`);
 } finally {
   await db.destroy();

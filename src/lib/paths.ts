@@ -176,6 +176,32 @@ export function keysPath(page = 1): string {
 export function purchasePath(next?: string | null): string {
   return `${PURCHASE_PATH}${next ? `?next=${encodeURIComponent(next)}` : ''}#chapters`;
 }
+/** The checkout page for one key pack (GET), and where its form posts (POST). */
+export const CHECKOUT_PATH = `${PURCHASE_PATH}checkout/`;
+export function checkoutPath(pack: string, next?: string | null): string {
+  const q = new URLSearchParams({ pack });
+  if (next) q.set('next', next);
+  return `${CHECKOUT_PATH}?${q}`;
+}
+/** The coupon box's call: what the pack costs with a coupon. */
+export const COUPON_ENDPOINT = `${PURCHASE_PATH}coupon/`;
+/** Creates a Pix charge for the checkout (POST); `pixStatusPath` polls it. */
+export const PIX_CHARGE_ENDPOINT = `${PURCHASE_PATH}pix/`;
+export function pixStatusPath(orderId: string): string {
+  return `${PIX_CHARGE_ENDPOINT}${encodeURIComponent(orderId)}/`;
+}
+/** The reader's orders, page `page` (1-based). */
+export function purchasesPath(page = 1): string {
+  return `${MY_PREFIX}purchases/${page > 1 ? `?page=${page}` : ''}`;
+}
+/** The purchase favorite star of one order (POST stars, DELETE unstars). */
+export function purchaseFavoriteEndpoint(orderId: string): string {
+  return `/api/purchases/${encodeURIComponent(orderId)}/favorite/`;
+}
+/** The card sandbox widget's nonce call (only when the sandbox takes card payments). */
+export const SANDBOX_NONCE_ENDPOINT = '/payments/sandbox/nonce/';
+/** Where Pix providers deliver their signed webhooks. */
+export const PIX_WEBHOOK_PATH = '/webhooks/pix/';
 export function manifestPath(e4pid: string): string {
   return `/api/reader/${encodeURIComponent(e4pid)}/manifest/`;
 }

@@ -27,7 +27,64 @@ export const SECRET_MIN_LENGTH = 32;
  * @property {number} releaseCheckSeconds How often a process looks for newly released chapters (and then forgets what it kept of the catalogue).
  * @property {string[]} siteHosts Production host names (build time; Astro trusts them in the Host header).
  * @property {boolean} production
+ * @property {PaymentsConfig} payments Which providers take payments, and their settings (docs/payments.md).
  */
+
+/**
+ * @typedef {object} PaymentsConfig
+ * @property {'sandbox' | 'braintree'} card Card-type methods: the local sandbox, or Braintree.
+ * @property {{ environment: 'sandbox' | 'production', merchantId: string, publicKey: string, privateKey: string, merchantAccounts: Record<string, string> } | null} braintree
+ * @property {'sandbox' | 'openpix'} pix Pix: the local sandbox, or a Woovi/OpenPix-style PSP.
+ * @property {{ baseUrl: string, appId: string, webhookPublicKey: string | null, webhookSecret: string | null } | null} openpix Webhooks are checked with `webhookPublicKey` (Woovi's published key when neither is set) and/or the HMAC secret.
+ * @property {string} pixKey The merchant's Pix key (what the sandbox writes into BR Codes).
+ * @property {string} pixMerchantName
+ * @property {string} pixMerchantCity
+ * @property {number} pixExpiresSeconds How long a Pix charge stays payable.
+ */
+
+/**
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {PaymentsConfig}
+ */
+function readPayments(env) {
+  const card = env.PAYMENTS_CARD?.trim() || 'sandbox';
+  if (card !== 'sandbox' && card !== 'braintree') throw invalid(`PAYMENTS_CARD must be sandbox or braintree (got "${card}")`);
+  const pix = env.PAYMENTS_PIX?.trim() || 'sandbox';
+  if (pix !== 'sandbox' && pix !== 'openpix') throw invalid(`PAYMENTS_PIX must be sandbox or openpix (got "${pix}")`);
+  /** @param {string} name */
+  const required = (name) => {
+    const v = env[name]?.trim();
+    if (!v) throw invalid(`${name} is required when ${name.startsWith('BRAINTREE') ? 'PAYMENTS_CARD=braintree' : 'PAYMENTS_PIX=openpix'}`);
+    return v;
+  };
+  let braintree = null;
+  if (card === 'braintree') {
+    const environment = env.BRAINTREE_ENVIRONMENT?.trim() || 'sandbox';
+    if (environment !== 'sandbox' && environment !== 'production') throw invalid(`BRAINTREE_ENVIRONMENT must be sandbox or production (got "${environment}")`);
+    /** @type {Record<string, string>} */
+    const merchantAccounts = {};
+    for (const currency of ['USD', 'BRL']) {
+      const v = env[`BRAINTREE_MERCHANT_ACCOUNT_${currency}`]?.trim();
+      if (v) merchantAccounts[currency] = v;
+    }
+    braintree = { environment: /** @type {'sandbox' | 'production'} */ (environment), merchantId: required('BRAINTREE_MERCHANT_ID'), publicKey: required('BRAINTREE_PUBLIC_KEY'), privateKey: required('BRAINTREE_PRIVATE_KEY'), merchantAccounts };
+  }
+  let openpix = null;
+  if (pix === 'openpix') {
+    const baseUrl = env.OPENPIX_BASE_URL?.trim() || 'https://api.woovi.com';
+    if (!/^https?:\/\/[^\s]+$/.test(baseUrl)) throw invalid(`OPENPIX_BASE_URL must be an http(s) URL (got "${baseUrl}")`);
+    const webhookPublicKey = env.OPENPIX_WEBHOOK_PUBLIC_KEY?.trim().replace(/\\n/g, '\n') || null;
+    const webhookSecret = env.OPENPIX_WEBHOOK_SECRET?.trim() || null;
+    openpix = { baseUrl: baseUrl.replace(/\/+$/, ''), appId: required('OPENPIX_APP_ID'), webhookPublicKey, webhookSecret };
+  }
+  return {
+    card, braintree, pix, openpix,
+    pixKey: env.PIX_KEY?.trim() || 'pix@inkpass.example',
+    pixMerchantName: env.PIX_MERCHANT_NAME?.trim() || 'Inkpass',
+    pixMerchantCity: env.PIX_MERCHANT_CITY?.trim() || 'Sao Paulo',
+    pixExpiresSeconds: integer(env.PIX_EXPIRES_SECONDS, 'PIX_EXPIRES_SECONDS', 900, 10, 86_400),
+  };
+}
 
 /** @param {string} message */
 function invalid(message) {
@@ -97,6 +154,7 @@ export function readConfig(env = process.env) {
     releaseCheckSeconds: integer(env.RELEASE_CHECK_SECONDS, 'RELEASE_CHECK_SECONDS', 60, 1, 3600),
     siteHosts,
     production: env.NODE_ENV === 'production',
+    payments: readPayments(env),
   };
 }
 

@@ -236,3 +236,9 @@ export async function getDialect(): Promise<Dialect> {
 }
 
 export { sql };
+
+/** True for a unique-constraint violation on either dialect (a concurrent insert of the same key won). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

@@ -22,6 +22,11 @@ export function jsonError(status: number, detail: string): Response {
   return json({ detail }, { status, cache: 'no-store' });
 }
 
+/** A plain-text answer that is never cached (an error shown as it is, such as the coupon box's). */
+export function textResponse(status: number, text: string, headers: Record<string, string> = {}): Response {
+  return new Response(text, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers } });
+}
+
 export const PUBLIC_CACHE = 'public, max-age=0, s-maxage=60, stale-while-revalidate=600';
 export const PRIVATE_CACHE = 'private, no-cache';
 

@@ -95,6 +95,15 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'daily pass API', file: 'api/daily-pass/index.ts', path: '/api/daily-pass/', query: '', kind: 'json', method: 'POST' },
     { name: 'ad start API', file: 'api/ads/start/index.ts', path: '/api/ads/start/', query: '', kind: 'json', method: 'POST' },
     { name: 'ad complete API', file: 'api/ads/complete/index.ts', path: '/api/ads/complete/', query: '', kind: 'json', method: 'POST' },
+    { name: 'key packs page', file: 'my/purchase/index.astro', path: '/my/purchase/', query: 'next=/comics/', kind: 'html' },
+    { name: 'checkout page', file: 'my/purchase/checkout/index.astro', path: '/my/purchase/checkout/', query: 'pack=popular', kind: 'html', form: true },
+    { name: 'purchases page', file: 'my/purchases/index.astro', path: '/my/purchases/', query: 'page=2', kind: 'html' },
+    { name: 'coupon API', file: 'my/purchase/coupon/index.ts', path: '/my/purchase/coupon/', query: '', kind: 'text', method: 'POST' },
+    { name: 'Pix charge API', file: 'my/purchase/pix/index.ts', path: '/my/purchase/pix/', query: '', kind: 'text', method: 'POST' },
+    { name: 'Pix status API', file: 'my/purchase/pix/[id].ts', path: '/my/purchase/pix/ordnope/', query: '', kind: 'json', dynamic: [4] },
+    { name: 'purchase favorite API', file: 'api/purchases/[id]/favorite.ts', path: '/api/purchases/ordnope/favorite/', query: '', kind: 'json', method: 'POST', dynamic: [3] },
+    { name: 'sandbox nonce API', file: 'payments/sandbox/nonce.ts', path: '/payments/sandbox/nonce/', query: '', kind: 'json', method: 'POST' },
+    { name: 'Pix webhook', file: 'webhooks/pix.ts', path: '/webhooks/pix/', query: '', kind: 'json', method: 'POST' },
   ];
 }
 

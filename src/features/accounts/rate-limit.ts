@@ -11,6 +11,8 @@ export const LIMITS = {
   loginPerIp: { max: 30, window: 15 * 60 },
   signupPerIp: { max: 5, window: 60 * 60 },
   signupPerEmail: { max: 5, window: 60 * 60 },
+  /** Payment calls of one reader (coupon checks, charges, checkouts): enough for a person, not for a card-testing script. */
+  paymentsPerReader: { max: 40, window: 10 * 60 },
 } as const satisfies Record<string, Limit>;
 
 export interface Counter {

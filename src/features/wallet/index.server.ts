@@ -1,5 +1,5 @@
 /** The server door of the wallet feature: keys, unlocks, grants, the ledger audit. */
-export { balancesOf, grantKeys, InsufficientKeys, type Balances, type Grant } from './ledger.server';
+export { balancesOf, creditPurchase, grantKeys, InsufficientKeys, type Balances, type Grant, type PurchaseCredit } from './ledger.server';
 export { redeemAnswer, unlockByForm, unlockChapter, type RedeemAnswer, type UnlockResult } from './unlock.server';
 export { entitlementsInSeries, holdingsInSeries, readerFor, type SeriesHoldings } from './entitlements.server';
 export { auditLedger, type AuditFinding } from './audit.server';

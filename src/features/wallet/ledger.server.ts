@@ -127,3 +127,30 @@ export async function grantKeys(db: DB, g: Grant): Promise<{ created: boolean; b
     return { created, balances: balancesFrom(await repo.userBalances(trx, g.userId)) };
   });
 }
+
+export interface PurchaseCredit {
+  userId: number;
+  keys: number;
+  xtra: number;
+  /** The idempotency key (`order:{public id}`): a second credit for the same order writes nothing. */
+  key: string;
+  reason: string;
+  now: number;
+}
+
+/**
+ * Credits a paid order's keys (from key sales) and Xtra keys (from bonus issuance) inside the
+ * caller's write transaction, which also moves the order to PAID: both happen, or neither.
+ */
+export async function creditPurchase(trx: DB, c: PurchaseCredit): Promise<{ id: number; created: boolean }> {
+  if (!Number.isSafeInteger(c.keys) || !Number.isSafeInteger(c.xtra) || c.keys <= 0 || c.xtra < 0) {
+    throw new Error('a purchase credits a whole, positive number of keys and a whole number of Xtra keys');
+  }
+  await lockReader(trx, c.userId);
+  const postings: Posting[] = [
+    { party: { user: c.userId }, currency: 'keys', amount: c.keys },
+    { party: { system: 'key_sales' }, currency: 'keys', amount: -c.keys },
+  ];
+  if (c.xtra) postings.push({ party: { user: c.userId }, currency: 'xtra', amount: c.xtra }, { party: { system: 'bonus_issuance' }, currency: 'xtra', amount: -c.xtra });
+  return post(trx, { key: c.key, kind: 'purchase', userId: c.userId, reason: c.reason, now: c.now, postings });
+}

@@ -1,0 +1,300 @@
+/**
+ * Every query of buying keys: key packs, coupons and their redemptions, orders and their events,
+ * the purchase favorite star, and the checks the audit runs. Rows in, rows out; functions that
+ * change an order or a coupon's count run inside writeTransaction (orders.server.ts).
+ */
+import { sql } from 'kysely';
+import type { OrderState } from '@db/schema';
+import { isPostgres, type DB } from '~/server/db';
+
+/** PostgreSQL hands bigints and counts over as strings. */
+const num = <T extends Record<string, unknown>>(row: T, ...keys: (keyof T)[]): T => {
+  for (const k of keys) (row as Record<keyof T, unknown>)[k] = row[k] == null ? row[k] : Number(row[k]);
+  return row;
+};
+
+// ---------------------------------------------------------------- packs
+
+const PACK_NUMBERS = ['id', 'site_id', 'price', 'keys', 'xtra_keys', 'position', 'active', 'created_at', 'updated_at'] as const;
+
+export async function packsOfSite(db: DB, siteId: number, activeOnly = true) {
+  let q = db.selectFrom('key_packs').selectAll().where('site_id', '=', siteId);
+  if (activeOnly) q = q.where('active', '=', 1);
+  const rows = await q.orderBy('position').orderBy('price').execute();
+  return rows.map((r) => num(r, ...PACK_NUMBERS));
+}
+
+export async function allPacks(db: DB) {
+  const rows = await db.selectFrom('key_packs').selectAll().orderBy('site_id').orderBy('position').orderBy('price').execute();
+  return rows.map((r) => num(r, ...PACK_NUMBERS));
+}
+
+export async function findPack(db: DB, siteId: number, code: string) {
+  const row = await db.selectFrom('key_packs').selectAll().where('site_id', '=', siteId).where('code', '=', code).executeTakeFirst();
+  return row && num(row, ...PACK_NUMBERS);
+}
+
+export async function findPackById(db: DB, id: number) {
+  const row = await db.selectFrom('key_packs').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && num(row, ...PACK_NUMBERS);
+}
+
+export interface PackValues {
+  site_id: number;
+  code: string;
+  currency: string;
+  price: number;
+  keys: number;
+  xtra_keys: number;
+  position: number;
+  active: number;
+}
+
+/** Creates or changes a pack (by site and code); orders keep the amounts they were made with. */
+export async function upsertPack(db: DB, p: PackValues, now: number): Promise<void> {
+  await db.insertInto('key_packs').values({ ...p, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.columns(['site_id', 'code']).doUpdateSet({ currency: p.currency, price: p.price, keys: p.keys, xtra_keys: p.xtra_keys, position: p.position, active: p.active, updated_at: now }))
+    .execute();
+}
+
+// ---------------------------------------------------------------- coupons
+
+const COUPON_NUMBERS = ['id', 'site_id', 'percent_off', 'amount_off', 'xtra_keys', 'starts_at', 'ends_at', 'max_redemptions', 'per_reader_limit', 'redemptions', 'active', 'created_at'] as const;
+
+export async function findCoupon(db: DB, siteId: number, code: string) {
+  const row = await db.selectFrom('coupons').selectAll().where('site_id', '=', siteId).where('code', '=', code).executeTakeFirst();
+  return row && num(row, ...COUPON_NUMBERS);
+}
+
+/** The coupon, locked for the rest of the transaction on PostgreSQL (SQLite's write lock covers it). */
+export async function lockCoupon(trx: DB, id: number) {
+  let q = trx.selectFrom('coupons').selectAll().where('id', '=', id);
+  if (isPostgres(trx)) q = q.forUpdate();
+  const row = await q.executeTakeFirst();
+  return row && num(row, ...COUPON_NUMBERS);
+}
+
+export async function allCoupons(db: DB) {
+  const rows = await db.selectFrom('coupons').selectAll().orderBy('site_id').orderBy('code').execute();
+  return rows.map((r) => num(r, ...COUPON_NUMBERS));
+}
+
+export interface CouponValues {
+  site_id: number;
+  code: string;
+  percent_off: number | null;
+  amount_off: number | null;
+  currency: string | null;
+  xtra_keys: number;
+  starts_at: number | null;
+  ends_at: number | null;
+  max_redemptions: number | null;
+  per_reader_limit: number;
+  active: number;
+}
+
+export async function upsertCoupon(db: DB, c: CouponValues, now: number): Promise<void> {
+  const { site_id: _s, code: _c, ...change } = c;
+  await db.insertInto('coupons').values({ ...c, created_at: now })
+    .onConflict((oc) => oc.columns(['site_id', 'code']).doUpdateSet(change))
+    .execute();
+}
+
+/** Orders of this reader holding the coupon now (pending or paid). */
+export async function readerCouponUses(db: DB, couponId: number, userId: number): Promise<number> {
+  const row = await db.selectFrom('coupon_redemptions').select((eb) => eb.fn.countAll().as('n'))
+    .where('coupon_id', '=', couponId).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Takes one use of the coupon unless it has none left; false when refused. */
+export async function takeCouponUse(trx: DB, couponId: number): Promise<boolean> {
+  const r = await trx.updateTable('coupons').set({ redemptions: sql`redemptions + 1` })
+    .where('id', '=', couponId)
+    .where((eb) => eb.or([eb('max_redemptions', 'is', null), eb('redemptions', '<', eb.ref('max_redemptions'))]))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function insertRedemption(trx: DB, r: { order_id: number; coupon_id: number; user_id: number; created_at: number }): Promise<void> {
+  await trx.insertInto('coupon_redemptions').values(r).execute();
+}
+
+/** Gives an order's coupon use back (its order failed or expired). */
+export async function releaseRedemption(trx: DB, orderId: number): Promise<void> {
+  const held = await trx.deleteFrom('coupon_redemptions').where('order_id', '=', orderId).returning('coupon_id').executeTakeFirst();
+  if (held) await trx.updateTable('coupons').set({ redemptions: sql`redemptions - 1` }).where('id', '=', Number(held.coupon_id)).execute();
+}
+
+// ---------------------------------------------------------------- orders
+
+const ORDER_NUMBERS = ['id', 'user_id', 'site_id', 'pack_id', 'coupon_id', 'subtotal', 'discount', 'total', 'keys', 'xtra_keys', 'expires_at', 'ledger_transaction_id', 'created_at', 'updated_at', 'paid_at'] as const;
+
+export interface NewOrder {
+  public_id: string;
+  user_id: number;
+  site_id: number;
+  pack_id: number;
+  coupon_id: number | null;
+  currency: string;
+  subtotal: number;
+  discount: number;
+  total: number;
+  keys: number;
+  xtra_keys: number;
+  method: string;
+  provider: string;
+  request_key: string | null;
+  next_path: string | null;
+  expires_at: number | null;
+}
+
+export async function insertOrder(trx: DB, o: NewOrder, now: number): Promise<number> {
+  const row = await trx.insertInto('orders').values({ ...o, state: 'PENDING', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+export async function findOrder(db: DB, publicId: string) {
+  const row = await db.selectFrom('orders').selectAll().where('public_id', '=', publicId).executeTakeFirst();
+  return row && num(row, ...ORDER_NUMBERS);
+}
+
+/** A reader's own order: another reader's answers nothing. */
+export async function findReaderOrder(db: DB, userId: number, publicId: string) {
+  const row = await db.selectFrom('orders').selectAll().where('public_id', '=', publicId).where('user_id', '=', userId).executeTakeFirst();
+  return row && num(row, ...ORDER_NUMBERS);
+}
+
+export async function findOrderByRequest(db: DB, userId: number, requestKey: string) {
+  const row = await db.selectFrom('orders').selectAll().where('user_id', '=', userId).where('request_key', '=', requestKey).executeTakeFirst();
+  return row && num(row, ...ORDER_NUMBERS);
+}
+
+/** The order, locked for the rest of the transaction on PostgreSQL. */
+export async function lockOrder(trx: DB, publicId: string) {
+  let q = trx.selectFrom('orders').selectAll().where('public_id', '=', publicId);
+  if (isPostgres(trx)) q = q.forUpdate();
+  const row = await q.executeTakeFirst();
+  return row && num(row, ...ORDER_NUMBERS);
+}
+
+export interface OrderChange {
+  state?: OrderState;
+  payment_id?: string | null;
+  card_brand?: string | null;
+  card_last4?: string | null;
+  br_code?: string | null;
+  expires_at?: number | null;
+  failure?: string | null;
+  ledger_transaction_id?: number | null;
+  paid_at?: number | null;
+}
+
+/** Changes an order only if it is still in `from`; false when it had moved on. */
+export async function changeOrder(trx: DB, id: number, from: OrderState, change: OrderChange, now: number): Promise<boolean> {
+  const r = await trx.updateTable('orders').set({ ...change, updated_at: now }).where('id', '=', id).where('state', '=', from).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function insertOrderEvent(trx: DB, e: { order_id: number; state: string; source: string; detail: string | null; created_at: number }): Promise<void> {
+  await trx.insertInto('order_events').values(e).execute();
+}
+
+export async function orderEvents(db: DB, orderId: number) {
+  const rows = await db.selectFrom('order_events').selectAll().where('order_id', '=', orderId).orderBy('id').execute();
+  return rows.map((r) => num(r, 'id', 'order_id', 'created_at'));
+}
+
+/** A reader's orders, newest first, with their pack's code. */
+export async function readerOrders(db: DB, userId: number, limit: number, offset: number) {
+  const rows = await db.selectFrom('orders').innerJoin('key_packs', 'key_packs.id', 'orders.pack_id')
+    .select(['orders.id', 'orders.public_id', 'orders.pack_id', 'orders.state', 'orders.currency', 'orders.total', 'orders.keys', 'orders.xtra_keys',
+      'orders.method', 'orders.card_brand', 'orders.card_last4', 'orders.created_at', 'orders.paid_at', 'key_packs.code as pack_code'])
+    .where('orders.user_id', '=', userId).orderBy('orders.id', 'desc').limit(limit).offset(offset).execute();
+  return rows.map((r) => num(r, 'id', 'pack_id', 'total', 'keys', 'xtra_keys', 'created_at', 'paid_at'));
+}
+
+export async function readerOrderCount(db: DB, userId: number): Promise<number> {
+  const row = await db.selectFrom('orders').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Pending orders created before `before`, oldest first (the reconciler's work list). */
+export async function pendingOrders(db: DB, before: number, limit: number) {
+  const rows = await db.selectFrom('orders').selectAll().where('state', '=', 'PENDING').where('created_at', '<=', before).orderBy('created_at').limit(limit).execute();
+  return rows.map((r) => num(r, ...ORDER_NUMBERS));
+}
+
+// ---------------------------------------------------------------- the purchase favorite star
+
+export async function favoritePackIds(db: DB, userId: number): Promise<Set<number>> {
+  const rows = await db.selectFrom('pack_favorites').select('pack_id').where('user_id', '=', userId).execute();
+  return new Set(rows.map((r) => Number(r.pack_id)));
+}
+
+export async function addPackFavorite(db: DB, userId: number, packId: number, now: number): Promise<void> {
+  await db.insertInto('pack_favorites').values({ user_id: userId, pack_id: packId, created_at: now }).onConflict((oc) => oc.columns(['user_id', 'pack_id']).doNothing()).execute();
+}
+
+export async function removePackFavorite(db: DB, userId: number, packId: number): Promise<void> {
+  await db.deleteFrom('pack_favorites').where('user_id', '=', userId).where('pack_id', '=', packId).execute();
+}
+
+// ---------------------------------------------------------------- audit
+
+/** Paid orders whose purchase transaction is missing, is not theirs, or credited other amounts. */
+export async function paidOrdersMiscredited(db: DB) {
+  const rows = await db.selectFrom('orders')
+    .leftJoin('ledger_transactions as t', 't.id', 'orders.ledger_transaction_id')
+    .select((eb) => [
+      'orders.id', 'orders.public_id', 'orders.user_id', 'orders.keys', 'orders.xtra_keys', 't.id as transaction_id', 't.kind', 't.user_id as tx_user', 't.idempotency_key',
+      eb.selectFrom('ledger_entries as e').innerJoin('wallet_accounts as a', 'a.id', 'e.account_id')
+        .select((e) => e.fn.coalesce(e.fn.sum('e.amount'), sql.lit(0)).as('s'))
+        .whereRef('e.transaction_id', '=', 't.id').whereRef('a.user_id', '=', 'orders.user_id').where('e.currency', '=', 'keys').as('credited_keys'),
+      eb.selectFrom('ledger_entries as e').innerJoin('wallet_accounts as a', 'a.id', 'e.account_id')
+        .select((e) => e.fn.coalesce(e.fn.sum('e.amount'), sql.lit(0)).as('s'))
+        .whereRef('e.transaction_id', '=', 't.id').whereRef('a.user_id', '=', 'orders.user_id').where('e.currency', '=', 'xtra').as('credited_xtra'),
+    ])
+    .where('orders.state', '=', 'PAID')
+    .execute();
+  return rows
+    .map((r) => num(r, 'id', 'user_id', 'keys', 'xtra_keys', 'transaction_id', 'tx_user', 'credited_keys', 'credited_xtra'))
+    .filter((r) => r.transaction_id == null || r.kind !== 'purchase' || r.tx_user !== r.user_id || r.idempotency_key !== `order:${r.public_id}`
+      || r.credited_keys !== r.keys || r.credited_xtra !== r.xtra_keys);
+}
+
+/** Purchase transactions that no paid order points at (keys credited twice, or for nothing). */
+export async function purchasesWithoutPaidOrder(db: DB) {
+  const rows = await db.selectFrom('ledger_transactions as t')
+    .leftJoin('orders', 'orders.ledger_transaction_id', 't.id')
+    .select(['t.id', 't.idempotency_key', 't.user_id', 'orders.state'])
+    .where('t.kind', '=', 'purchase')
+    .where((eb) => eb.or([eb('orders.id', 'is', null), eb('orders.state', '<>', 'PAID')]))
+    .execute();
+  return rows.map((r) => num(r, 'id', 'user_id'));
+}
+
+/** Coupons whose count differs from the orders holding them, or that went past their limits. */
+export async function couponCountsAmiss(db: DB) {
+  const rows = await db.selectFrom('coupons')
+    .select((eb) => ['coupons.id', 'coupons.code', 'coupons.redemptions', 'coupons.max_redemptions',
+      eb.selectFrom('coupon_redemptions').select((c) => c.fn.countAll().as('n')).whereRef('coupon_redemptions.coupon_id', '=', 'coupons.id').as('held')])
+    .execute();
+  return rows.map((r) => num(r, 'id', 'redemptions', 'max_redemptions', 'held')).filter((r) => Number(r.redemptions) !== Number(r.held) || (r.max_redemptions != null && Number(r.held) > Number(r.max_redemptions)));
+}
+
+/** Coupon uses held by orders that failed or expired (they should have been given back). */
+export async function redemptionsOfClosedOrders(db: DB) {
+  const rows = await db.selectFrom('coupon_redemptions').innerJoin('orders', 'orders.id', 'coupon_redemptions.order_id')
+    .select(['orders.id', 'orders.public_id', 'orders.state', 'coupon_redemptions.coupon_id'])
+    .where('orders.state', 'in', ['FAILED', 'EXPIRED']).execute();
+  return rows.map((r) => num(r, 'id', 'coupon_id'));
+}
+
+/** Readers holding a coupon more often than it allows. */
+export async function readerLimitsExceeded(db: DB) {
+  const rows = await db.selectFrom('coupon_redemptions').innerJoin('coupons', 'coupons.id', 'coupon_redemptions.coupon_id')
+    .select((eb) => ['coupon_redemptions.coupon_id', 'coupon_redemptions.user_id', 'coupons.per_reader_limit', eb.fn.countAll().as('n')])
+    .groupBy(['coupon_redemptions.coupon_id', 'coupon_redemptions.user_id', 'coupons.per_reader_limit']).execute();
+  return rows.map((r) => num(r, 'coupon_id', 'user_id', 'per_reader_limit', 'n')).filter((r) => Number(r.n) > Number(r.per_reader_limit));
+}

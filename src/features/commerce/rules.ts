@@ -1,0 +1,127 @@
+/**
+ * The pure rules of buying keys (docs/payments.md): coupon codes, what an order costs, money
+ * display and where a reader goes afterwards. Browser-safe: the checkout island uses the same
+ * normalisation the server enforces. Money is an integer number of minor units (cents,
+ * centavos) everywhere; only `formatMoney` turns it into text.
+ */
+
+/** What the coupon field keeps of what is typed: upper case letters, digits, '-' and '_'. */
+export function normalizeCoupon(raw: string): string {
+  return raw.toUpperCase().replace(/[^A-Z0-9_-]/g, '').slice(0, COUPON_MAX_LENGTH);
+}
+
+export const COUPON_MIN_LENGTH = 3;
+export const COUPON_MAX_LENGTH = 32;
+/** The coupon field's native validity pattern (the `pattern` attribute). */
+export const COUPON_PATTERN = `[A-Z0-9_\\-]{${COUPON_MIN_LENGTH},${COUPON_MAX_LENGTH}}`;
+const COUPON_RE = new RegExp(`^${COUPON_PATTERN}$`);
+
+export function isCouponCode(code: string): boolean {
+  return COUPON_RE.test(code);
+}
+
+/**
+ * The smallest total an order may have, in minor units: below it card fees eat the sale and a
+ * Pix charge is pointless, so a coupon that would go lower is refused rather than clamped.
+ */
+export const MIN_TOTAL = 100;
+
+export interface PackPrice {
+  currency: string;
+  price: number;
+  keys: number;
+  xtra_keys: number;
+}
+
+export interface CouponTerms {
+  site_id: number;
+  percent_off: number | null;
+  amount_off: number | null;
+  currency: string | null;
+  xtra_keys: number;
+  starts_at: number | null;
+  ends_at: number | null;
+  max_redemptions: number | null;
+  per_reader_limit: number;
+  redemptions: number;
+  active: number | boolean;
+}
+
+export type CouponProblem = 'unknown' | 'not_started' | 'ended' | 'used_up' | 'reader_limit' | 'currency' | 'too_large';
+
+export interface Quote {
+  currency: string;
+  subtotal: number;
+  discount: number;
+  total: number;
+  keys: number;
+  /** The pack's Xtra keys plus the coupon's. */
+  xtraKeys: number;
+  /** The coupon's own Xtra-key bonus (0 without a coupon). */
+  couponXtraKeys: number;
+}
+
+/**
+ * What an order for this pack costs with this coupon, or why the coupon cannot be used.
+ * `readerUses`: orders of this reader holding the coupon now (pending or paid).
+ */
+export function quote(pack: PackPrice, coupon: CouponTerms | null, siteId: number, now: number, readerUses: number): { ok: true; quote: Quote } | { ok: false; problem: CouponProblem } {
+  let discount = 0;
+  let couponXtra = 0;
+  if (coupon) {
+    const problem = couponProblem(coupon, pack, siteId, now, readerUses);
+    if (problem) return { ok: false, problem };
+    discount = discountOf(pack.price, coupon);
+    if (pack.price - discount < MIN_TOTAL) return { ok: false, problem: 'too_large' };
+    couponXtra = coupon.xtra_keys;
+  }
+  return {
+    ok: true,
+    quote: { currency: pack.currency, subtotal: pack.price, discount, total: pack.price - discount, keys: pack.keys, xtraKeys: pack.xtra_keys + couponXtra, couponXtraKeys: couponXtra },
+  };
+}
+
+function couponProblem(c: CouponTerms, pack: PackPrice, siteId: number, now: number, readerUses: number): CouponProblem | null {
+  if (!c.active || c.site_id !== siteId) return 'unknown';
+  if (c.starts_at != null && now < c.starts_at) return 'not_started';
+  if (c.ends_at != null && now >= c.ends_at) return 'ended';
+  if (c.amount_off != null && c.currency !== pack.currency) return 'currency';
+  if (c.max_redemptions != null && c.redemptions >= c.max_redemptions) return 'used_up';
+  if (readerUses >= c.per_reader_limit) return 'reader_limit';
+  return null;
+}
+
+/** The discount in minor units: a percentage rounds half up to the cent; an amount is capped at the price. */
+export function discountOf(price: number, c: Pick<CouponTerms, 'percent_off' | 'amount_off'>): number {
+  if (c.percent_off != null) return Math.min(price, Math.floor((price * c.percent_off + 50) / 100));
+  if (c.amount_off != null) return Math.min(price, c.amount_off);
+  return 0;
+}
+
+/** Minor units as a plain decimal string ("4.99", "1000.00"), without floating point: what providers are sent. */
+export function decimalAmount(minor: number, fractionDigits = 2): string {
+  if (!Number.isSafeInteger(minor) || minor < 0) throw new Error(`not an amount in minor units: ${minor}`);
+  if (fractionDigits === 0) return String(minor);
+  const unit = 10 ** fractionDigits;
+  return `${Math.floor(minor / unit)}.${String(minor % unit).padStart(fractionDigits, '0')}`;
+}
+
+/** Money for people: the site's locale and the order's currency ("$4.99", "R$ 19,90"). */
+export function formatMoney(minor: number, currency: string, locale: string): string {
+  const format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+  // Intl formats decimal strings exactly, so no float ever stands between the cents and the text.
+  return format.format(decimalAmount(minor, digits) as unknown as number);
+}
+
+/** Methods a site offers: Pix only where the currency is BRL. */
+export type PaymentMethod = 'card' | 'paypal' | 'googlepay' | 'applepay' | 'pix';
+export const PAYMENT_METHODS: readonly PaymentMethod[] = ['card', 'paypal', 'googlepay', 'applepay', 'pix'];
+
+export function methodsFor(currency: string): PaymentMethod[] {
+  return currency === 'BRL' ? ['pix', 'card', 'paypal', 'googlepay', 'applepay'] : ['card', 'paypal', 'googlepay', 'applepay'];
+}
+
+export function parseMethod(raw: string | null | undefined): PaymentMethod | null {
+  return PAYMENT_METHODS.includes(raw as PaymentMethod) ? (raw as PaymentMethod) : null;
+}

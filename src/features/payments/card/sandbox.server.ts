@@ -1,0 +1,121 @@
+/**
+ * The local card sandbox: a stand-in for a card gateway so the site sells keys out of the box
+ * and tests drive a real checkout. Its widget (sandbox-widget.client.ts) sends the test card a
+ * reader typed to `issueNonce`, which answers a single-use nonce the way a gateway's client SDK
+ * does; the checkout then calls `sale` with it. Outcomes follow Braintree's test values
+ * (docs/payments.md, "Sandbox test cards"), so the same tests read true for both.
+ * No card number is stored: only the outcome, brand and last four, as a gateway would return.
+ */
+import crypto from 'node:crypto';
+import type { DB } from '~/server/db';
+import type { CardMethod, CardProvider, CardSaleResult } from '../provider';
+import * as repo from '../repository.server';
+
+/** Card numbers the sandbox knows, and what a sale with them does. Any other valid number succeeds. */
+export const SANDBOX_CARDS = {
+  visa: '4111111111111111',
+  mastercard: '5555555555554444',
+  /** The processor (bank) declines: "Do Not Honor". */
+  declined: '4000111111111115',
+} as const;
+/** Any card with this CVV is refused by the gateway's fraud rules (gateway rejection). */
+export const SANDBOX_REJECTED_CVV = '200';
+/** A nonce that was already used, as gateways' test suites name it. */
+export const SANDBOX_CONSUMED_NONCE = 'fake-consumed-nonce';
+
+export type NonceProblem = 'number' | 'expiry' | 'cvv';
+
+const WALLET_BRANDS: Record<Exclude<CardMethod, 'card'>, string> = { paypal: 'PayPal', googlepay: 'Google Pay', applepay: 'Apple Pay' };
+
+/** Luhn's check digit: what every card number satisfies. */
+export function luhnValid(digits: string): boolean {
+  if (!/^\d{12,19}$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+function brandOf(digits: string): string {
+  if (digits.startsWith('4')) return 'Visa';
+  if (/^(5[1-5]|2[2-7])/.test(digits)) return 'Mastercard';
+  if (/^3[47]/.test(digits)) return 'American Express';
+  return 'Card';
+}
+
+/** "MM/YY" not before this month. */
+function expiryValid(raw: string, now: number): boolean {
+  const m = /^(\d{2})\s*\/\s*(\d{2})$/.exec(raw.trim());
+  if (!m) return false;
+  const month = Number(m[1]);
+  const year = 2000 + Number(m[2]);
+  if (month < 1 || month > 12) return false;
+  const d = new Date(now * 1000);
+  return year > d.getUTCFullYear() || (year === d.getUTCFullYear() && month >= d.getUTCMonth() + 1);
+}
+
+export interface NonceRequest {
+  userId: number;
+  method: CardMethod;
+  /** For the card method only. */
+  number?: string;
+  expiry?: string;
+  cvv?: string;
+  now: number;
+}
+
+/** Checks a test card like a client SDK would and answers a single-use nonce for it. */
+export async function issueNonce(db: DB, r: NonceRequest): Promise<{ ok: true; nonce: string; brand: string; last4: string | null } | { ok: false; problem: NonceProblem }> {
+  let outcome = 'success';
+  let brand: string;
+  let last4: string | null = null;
+  if (r.method === 'card') {
+    const digits = (r.number ?? '').replace(/[\s-]/g, '');
+    if (!luhnValid(digits)) return { ok: false, problem: 'number' };
+    if (!expiryValid(r.expiry ?? '', r.now)) return { ok: false, problem: 'expiry' };
+    if (!/^\d{3,4}$/.test(r.cvv ?? '')) return { ok: false, problem: 'cvv' };
+    if (digits === SANDBOX_CARDS.declined) outcome = 'declined';
+    else if (r.cvv === SANDBOX_REJECTED_CVV) outcome = 'rejected';
+    brand = brandOf(digits);
+    last4 = digits.slice(-4);
+  } else {
+    brand = WALLET_BRANDS[r.method];
+  }
+  const nonce = `sandbox-${crypto.randomBytes(16).toString('hex')}`;
+  await repo.insertNonce(db, { nonce, user_id: r.userId, method: r.method, outcome, brand, last4, created_at: r.now });
+  return { ok: true, nonce, brand, last4 };
+}
+
+/** How long an issued nonce can pay (gateways' nonces expire after a few hours). */
+const NONCE_TTL_SECONDS = 3 * 3600;
+
+export function createSandboxCardProvider(getDb: () => Promise<DB>, clock: () => number = () => Math.floor(Date.now() / 1000)): CardProvider {
+  return {
+    id: 'sandbox',
+    async widgetConfig() {
+      return { provider: 'sandbox', clientToken: null };
+    },
+    async sale(input): Promise<CardSaleResult> {
+      const db = await getDb();
+      const now = clock();
+      if (input.nonce === SANDBOX_CONSUMED_NONCE) return { ok: false, code: 'nonce', message: 'Cannot use a payment_method_nonce more than once.' };
+      const known = await repo.findNonce(db, input.nonce);
+      if (!known || known.created_at + NONCE_TTL_SECONDS < now) return { ok: false, code: 'nonce', message: 'Unknown or expired payment_method_nonce.' };
+      const paymentId = `sbx_${crypto.randomBytes(8).toString('hex')}`;
+      // Atomic: of two sales racing with one nonce, one gets it.
+      const used = await repo.useNonce(db, input.nonce, { order_id: input.orderId, payment_id: paymentId, amount: input.money.amount, currency: input.money.currency, used_at: now });
+      if (!used) return { ok: false, code: 'nonce', message: 'Cannot use a payment_method_nonce more than once.' };
+      if (used.outcome === 'declined') return { ok: false, code: 'declined', message: 'Do Not Honor' };
+      if (used.outcome === 'rejected') return { ok: false, code: 'rejected', message: 'cvv' };
+      return { ok: true, paymentId, money: input.money, display: { brand: used.brand, last4: used.last4 } };
+    },
+    async findSale(orderId) {
+      const row = await repo.saleOfOrder(await getDb(), orderId);
+      if (!row || row.payment_id == null || row.amount == null || row.currency == null) return null;
+      return { ok: true, paymentId: row.payment_id, money: { amount: row.amount, currency: row.currency }, display: { brand: row.brand, last4: row.last4 } };
+    },
+  };
+}

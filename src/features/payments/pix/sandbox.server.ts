@@ -1,0 +1,109 @@
+/**
+ * The local Pix sandbox: a stand-in PSP with the same three calls as a real one (create a
+ * charge, read it, signed webhooks), so the Portuguese site takes Pix out of the box. Its
+ * charges carry real BR Codes for the configured merchant (a bank app would read them; paying
+ * one moves no money here). `npm run payments -- pay <correlationID>` plays the payer: it marks
+ * the charge paid and delivers the webhook exactly as a PSP would (deliverWebhook).
+ */
+import crypto from 'node:crypto';
+import type { DB } from '~/server/db';
+import type { PixCharge, PixEvent, PixProvider } from '../provider';
+import * as repo from '../repository.server';
+import { signWebhook, verifyWebhookSignature } from '../webhook.server';
+import { generateBrCode } from './brcode';
+
+/** The header the sandbox's webhook deliveries carry their signature in. */
+export const WEBHOOK_SIGNATURE_HEADER = 'x-inkpass-signature';
+
+export interface SandboxPixOptions {
+  /** The merchant's Pix key written into the BR Codes. */
+  pixKey: string;
+  merchantName: string;
+  merchantCity: string;
+  /** HMAC key for webhook signatures (derived from the install's root secret). */
+  webhookKey: Buffer;
+}
+
+export type SandboxEventName = 'OPENPIX:CHARGE_COMPLETED' | 'OPENPIX:CHARGE_EXPIRED';
+
+function chargeOf(row: repo.SandboxChargeRow): PixCharge {
+  return { correlationID: row.correlation_id, value: row.value, status: row.status, brCode: row.br_code, expiresAt: row.expires_at, paymentId: row.payment_id };
+}
+
+/** The body a webhook delivery carries (the Woovi/OpenPix shape, so one parser reads both). */
+export function sandboxEventBody(event: SandboxEventName, charge: PixCharge): string {
+  return JSON.stringify({
+    event,
+    charge: { correlationID: charge.correlationID, value: charge.value, status: charge.status, brCode: charge.brCode, expiresDate: new Date(charge.expiresAt * 1000).toISOString() },
+    pix: charge.paymentId ? { endToEndId: charge.paymentId, value: charge.value } : null,
+  });
+}
+
+export function createSandboxPixProvider(getDb: () => Promise<DB>, opts: SandboxPixOptions, clock: () => number = () => Math.floor(Date.now() / 1000)): PixProvider {
+  return {
+    id: 'sandbox',
+    async createCharge(input) {
+      const db = await getDb();
+      const now = clock();
+      const brCode = generateBrCode({
+        account: { key: opts.pixKey }, merchantName: opts.merchantName, merchantCity: opts.merchantCity, amount: input.value, pointOfInitiation: 'one-time',
+        // BR Code txids are letters and digits, up to 25.
+        txid: input.correlationID.replace(/[^A-Za-z0-9]/g, '').slice(0, 25),
+      });
+      await repo.insertCharge(db, { correlation_id: input.correlationID, value: input.value, br_code: brCode, expires_at: now + input.expiresIn, created_at: now });
+      return chargeOf((await repo.findCharge(db, input.correlationID))!);
+    },
+    async getCharge(correlationID) {
+      const db = await getDb();
+      await repo.expireCharge(db, correlationID, clock());
+      const row = await repo.findCharge(db, correlationID);
+      return row ? chargeOf(row) : null;
+    },
+    verifyWebhook(rawBody, headers): PixEvent | null {
+      if (!verifyWebhookSignature(rawBody, headers.get(WEBHOOK_SIGNATURE_HEADER), opts.webhookKey)) return null;
+      return parseEvent(rawBody);
+    },
+  };
+}
+
+/** Reads a webhook body in the Woovi/OpenPix shape; null for anything that is not a charge event. */
+export function parseEvent(rawBody: Buffer): PixEvent | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    return null;
+  }
+  const b = body as { event?: unknown; charge?: { correlationID?: unknown; value?: unknown; status?: unknown }; pix?: { endToEndId?: unknown; value?: unknown } | null };
+  const charge = b?.charge;
+  if (!charge || typeof charge.correlationID !== 'string' || !Number.isSafeInteger(charge.value)) return null;
+  const status = charge.status === 'COMPLETED' || b.event === 'OPENPIX:CHARGE_COMPLETED' ? 'COMPLETED' : charge.status === 'EXPIRED' || b.event === 'OPENPIX:CHARGE_EXPIRED' ? 'EXPIRED' : null;
+  if (!status) return null;
+  const paid = b.pix && Number.isSafeInteger(b.pix.value) ? (b.pix.value as number) : (charge.value as number);
+  return { correlationID: charge.correlationID, status, value: paid, paymentId: typeof b.pix?.endToEndId === 'string' ? b.pix.endToEndId : null };
+}
+
+/**
+ * Plays the payer: marks an active sandbox charge paid. Answers the charge as it is afterwards
+ * (COMPLETED, or unchanged when it was not payable: expired or paid already) and whether this
+ * call paid it, or null if unknown.
+ */
+export async function paySandboxCharge(db: DB, correlationID: string, now: number): Promise<{ charge: PixCharge; paidNow: boolean } | null> {
+  const paid = await repo.payCharge(db, correlationID, `E2E${crypto.randomBytes(12).toString('hex').toUpperCase()}`, now);
+  await repo.expireCharge(db, correlationID, now);
+  const row = await repo.findCharge(db, correlationID);
+  return row ? { charge: chargeOf(row), paidNow: !!paid } : null;
+}
+
+/** Delivers a signed webhook for the charge to `url`, as the PSP would; answers the HTTP status. */
+export async function deliverWebhook(url: string, charge: PixCharge, key: Buffer): Promise<number> {
+  const body = Buffer.from(sandboxEventBody(charge.status === 'EXPIRED' ? 'OPENPIX:CHARGE_EXPIRED' : 'OPENPIX:CHARGE_COMPLETED', charge));
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [WEBHOOK_SIGNATURE_HEADER]: signWebhook(body, key) },
+    body,
+    signal: AbortSignal.timeout(10_000),
+  });
+  await res.arrayBuffer().catch(() => undefined);
+  return res.status;
+}

@@ -1,0 +1,55 @@
+/**
+ * The state the two local sandbox providers keep on "their side": what a real gateway or PSP
+ * would hold (issued nonces and the sales they paid for; Pix charges and whether they were paid).
+ * Kept in the database so every server process and the `npm run payments` command agree.
+ */
+import type { DB } from '~/server/db';
+
+const num = <T extends Record<string, unknown>>(row: T, ...keys: (keyof T)[]): T => {
+  for (const k of keys) (row as Record<keyof T, unknown>)[k] = row[k] == null ? row[k] : Number(row[k]);
+  return row;
+};
+
+export async function insertNonce(db: DB, n: { nonce: string; user_id: number; method: string; outcome: string; brand: string | null; last4: string | null; created_at: number }): Promise<void> {
+  await db.insertInto('sandbox_card_nonces').values(n).execute();
+}
+
+/** Uses a nonce once: the first sale to ask gets it, every later one gets null. */
+export async function useNonce(db: DB, nonce: string, sale: { order_id: string; payment_id: string; amount: number; currency: string; used_at: number }) {
+  const row = await db.updateTable('sandbox_card_nonces').set(sale).where('nonce', '=', nonce).where('used_at', 'is', null).returningAll().executeTakeFirst();
+  return row && num(row, 'user_id', 'created_at', 'used_at', 'amount');
+}
+
+export async function findNonce(db: DB, nonce: string) {
+  const row = await db.selectFrom('sandbox_card_nonces').selectAll().where('nonce', '=', nonce).executeTakeFirst();
+  return row && num(row, 'user_id', 'created_at', 'used_at', 'amount');
+}
+
+export async function saleOfOrder(db: DB, orderId: string) {
+  const row = await db.selectFrom('sandbox_card_nonces').selectAll().where('order_id', '=', orderId).where('outcome', '=', 'success').executeTakeFirst();
+  return row && num(row, 'user_id', 'created_at', 'used_at', 'amount');
+}
+
+export type SandboxChargeRow = NonNullable<Awaited<ReturnType<typeof findCharge>>>;
+
+/** Creates the charge unless one with this correlationID exists (a PSP's idempotency). */
+export async function insertCharge(db: DB, c: { correlation_id: string; value: number; br_code: string; expires_at: number; created_at: number }): Promise<void> {
+  await db.insertInto('sandbox_pix_charges').values({ ...c, status: 'ACTIVE' }).onConflict((oc) => oc.column('correlation_id').doNothing()).execute();
+}
+
+export async function findCharge(db: DB, correlationId: string) {
+  const row = await db.selectFrom('sandbox_pix_charges').selectAll().where('correlation_id', '=', correlationId).executeTakeFirst();
+  return row && num(row, 'value', 'expires_at', 'paid_at', 'created_at');
+}
+
+/** Marks an active, unexpired charge paid; null when it was not payable. */
+export async function payCharge(db: DB, correlationId: string, paymentId: string, now: number) {
+  const row = await db.updateTable('sandbox_pix_charges').set({ status: 'COMPLETED', payment_id: paymentId, paid_at: now })
+    .where('correlation_id', '=', correlationId).where('status', '=', 'ACTIVE').where('expires_at', '>', now).returningAll().executeTakeFirst();
+  return row && num(row, 'value', 'expires_at', 'paid_at', 'created_at');
+}
+
+/** An active charge past its expiry becomes EXPIRED (as the PSP would report it). */
+export async function expireCharge(db: DB, correlationId: string, now: number): Promise<void> {
+  await db.updateTable('sandbox_pix_charges').set({ status: 'EXPIRED' }).where('correlation_id', '=', correlationId).where('status', '=', 'ACTIVE').where('expires_at', '<=', now).execute();
+}
