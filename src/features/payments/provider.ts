@@ -51,6 +51,11 @@ export interface CardProvider {
   widgetConfig(): Promise<CardWidgetConfig>;
   /** Charges the nonce for exactly `money` and settles it. */
   sale(input: CardSale): Promise<CardSaleResult>;
+  /**
+   * The successful sale made for one of our orders, or null when there is none: the reconciler
+   * asks when a process stopped between a sale and its confirmation.
+   */
+  findSale(orderId: string): Promise<Extract<CardSaleResult, { ok: true }> | null>;
 }
 
 /** A Pix charge's state at the PSP (Woovi/OpenPix names). */
