@@ -10,11 +10,18 @@
  * - it parses `application/xml` bodies with xml2js (type="integer" | "boolean" | "array",
  *   nil="true") and gunzips them when `Content-Encoding: gzip`.
  *
- * Calls: `POST /merchants/{id}/client_token` and `POST /merchants/{id}/transactions` (a sale).
+ * Calls: `POST /merchants/{id}/client_token`, `POST /merchants/{id}/transactions` (a sale) and
+ * the transaction search, which the SDK makes in two steps: `POST .../transactions/
+ * advanced_search_ids` answers the matching ids and a page size (`<search-results>`), then
+ * `POST .../transactions/advanced_search` with the same criteria plus one page of `ids` answers
+ * those transactions (`<credit-card-transactions type="collection">`).
  * Sales answer by nonce like Braintree's documented test nonces (`FAKE_NONCES`) and, as the
  * sandbox does, by amount: 2000.00–2999.99 is declined by the processor with that code,
  * 3000.00–3000.99 fails (processor unavailable), 5001.00 is rejected (application incomplete).
- * Unlike the real gateway it keeps no transactions and supports no other call.
+ * Every sale that made a transaction (approved, declined, rejected or failed; not one refused
+ * by validation) is kept, oldest first, for the search. The search takes only the criteria
+ * `id` and `order_id` (`is`) and `ids`, `status` and `type` (a list); anything else gets a 400
+ * rather than a wrong answer. It supports no other call.
  *
  * Shared by the unit tests and, later, the integration suite (which runs the built server with
  * BRAINTREE_ENVIRONMENT pointing here), so it lives in tests/support/ and is never bundled.
@@ -53,7 +60,25 @@ export interface FakeBraintree {
   readonly requests: FakeBraintreeRequest[];
   /** Answers every later request this many milliseconds late (tests of the SDK's time-out). */
   latencyMs: number;
+  /** Ids per search page (the gateway's is 50); a small one makes the SDK fetch several pages. */
+  searchPageSize: number;
+  /** The transactions the fake's sales made, oldest first (what the search looks through). */
+  readonly transactions: readonly FakeTransaction[];
+  /**
+   * Moves a kept transaction to another status, as settlement or a void would at the real
+   * gateway. Throws for an unknown id.
+   */
+  setStatus(transactionId: string, status: string): void;
   close(): Promise<void>;
+}
+
+/** A transaction the fake made, as the search reads it. */
+export interface FakeTransaction {
+  readonly id: string;
+  readonly orderId: string | null;
+  readonly status: string;
+  readonly amount: string;
+  readonly currency: string;
 }
 
 /** What a test nonce stands for, as the sandbox answers it. */
@@ -128,6 +153,7 @@ export async function startFakeBraintree(
   if (!defaultAccount) throw new Error('the fake needs at least one merchant account');
   const expectedAuth = `Basic ${Buffer.from(`${publicKey}:${privateKey}`).toString('base64')}`;
   const requests: FakeBraintreeRequest[] = [];
+  const transactions: TransactionXml[] = [];
   let sequence = 0;
 
   const server = http.createServer((req, res) => {
@@ -180,13 +206,73 @@ export async function startFakeBraintree(
   function route(record: FakeBraintreeRequest, raw: string): { status: number; xml: string | null } {
     if (!record.authOk) return { status: 401, xml: null };
     if (record.apiVersion !== API_VERSION) return { status: 426, xml: null };
-    const m = /^\/merchants\/([^/?]+)\/(client_token|transactions)$/.exec(record.path);
+    const m = /^\/merchants\/([^/?]+)\/(client_token|transactions|transactions\/advanced_search_ids|transactions\/advanced_search)$/.exec(record.path);
     if (record.method !== 'POST' || !m) return { status: 404, xml: null };
     // Keys belong to one merchant: another merchant's path is not theirs to call.
     if (decodeURIComponent(m[1]!) !== merchantId) return { status: 403, xml: null };
     if (raw && record.body === null) return { status: 400, xml: null };
     const body = (record.body ?? {}) as Record<string, unknown>;
-    return m[2] === 'client_token' ? clientToken(body) : sale(body);
+    switch (m[2]) {
+      case 'client_token':
+        return clientToken(body);
+      case 'transactions':
+        return sale(body);
+      case 'transactions/advanced_search_ids':
+        return searchIds(body);
+      default:
+        return searchPage(body);
+    }
+  }
+
+  /** The ids of every kept transaction that meets the criteria, and the page size. */
+  function searchIds(body: Record<string, unknown>): { status: number; xml: string | null } {
+    const found = search(body);
+    if (!found) return { status: 400, xml: null };
+    const ids = found.map((t) => el('item', t.id)).join('');
+    return {
+      status: 200,
+      xml: `<search-results>\n  <page-size type="integer">${fake.searchPageSize}</page-size>\n  <ids type="array">${ids}</ids>\n</search-results>`,
+    };
+  }
+
+  /** The transactions of one page: the criteria again, narrowed to the page's `ids`. */
+  function searchPage(body: Record<string, unknown>): { status: number; xml: string | null } {
+    const criteria = (body.search ?? {}) as Record<string, unknown>;
+    if (!Array.isArray(criteria.ids)) return { status: 400, xml: null };
+    const found = search(body);
+    if (!found) return { status: 400, xml: null };
+    return {
+      status: 200,
+      xml: [
+        '<credit-card-transactions type="collection">',
+        '<current-page-number type="integer">1</current-page-number>',
+        `<page-size type="integer">${fake.searchPageSize}</page-size>`,
+        `<total-items type="integer">${found.length}</total-items>`,
+        ...found.map(transactionXml),
+        '</credit-card-transactions>',
+      ].join('\n'),
+    };
+  }
+
+  /** The kept transactions meeting every criterion, oldest first; null for a criterion not taken. */
+  function search(body: Record<string, unknown>): TransactionXml[] | null {
+    const criteria = body.search;
+    if (typeof criteria !== 'object' || criteria === null || Array.isArray(criteria)) return null;
+    const tests: ((t: TransactionXml) => boolean)[] = [];
+    for (const [field, value] of Object.entries(criteria as Record<string, unknown>)) {
+      if (field === 'id' || field === 'order_id') {
+        const is = (value as { is?: unknown } | null)?.is;
+        if (typeof is !== 'string' || Object.keys(value as object).length !== 1) return null;
+        tests.push(field === 'id' ? (t) => t.id === is : (t) => t.orderId === is);
+      } else if (field === 'ids' || field === 'status' || field === 'type') {
+        if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return null;
+        const values = new Set(value);
+        tests.push(field === 'ids' ? (t) => values.has(t.id) : field === 'status' ? (t) => values.has(t.status) : () => values.has('sale'));
+      } else {
+        return null;
+      }
+    }
+    return transactions.filter((t) => tests.every((test) => test(t)));
   }
 
   function clientToken(body: Record<string, unknown>): { status: number; xml: string | null } {
@@ -230,8 +316,11 @@ export async function startFakeBraintree(
       return errorResponse(errors[0]?.message ?? 'Validation failed', 'transaction', errors);
     }
 
+    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     const tx: TransactionXml = {
       id: (++sequence).toString(36).padStart(8, 'f'),
+      createdAt: now,
+      updatedAt: now,
       amount: amount as string,
       currency: merchantAccounts[accountId as string]!,
       merchantAccountId: accountId as string,
@@ -249,6 +338,7 @@ export async function startFakeBraintree(
     else if (whole >= 2000 && whole <= 2999) Object.assign(tx, { status: 'processor_declined', responseCode: String(whole), responseText: DECLINE_TEXT[String(whole)] ?? 'Processor Declined' });
     else if (whole === 3000) Object.assign(tx, { status: 'failed', responseCode: '3000', responseText: 'Processor Network Unavailable - Try Again' });
     else if (amount === '5001.00' || amount === '5001') Object.assign(tx, { status: 'gateway_rejected', responseCode: null, responseText: null, rejection: 'application_incomplete' });
+    transactions.push(tx);
 
     if (tx.status === 'authorized' || tx.status === 'submitted_for_settlement') return { status: 201, xml: transactionXml(tx) };
     // A declined or rejected sale is still a transaction: it comes back inside the error response.
@@ -268,6 +358,14 @@ export async function startFakeBraintree(
     environment: { host: '127.0.0.1', port, ssl: false },
     requests,
     latencyMs: 0,
+    searchPageSize: 50,
+    transactions,
+    setStatus(transactionId, status) {
+      const tx = transactions.find((t) => t.id === transactionId);
+      if (!tx) throw new Error(`the fake has no transaction ${transactionId}`);
+      tx.status = status;
+      tx.updatedAt = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -285,6 +383,8 @@ interface ValidationErrorXml {
 
 interface TransactionXml {
   id: string;
+  createdAt: string;
+  updatedAt: string;
   amount: string;
   currency: string;
   merchantAccountId: string;
@@ -319,7 +419,6 @@ function instrumentXml(i: Instrument): string {
 }
 
 function transactionXml(t: TransactionXml): string {
-  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   return [
     '<transaction>',
     el('id', t.id),
@@ -329,14 +428,14 @@ function transactionXml(t: TransactionXml): string {
     el('amount', t.amount),
     el('merchant-account-id', t.merchantAccountId),
     el('order-id', t.orderId),
-    `<created-at type="datetime">${now}</created-at>`,
-    `<updated-at type="datetime">${now}</updated-at>`,
+    `<created-at type="datetime">${t.createdAt}</created-at>`,
+    `<updated-at type="datetime">${t.updatedAt}</updated-at>`,
     el('processor-response-code', t.responseCode),
     el('processor-response-text', t.responseText),
     el('gateway-rejection-reason', t.rejection),
     el('payment-instrument-type', t.instrument.type),
     instrumentXml(t.instrument),
-    `<status-history type="array"><status-event>${el('status', t.status)}${el('amount', t.amount)}<timestamp type="datetime">${now}</timestamp></status-event></status-history>`,
+    `<status-history type="array"><status-event>${el('status', t.status)}${el('amount', t.amount)}<timestamp type="datetime">${t.updatedAt}</timestamp></status-event></status-history>`,
     '</transaction>',
   ].join('\n');
 }

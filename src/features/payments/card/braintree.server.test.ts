@@ -184,6 +184,88 @@ describe('Braintree provider against a local fake of the gateway', () => {
   });
 });
 
+describe('finding the sale of an order (the reconciler)', () => {
+  it('finds a successful sale by its order id through both search calls, read back like the sale', async () => {
+    const sold = await provider().sale(sale('fake-valid-nonce', usd(1234), 'ord_find_ok'));
+    expect(sold).toMatchObject({ ok: true });
+    const before = fake.requests.length;
+    const found = await provider().findSale('ord_find_ok');
+    expect(found).toEqual({ ok: true, paymentId: (sold as { paymentId: string }).paymentId, money: { amount: 1234, currency: 'USD' }, display: { brand: 'Visa', last4: '1111' } });
+    expect(fake.requests.slice(before).map((r) => ({ path: r.path, body: r.body, authOk: r.authOk, status: r.status }))).toEqual([
+      { path: `/merchants/${fake.merchantId}/transactions/advanced_search_ids`, body: { search: { order_id: { is: 'ord_find_ok' } } }, authOk: true, status: 200 },
+      { path: `/merchants/${fake.merchantId}/transactions/advanced_search`, body: { search: { order_id: { is: 'ord_find_ok' }, ids: [found!.paymentId] } }, authOk: true, status: 200 },
+    ]);
+  });
+
+  it('reads money and display as the sale does for BRL and for a wallet', async () => {
+    const brl = await provider().sale(sale('fake-valid-nonce', { amount: 1990, currency: 'BRL' }, 'ord_find_brl'));
+    expect(await provider().findSale('ord_find_brl')).toEqual(brl);
+    const gpay = await provider().sale(sale('fake-android-pay-visa-nonce', usd(499), 'ord_find_gpay'));
+    expect(await provider().findSale('ord_find_gpay')).toEqual(gpay);
+    expect(gpay).toMatchObject({ display: { brand: 'Google Pay', last4: '1111' } });
+  });
+
+  it('answers null for an order whose only sales were declined, rejected or failed', async () => {
+    await provider().sale(sale('fake-processor-declined-visa-nonce', usd(499), 'ord_find_declined'));
+    await provider().sale(sale('fake-gateway-rejected-fraud-nonce', usd(499), 'ord_find_declined'));
+    await provider().sale(sale('fake-valid-nonce', usd(300000), 'ord_find_declined'));
+    const kept = fake.transactions.filter((t) => t.orderId === 'ord_find_declined').map((t) => t.status);
+    expect(kept).toEqual(['processor_declined', 'gateway_rejected', 'failed']);
+    const before = fake.requests.length;
+    expect(await provider().findSale('ord_find_declined')).toBeNull();
+    // The search did find the three transactions; it is their status that makes the answer null.
+    const page = fake.requests.slice(before).find((r) => r.path.endsWith('/advanced_search'));
+    expect((page?.body as { search: { ids: string[] } }).search.ids).toHaveLength(3);
+  });
+
+  it('answers null for an order the gateway has never seen, after the ids call alone', async () => {
+    const before = fake.requests.length;
+    expect(await provider().findSale('ord_find_unknown')).toBeNull();
+    expect(fake.requests.slice(before).map((r) => r.path)).toEqual([`/merchants/${fake.merchantId}/transactions/advanced_search_ids`]);
+  });
+
+  it('finds the approved sale after earlier declines of the same order, across pages', async () => {
+    await provider().sale(sale('fake-processor-declined-visa-nonce', usd(499), 'ord_find_retry'));
+    await provider().sale(sale('fake-valid-nonce', usd(200100), 'ord_find_retry'));
+    const sold = await provider().sale(sale('fake-paypal-one-time-nonce', usd(499), 'ord_find_retry'));
+    fake.searchPageSize = 1;
+    const before = fake.requests.length;
+    try {
+      expect(await provider().findSale('ord_find_retry')).toEqual(sold);
+    } finally {
+      fake.searchPageSize = 50;
+    }
+    // One ids call, then one call per page of one transaction.
+    expect(fake.requests.slice(before).filter((r) => r.path.endsWith('/advanced_search'))).toHaveLength(3);
+  });
+
+  it('follows the transaction status: settled still counts, voided does not', async () => {
+    const sold = (await provider().sale(sale('fake-valid-nonce', usd(499), 'ord_find_status'))) as { ok: true; paymentId: string };
+    fake.setStatus(sold.paymentId, 'settled');
+    expect(await provider().findSale('ord_find_status')).toMatchObject({ ok: true, paymentId: sold.paymentId });
+    fake.setStatus(sold.paymentId, 'voided');
+    expect(await provider().findSale('ord_find_status')).toBeNull();
+  });
+
+  it('throws, rather than answering no sale, with wrong keys, a closed port or a time-out', async () => {
+    await expect(provider({ privateKey: 'not-the-key' }).findSale('ord_find_ok')).rejects.toThrow(/authenticationError/);
+    expect(fake.requests.at(-1)).toMatchObject({ authOk: false, status: 401 });
+
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await expect(provider({ environment: { host: '127.0.0.1', port, ssl: false } }).findSale('ord_find_ok')).rejects.toThrow(/ECONNREFUSED/);
+
+    fake.latencyMs = 1_000;
+    try {
+      await expect(provider({ timeoutMs: 150 }).findSale('ord_find_ok')).rejects.toThrow(/Request timed out/);
+    } finally {
+      fake.latencyMs = 0;
+    }
+  });
+});
+
 describe('odd answers', () => {
   const failure = (...codes: string[]) =>
     ({ success: false, message: 'm', errors: { deepErrors: () => codes.map((code) => ({ code, attribute: 'payment_method_nonce', message: `error ${code}` })) } }) as unknown as Parameters<typeof mapSale>[0];

@@ -39,6 +39,14 @@ const NONCE_ERRORS = new Set(['91564', '91565', '91566']);
  */
 const METHOD_REFUSED_ERRORS = new Set(['91567', '91569']);
 
+/**
+ * Transaction statuses under which the money was taken or will be without anything more from us
+ * (Braintree's Transaction.Status): authorized (a sale we asked to settle may sit here briefly),
+ * submitted for settlement, settling, settlement pending, settled. Declined, rejected, failed,
+ * voided, expired and settlement-declined ones took nothing.
+ */
+const MONEY_TAKEN = new Set(['authorized', 'submitted_for_settlement', 'settling', 'settlement_pending', 'settled']);
+
 /** The display name of each wallet; cards show their card type ("Visa"). */
 const WALLET_BRAND: Record<string, string> = {
   paypal_account: 'PayPal',
@@ -108,6 +116,41 @@ export function createBraintreeProvider(opts: BraintreeOptions): BraintreeProvid
       }
       return mapSale(result, input);
     },
+
+    /**
+     * Searches Braintree's transactions by our order id (the SDK's transaction search: one call
+     * for the ids, then pages of transactions, read here as its object stream) and answers the
+     * first sale of that order that took or will take the money, read like a successful sale.
+     * Throws when the search cannot be made or read (network, keys, time-out, an unreadable
+     * amount): that means "ask again later", never "no sale".
+     */
+    async findSale(orderId: string): Promise<Extract<CardSaleResult, { ok: true }> | null> {
+      let found: braintree.Transaction | null = null;
+      const stream = gateway.transaction.search((search) => search.orderId().is(orderId));
+      try {
+        for await (const item of stream as AsyncIterable<braintree.Transaction | null | undefined>) {
+          // Refunds (type credit) carry the order id too; the text match is checked again here.
+          if (item && item.type === 'sale' && item.orderId === orderId && MONEY_TAKEN.has(item.status)) {
+            found = item;
+            break;
+          }
+        }
+      } catch (error) {
+        throw new Error(`braintree: transaction search for order ${orderId} failed (${describe(error)})`);
+      } finally {
+        // The stream may still be fetching a page; an error it emits after we stopped listening
+        // would otherwise be an unhandled 'error' event.
+        stream.on('error', () => {});
+        stream.destroy();
+      }
+      if (!found) return null;
+      const money = readMoney(found.amount, found.currencyIsoCode);
+      if (!found.id || !money) {
+        // Money was taken but we cannot say how much: not a sale to confirm, nor "no sale".
+        throw new Error(`braintree: sale ${found.id || '(no id)'} for order ${orderId} has no readable amount`);
+      }
+      return { ok: true, paymentId: found.id, money, display: displayOf(found) };
+    },
   };
 }
 
@@ -160,7 +203,7 @@ function environmentOf(env: BraintreeOptions['environment']): braintree.Environm
   if (env === 'sandbox') return braintree.Environment.Sandbox;
   if (env === 'production') return braintree.Environment.Production;
   // The SDK connects to `server:port` over http or https (lib/braintree/http.js); the auth and
-  // GraphQL URLs are not used by the two calls made here.
+  // GraphQL URLs are not used by the calls made here.
   return new braintree.Environment(env.host, String(env.port), `http://${env.host}:${env.port}`, env.ssl, env.host, String(env.port));
 }
 
@@ -169,7 +212,9 @@ function describe(error: unknown): string {
     const type = (error as Error & { type?: string }).type;
     return type && type !== error.message ? `${type}: ${error.message}` : error.message;
   }
-  return 'unknown error';
+  // The SDK's ErrorResponse (a 422 to a search) is not an Error but carries a message.
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && message ? message : 'unknown error';
 }
 
 /** Decimal places of a currency's minor unit (USD and BRL 2, JPY 0), as Intl knows them. */
