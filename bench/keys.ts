@@ -57,7 +57,7 @@ export async function unlockable(db: DB, n: number): Promise<string[]> {
   return out;
 }
 
-function serve(port: number, databaseUrl: string, mediaDir: string): Promise<ChildProcess> {
+export function serve(port: number, databaseUrl: string, mediaDir: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['scripts/serve.mjs'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, MEDIA_DIR: mediaDir, NODE_ENV: 'production', PAGE_CACHE_MB: '0', WARMUP: '0' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -68,7 +68,7 @@ function serve(port: number, databaseUrl: string, mediaDir: string): Promise<Chi
   });
 }
 
-async function scratchDatabase(dialect: 'sqlite' | 'postgres'): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function scratchDatabase(dialect: 'sqlite' | 'postgres'): Promise<{ url: string; drop: () => Promise<void> }> {
   if (dialect === 'sqlite') {
     const file = path.resolve('data/bench-keys.db');
     for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });

@@ -3,7 +3,7 @@
  * production build, compared with a bare node:http server sending the same bytes; the series
  * page of a signed-in reader who owns chapters; and unlocks per second on SQLite and PostgreSQL
  * (bench/keys.ts). Closed loop, 25 connections, loopback only, bounded duration.
- * BENCH_ONLY=series|suggest|keys|signed runs one part.
+ * BENCH_ONLY=series|suggest|keys|signed|payments runs one part.
  */
 import { spawn, execSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,6 +15,7 @@ import { createDb } from '~/server/db';
 import { migrateToLatest } from '@db/migrate';
 import { isCatalogEmpty, seedDemo } from '@db/seed/index';
 import { findChapter } from '~/features/catalog/index.server';
+import { benchPayments } from './payments';
 import { benchUnlocks, makeReaders, unlockable } from './keys';
 
 const PORT = Number(process.env.BENCH_PORT ?? 4390);
@@ -188,6 +189,12 @@ function bareServer(body: Buffer, headers: http.OutgoingHttpHeaders): Promise<ht
   return new Promise((resolve) => server.listen(PORT + 1, '127.0.0.1', () => resolve(server)));
 }
 
+if (process.env.BENCH_ONLY === 'payments') {
+  const rows = [await benchPayments('sqlite', PORT + 3, MEDIA_DIR), await benchPayments('postgres', PORT + 3, MEDIA_DIR)];
+  console.log(`\nPayments: order creation ${rows.map((r) => r.orders.rps).join(' / ')} orders/s, webhook confirmation ${rows.map((r) => r.webhooks.rps).join(' / ')} paid/s (SQLite / PostgreSQL); errors ${rows.reduce((n, r) => n + r.orders.errors + r.webhooks.errors, 0)}.`);
+  process.exit(0);
+}
+
 if (process.env.BENCH_ONLY === 'keys') {
   const rows = [await benchUnlocks('sqlite', PORT + 3, MEDIA_DIR), await benchUnlocks('postgres', PORT + 3, MEDIA_DIR)];
   console.log(`\nTarget: ≥ ${TARGETS.unlocksPerSecond} unlocks/s on SQLite: ${rows[0]!.rps >= TARGETS.unlocksPerSecond && rows[0]!.errors === 0 ? 'met' : 'NOT met'} (${rows[0]!.rps}); PostgreSQL ${rows[1]!.rps} unlocks/s.`);
@@ -318,6 +325,8 @@ try {
     console.log(`Service time of one suggestions request (1 connection): p50 ${suggestSingle.p50} ms, p99 ${suggestSingle.p99} ms.`);
     console.log(`Series page reaches ${((series.rps / ceiling.rps) * 100).toFixed(1)}% of the bare-server ceiling rendered, ${((hot.rps / ceiling.rps) * 100).toFixed(1)}% from the page cache (p99 ${hot.p99} ms).`);
     const unlocks = [await benchUnlocks('sqlite', PORT + 3, MEDIA_DIR), await benchUnlocks('postgres', PORT + 3, MEDIA_DIR)];
+    const payments = [await benchPayments('sqlite', PORT + 3, MEDIA_DIR), await benchPayments('postgres', PORT + 3, MEDIA_DIR)];
+    console.log(`Payments: order creation ${payments.map((r) => r.orders.rps).join(' / ')} orders/s, webhook confirmation ${payments.map((r) => r.webhooks.rps).join(' / ')} paid/s (SQLite / PostgreSQL).`);
     console.log(`Signed-in series page (owns 5): ${signedIn.rps} req/s, p99 ${signedIn.p99} ms (${Math.round((signedIn.rps / sameAnon.rps) * 100)} % of the anonymous page on the same series, ${sameAnon.rps} req/s); at ${TARGETS.rps} req/s arriving p99 ${signedOpen.p99} ms. Unlocks: SQLite ${unlocks[0]!.rps}/s, PostgreSQL ${unlocks[1]!.rps}/s.`);
     const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
     console.log(`Targets: series p99 ≤ ${TARGETS.p99Ms} ms at ${CONNECTIONS} connections (saturated): ${verdict(series.p99 <= TARGETS.p99Ms)}; at ${TARGETS.rps} req/s arriving: ${verdict(open.p99 <= TARGETS.p99Ms && open.errors === 0)}; ≥ ${TARGETS.rps} req/s: ${verdict(series.rps >= TARGETS.rps)}; HTML ≤ 30 KB gz: ${verdict(htmlGz <= TARGETS.htmlGzip)}; JS ≤ 15 KB gz: ${verdict(js <= TARGETS.jsGzip)}; suggestions p99 ≤ ${TARGETS.suggestP99Ms} ms: ${verdict(suggestRow.p99 <= TARGETS.suggestP99Ms && suggestRow.errors === 0)}; hot page ≥ 0.8× bare: ${verdict(hot.rps >= 0.8 * ceiling.rps)}; hot page p99 ≤ 20 ms: ${verdict(hot.p99 <= 20 && hot.errors === 0)}; signed-in series page meets the anonymous page's targets (≥ ${TARGETS.rps} req/s, p99 ≤ ${TARGETS.p99Ms} ms at ${TARGETS.rps} req/s arriving): ${verdict(signedIn.rps >= TARGETS.rps && signedOpen.p99 <= TARGETS.p99Ms && signedIn.errors === 0 && signedOpen.errors === 0)}; as fast as the anonymous page on the same series (within 5 %): ${verdict(signedIn.rps >= 0.95 * sameAnon.rps)}; ≥ ${TARGETS.unlocksPerSecond} unlocks/s on SQLite: ${verdict(unlocks[0]!.rps >= TARGETS.unlocksPerSecond && unlocks[0]!.errors === 0)}`);

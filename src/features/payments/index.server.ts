@@ -11,7 +11,8 @@ import { createOpenPixProvider, WOOVI_WEBHOOK_PUBLIC_KEY } from './pix/openpix.s
 export type { CardMethod, CardProvider, CardSaleResult, CardWidgetConfig, Money, PixCharge, PixEvent, PixProvider, PixStatus } from './provider';
 export { CARD_METHODS } from './provider';
 export { issueNonce, SANDBOX_CARDS, SANDBOX_CONSUMED_NONCE, SANDBOX_REJECTED_CVV, type NonceProblem } from './card/sandbox.server';
-export { deliverWebhook, paySandboxCharge, WEBHOOK_SIGNATURE_HEADER } from './pix/sandbox.server';
+export { deliverWebhook, paySandboxCharge, sandboxEventBody, WEBHOOK_SIGNATURE_HEADER } from './pix/sandbox.server';
+export { signWebhook } from './webhook.server';
 export { qrSvg } from './pix/qr.server';
 
 let card: CardProvider | undefined;
