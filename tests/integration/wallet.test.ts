@@ -90,6 +90,8 @@ for (const dialect of selectedDialects()) {
       const again = await redeem(server, reader, chapter!.e4pid);
       expect(again.status).toBe(409);
       expect(again.json().detail).toBe(message('en', 'wallet.error.owned'));
+      // A retried request learns what its first answer charged, and the balances now.
+      expect(again.json()).toMatchObject({ owned: true, content: chapter!.e4pid, charged: { price: chapter!.price, currency: 'keys' }, profile: { keys: 0, free_keys: Math.floor(chapter!.price / 10) } });
       expect(await balances(reader)).toEqual({ keys: 0, xtra: Math.floor(chapter!.price / 10) });
     });
 

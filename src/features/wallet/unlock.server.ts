@@ -17,7 +17,8 @@ import { entitlementsFromRows } from './entitlements.server';
 
 export type UnlockResult =
   | { kind: 'unlocked'; price: number; currency: 'keys' | 'xtra'; bonus: number; balances: Balances; e4pid: string }
-  | { kind: 'owned'; balances: Balances }
+  /** `charged`: what the first unlock took (a retried request learns its first answer's charge). */
+  | { kind: 'owned'; balances: Balances; charged: { price: number; currency: 'keys' | 'xtra' } | null }
   | { kind: 'notFound' }
   | { kind: 'free' }
   | { kind: 'scheduled' }
@@ -37,7 +38,8 @@ export async function unlockChapter(db: DB, input: { userId: number; e4pid: stri
   try {
     return await writeTransaction(db, async (trx) => {
       const balances = await lockReader(trx, userId);
-      if (await repo.findUnlock(trx, userId, chapterId)) return { kind: 'owned', balances } as const;
+      const first = await repo.findUnlock(trx, userId, chapterId);
+      if (first) return { kind: 'owned', balances, charged: { price: first.price, currency: first.currency } } as const;
       const rentals = await repo.rentalsInSeries(trx, userId, Number(ctx.series.id));
       const reader: ReaderEntitlements = entitlementsFromRows({ chapterId, owned: new Set(), rentals, balances, now });
       const access = accessIn(ctx, reader, country, now);
@@ -45,7 +47,7 @@ export async function unlockChapter(db: DB, input: { userId: number; e4pid: stri
       const xtra = access.unlockMethods.xtraKeys;
       if (!keys.open && !xtra.open) {
         const why = keys.reason;
-        if (why === 'owned') return { kind: 'owned', balances } as const;
+        if (why === 'owned') return { kind: 'owned', balances, charged: null } as const;
         if (why === 'free') return { kind: 'free' } as const;
         if (why === 'scheduled') return { kind: 'scheduled' } as const;
         if (why === 'blocked') return { kind: 'unavailable', why: access.state === 'unavailable' && country && ctx.blockedCountries.includes(country) ? 'region' : 'blocked' } as const;
@@ -84,7 +86,7 @@ async function balancesNow(db: DB, userId: number): Promise<Balances> {
 /** What the redeem call answers for an unlock, in the reader's language. */
 export type RedeemAnswer =
   | { ok: true; body: { content: string; charged: { price: number; currency: 'keys' | 'xtra' }; bonus: number; profile: { keys: number; free_keys: number } } }
-  | { ok: false; status: 402 | 403 | 404 | 409; detail: string };
+  | { ok: false; status: 402 | 403 | 404 | 409; detail: string; owned?: { content: string; charged: { price: number; currency: 'keys' | 'xtra' } | null; profile: { keys: number; free_keys: number } } };
 
 export async function redeemAnswer(db: DB, input: { userId: number; e4pid: string; now: number; country: string | null }, t: T): Promise<RedeemAnswer> {
   const r = await unlockChapter(db, input);
@@ -94,7 +96,8 @@ export async function redeemAnswer(db: DB, input: { userId: number; e4pid: strin
     case 'insufficient':
       return { ok: false, status: 402, detail: t('wallet.error.insufficient', { price: r.price, keys: r.balances.keys, xtra: r.balances.xtra }) };
     case 'owned':
-      return { ok: false, status: 409, detail: t('wallet.error.owned') };
+      // Nothing is charged again; the body says what the first unlock charged and the balances now.
+      return { ok: false, status: 409, detail: t('wallet.error.owned'), owned: { content: input.e4pid, charged: r.charged, profile: { keys: r.balances.keys, free_keys: r.balances.xtra } } };
     case 'free':
       return { ok: false, status: 409, detail: t('wallet.error.free') };
     case 'scheduled':
