@@ -33,7 +33,7 @@ export const SECRET_MIN_LENGTH = 32;
 /**
  * @typedef {object} PaymentsConfig
  * @property {'sandbox' | 'braintree'} card Card-type methods: the local sandbox, or Braintree.
- * @property {{ environment: 'sandbox' | 'production', merchantId: string, publicKey: string, privateKey: string, merchantAccounts: Record<string, string> } | null} braintree
+ * @property {{ environment: 'sandbox' | 'production' | { host: string, port: number, ssl: boolean }, merchantId: string, publicKey: string, privateKey: string, merchantAccounts: Record<string, string> } | null} braintree `BRAINTREE_ENVIRONMENT` may also be a gateway URL (a local stand-in for tests).
  * @property {'sandbox' | 'openpix'} pix Pix: the local sandbox, or a Woovi/OpenPix-style PSP.
  * @property {{ baseUrl: string, appId: string, webhookPublicKey: string | null, webhookSecret: string | null } | null} openpix Webhooks are checked with `webhookPublicKey` (Woovi's published key when neither is set) and/or the HMAC secret.
  * @property {string} pixKey The merchant's Pix key (what the sandbox writes into BR Codes).
@@ -59,15 +59,23 @@ function readPayments(env) {
   };
   let braintree = null;
   if (card === 'braintree') {
-    const environment = env.BRAINTREE_ENVIRONMENT?.trim() || 'sandbox';
-    if (environment !== 'sandbox' && environment !== 'production') throw invalid(`BRAINTREE_ENVIRONMENT must be sandbox or production (got "${environment}")`);
+    const named = env.BRAINTREE_ENVIRONMENT?.trim() || 'sandbox';
+    /** @type {'sandbox' | 'production' | { host: string, port: number, ssl: boolean }} */
+    let environment;
+    if (named === 'sandbox' || named === 'production') environment = named;
+    else {
+      // A gateway URL: the local stand-in the tests speak Braintree's XML with.
+      const url = /^(https?):\/\/([a-z0-9.-]+):(\d{1,5})\/?$/i.exec(named);
+      if (!url) throw invalid(`BRAINTREE_ENVIRONMENT must be sandbox, production or a gateway URL such as http://127.0.0.1:9999 (got "${named}")`);
+      environment = { host: url[2], port: Number(url[3]), ssl: url[1].toLowerCase() === 'https' };
+    }
     /** @type {Record<string, string>} */
     const merchantAccounts = {};
     for (const currency of ['USD', 'BRL']) {
       const v = env[`BRAINTREE_MERCHANT_ACCOUNT_${currency}`]?.trim();
       if (v) merchantAccounts[currency] = v;
     }
-    braintree = { environment: /** @type {'sandbox' | 'production'} */ (environment), merchantId: required('BRAINTREE_MERCHANT_ID'), publicKey: required('BRAINTREE_PUBLIC_KEY'), privateKey: required('BRAINTREE_PRIVATE_KEY'), merchantAccounts };
+    braintree = { environment, merchantId: required('BRAINTREE_MERCHANT_ID'), publicKey: required('BRAINTREE_PUBLIC_KEY'), privateKey: required('BRAINTREE_PRIVATE_KEY'), merchantAccounts };
   }
   let openpix = null;
   if (pix === 'openpix') {

@@ -15,6 +15,19 @@ describe('configuration', () => {
     expect(c.pgPoolMax).toBe(10);
     expect(c.bodyTimeoutMs).toBe(10_000);
     expect(c.releaseCheckSeconds).toBe(60);
+    expect(c.payments).toMatchObject({ card: 'sandbox', braintree: null, pix: 'sandbox', openpix: null, pixExpiresSeconds: 900 });
+  });
+
+  it('reads the payment providers and their keys', () => {
+    const c = readConfig({
+      PAYMENTS_CARD: 'braintree', BRAINTREE_ENVIRONMENT: 'production', BRAINTREE_MERCHANT_ID: 'm', BRAINTREE_PUBLIC_KEY: 'p', BRAINTREE_PRIVATE_KEY: 'k', BRAINTREE_MERCHANT_ACCOUNT_BRL: 'acc_brl',
+      PAYMENTS_PIX: 'openpix', OPENPIX_APP_ID: 'app', OPENPIX_WEBHOOK_SECRET: 'hook', PIX_EXPIRES_SECONDS: '600',
+    });
+    expect(c.payments.braintree).toEqual({ environment: 'production', merchantId: 'm', publicKey: 'p', privateKey: 'k', merchantAccounts: { BRL: 'acc_brl' } });
+    expect(c.payments.openpix).toEqual({ baseUrl: 'https://api.woovi.com', appId: 'app', webhookPublicKey: null, webhookSecret: 'hook' });
+    expect(c.payments.pixExpiresSeconds).toBe(600);
+    const local = readConfig({ PAYMENTS_CARD: 'braintree', BRAINTREE_ENVIRONMENT: 'http://127.0.0.1:9999', BRAINTREE_MERCHANT_ID: 'm', BRAINTREE_PUBLIC_KEY: 'p', BRAINTREE_PRIVATE_KEY: 'k' });
+    expect(local.payments.braintree?.environment).toEqual({ host: '127.0.0.1', port: 9999, ssl: false });
   });
 
   it('reads every setting', () => {
@@ -38,6 +51,11 @@ describe('configuration', () => {
     [{ BODY_TIMEOUT_MS: '10' }, /BODY_TIMEOUT_MS/],
     [{ SITE_HOSTS: 'a b' }, /SITE_HOSTS/],
     [{ RELEASE_CHECK_SECONDS: '0' }, /RELEASE_CHECK_SECONDS/],
+    [{ PAYMENTS_CARD: 'stripe' }, /PAYMENTS_CARD/],
+    [{ PAYMENTS_CARD: 'braintree' }, /BRAINTREE_MERCHANT_ID is required/],
+    [{ PAYMENTS_CARD: 'braintree', BRAINTREE_ENVIRONMENT: 'ftp://x', BRAINTREE_MERCHANT_ID: 'm', BRAINTREE_PUBLIC_KEY: 'p', BRAINTREE_PRIVATE_KEY: 'k' }, /BRAINTREE_ENVIRONMENT/],
+    [{ PAYMENTS_PIX: 'openpix' }, /OPENPIX_APP_ID is required/],
+    [{ PIX_EXPIRES_SECONDS: '5' }, /PIX_EXPIRES_SECONDS/],
   ])('stops the start on a bad value: %j', (env, message) => {
     expect(() => readConfig(env)).toThrow(message);
   });

@@ -72,7 +72,7 @@ export async function checkoutPage(db: DB, input: { site: Site; packCode: string
     subtotal: formatMoney(pack.price, pack.currency, input.site.locale),
     amount: decimalAmount(pack.price),
     methods: methodsFor(pack.currency),
-    widget: await cardProvider().widgetConfig(),
+    widget: await cardProvider().widgetConfig(pack.currency),
     requestKey: newRequestKey(),
     couponPattern: COUPON_PATTERN,
     couponMaxLength: COUPON_MAX_LENGTH,

@@ -48,7 +48,8 @@ export type CardSaleResult =
 
 export interface CardProvider {
   readonly id: 'sandbox' | 'braintree';
-  widgetConfig(): Promise<CardWidgetConfig>;
+  /** What the widget needs for a payment in `currency` (Braintree: a client token for its merchant account). */
+  widgetConfig(currency?: string): Promise<CardWidgetConfig>;
   /** Charges the nonce for exactly `money` and settles it. */
   sale(input: CardSale): Promise<CardSaleResult>;
   /**
