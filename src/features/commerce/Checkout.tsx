@@ -294,6 +294,9 @@ export function Checkout(props: CheckoutProps) {
         <div className="is-total"><dt>{t('summary.total')}</dt><dd data-testid="checkout-total">{total}</dd></div>
       </dl>
 
+      {/* The fieldset below is disabled while the Pix widget is open, and a disabled radio is not
+          submitted: the form that finishes the Pix payment still names its method. */}
+      {pix && <input type="hidden" name="method" value="pix" />}
       <fieldset className="checkout-methods" disabled={!!pix}>
         <legend>{t('method.legend')}</legend>
         {props.methods.map((m) => (
