@@ -13,6 +13,7 @@ export { CARD_METHODS } from './provider';
 export { issueNonce, SANDBOX_CARDS, SANDBOX_CONSUMED_NONCE, SANDBOX_REJECTED_CVV, type NonceProblem } from './card/sandbox.server';
 export { deliverWebhook, paySandboxCharge, WEBHOOK_SIGNATURE_HEADER } from './pix/sandbox.server';
 export { qrSvg } from './pix/qr.server';
+export { parseBrCode, type BrCodeParse } from './pix/brcode';
 
 let card: CardProvider | undefined;
 let pix: PixProvider | undefined;
