@@ -14,6 +14,7 @@ export { issueNonce, SANDBOX_CARDS, SANDBOX_CONSUMED_NONCE, SANDBOX_REJECTED_CVV
 export { deliverWebhook, paySandboxCharge, sandboxEventBody, WEBHOOK_SIGNATURE_HEADER } from './pix/sandbox.server';
 export { signWebhook } from './webhook.server';
 export { qrSvg } from './pix/qr.server';
+export { parseBrCode, type BrCodeParse } from './pix/brcode';
 
 let card: CardProvider | undefined;
 let pix: PixProvider | undefined;
