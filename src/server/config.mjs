@@ -67,7 +67,8 @@ function readPayments(env) {
       // A gateway URL: the local stand-in the tests speak Braintree's XML with.
       const url = /^(https?):\/\/([a-z0-9.-]+):(\d{1,5})\/?$/i.exec(named);
       if (!url) throw invalid(`BRAINTREE_ENVIRONMENT must be sandbox, production or a gateway URL such as http://127.0.0.1:9999 (got "${named}")`);
-      environment = { host: url[2], port: Number(url[3]), ssl: url[1].toLowerCase() === 'https' };
+      const [, scheme = '', host = '', port = ''] = url;
+      environment = { host, port: Number(port), ssl: scheme.toLowerCase() === 'https' };
     }
     /** @type {Record<string, string>} */
     const merchantAccounts = {};
