@@ -398,6 +398,8 @@ export interface SandboxCardNonceTable {
   payment_id: string | null;
   amount: number | null;
   currency: string | null;
+  /** A reusable payment method made from this nonce (subscription renewals), or null. */
+  vault_token: string | null;
 }
 
 export interface SandboxPixChargeTable {
@@ -409,6 +411,95 @@ export interface SandboxPixChargeTable {
   payment_id: string | null;
   paid_at: number | null;
   created_at: number;
+}
+
+/** A subscription plan (tier) on one site (db/migrations/2026-11-25T01-subscriptions.ts). */
+export interface PlanTable {
+  id: Generated<number>;
+  site_id: number;
+  code: string;
+  name: string;
+  /** JSON array of benefit lines in the site's language. */
+  benefits: Generated<Json>;
+  currency: string;
+  /** Per period, minor units. */
+  price: number;
+  period_months: Generated<number>;
+  series_slots: number;
+  /** Chapters a subscriber may rent per plan month. */
+  rent_capacity: Generated<number>;
+  /** How long a plan rental lasts, seconds. */
+  rent_ttl: Generated<number>;
+  trial_days: Generated<number>;
+  position: Generated<number>;
+  active: Generated<Bool>;
+  created_at: number;
+  updated_at: number;
+}
+
+export type SubscriptionState = 'PENDING' | 'TRIAL' | 'ACTIVE' | 'PAST_DUE' | 'EXPIRED';
+
+export interface SubscriptionTable {
+  id: Generated<number>;
+  public_id: string;
+  user_id: number;
+  site_id: number;
+  plan_id: number;
+  state: SubscriptionState;
+  anchor_at: number;
+  paid_until: number;
+  cancel_at_period_end: Generated<Bool>;
+  canceled_at: number | null;
+  /** 'pix' or a card-type method. */
+  method: string;
+  provider: string;
+  payment_token: string | null;
+  payer_name: string | null;
+  payer_doc: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SubscriptionEventTable {
+  id: Generated<number>;
+  subscription_id: number;
+  state: string;
+  source: string;
+  detail: string | null;
+  created_at: number;
+}
+
+export interface TrialUseTable {
+  user_id: number;
+  subscription_id: number;
+  created_at: number;
+}
+
+export interface SubscriptionSeriesTable {
+  subscription_id: number;
+  series_id: number;
+  created_at: number;
+}
+
+export interface SubscriptionChargeTable {
+  id: Generated<number>;
+  public_id: string;
+  subscription_id: number;
+  user_id: number;
+  period_start: number;
+  period_end: number;
+  currency: string;
+  amount: number;
+  method: string;
+  provider: string;
+  state: OrderState;
+  payment_id: string | null;
+  br_code: string | null;
+  expires_at: number | null;
+  failure: string | null;
+  created_at: number;
+  updated_at: number;
+  paid_at: number | null;
 }
 
 export interface Database {
@@ -444,6 +535,12 @@ export interface Database {
   pack_favorites: PackFavoriteTable;
   sandbox_card_nonces: SandboxCardNonceTable;
   sandbox_pix_charges: SandboxPixChargeTable;
+  plans: PlanTable;
+  subscriptions: SubscriptionTable;
+  subscription_events: SubscriptionEventTable;
+  trial_uses: TrialUseTable;
+  subscription_series: SubscriptionSeriesTable;
+  subscription_charges: SubscriptionChargeTable;
 }
 
 export type SeriesRow = Selectable<SeriesTable>;

@@ -24,7 +24,7 @@ try {
   }
   const users = await seedDemoUsers(db);
   const packs = await seedShop(db);
-  if (packs) console.log(`Seeded the shop: ${packs} key packs and the demo coupons`);
+  if (packs) console.log(`Seeded the shop: ${packs} key packs and plans (and the demo coupons)`);
   if (users.length) console.log(`Created demo accounts: ${users.join(', ')}`);
 } finally {
   await db.destroy();

@@ -8,6 +8,7 @@ import * as rateLimitWindowIdx from './2026-11-23T01-rate-limit-window-idx';
 import * as wallet from './2026-11-24T00-wallet';
 import * as dropUserBalances from './2026-11-24T01-drop-user-balances';
 import * as commerce from './2026-11-25T00-commerce';
+import * as subscriptions from './2026-11-25T01-subscriptions';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T00-wallet': wallet,
   '2026-11-24T01-drop-user-balances': dropUserBalances,
   '2026-11-25T00-commerce': commerce,
+  '2026-11-25T01-subscriptions': subscriptions,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -5,6 +5,7 @@
  */
 import type { DB } from '~/server/db';
 import { seedShopRows, type ShopSeed } from '~/features/commerce/index.server';
+import { seedPlans, type PlanValues } from '~/features/subscriptions/index.server';
 
 export const SHOP: ShopSeed = {
   packs: [
@@ -25,7 +26,26 @@ export const SHOP: ShopSeed = {
   ]),
 };
 
-/** Seeds the shop if it has no packs yet; returns how many packs it wrote. */
-export function seedShop(db: DB): Promise<number> {
-  return seedShopRows(db, SHOP, Math.floor(Date.now() / 1000));
+const DAY = 86_400;
+const plan = (p: Omit<PlanValues, 'period_months' | 'rent_ttl' | 'active' | 'benefits'> & { benefits: string[] }): PlanValues =>
+  ({ period_months: 1, rent_ttl: 3 * DAY, active: 1, ...p, benefits: JSON.stringify(p.benefits) });
+
+/** Subscription plans per site (docs/subscriptions.md); the trial is offered on the Portuguese site. */
+export const PLANS: PlanValues[] = [
+  plan({ site_id: 1, code: 'reader', name: 'Reader', currency: 'USD', price: 499, series_slots: 3, rent_capacity: 5, trial_days: 0, position: 1,
+    benefits: ['Every subscription chapter of 3 series you pick', 'Rent 5 more chapters a month, each for 3 days', 'Cancel any time: you keep reading until the paid month ends'] }),
+  plan({ site_id: 1, code: 'reader-plus', name: 'Reader Plus', currency: 'USD', price: 999, series_slots: 10, rent_capacity: 20, trial_days: 0, position: 2,
+    benefits: ['Every subscription chapter of 10 series you pick', 'Rent 20 more chapters a month, each for 3 days', 'Cancel any time: you keep reading until the paid month ends'] }),
+  plan({ site_id: 3, code: 'teste', name: 'Teste grátis', currency: 'BRL', price: 1490, series_slots: 3, rent_capacity: 5, trial_days: 7, position: 1,
+    benefits: ['7 dias grátis, depois R$ 14,90 por mês', 'Todos os capítulos de assinatura de 3 séries à sua escolha', 'Alugue 5 capítulos por mês, cada um por 3 dias'] }),
+  plan({ site_id: 3, code: 'leitor', name: 'Leitor', currency: 'BRL', price: 1490, series_slots: 3, rent_capacity: 5, trial_days: 0, position: 2,
+    benefits: ['Todos os capítulos de assinatura de 3 séries à sua escolha', 'Alugue 5 capítulos por mês, cada um por 3 dias', 'Cancele quando quiser: você lê até o fim do mês pago'] }),
+  plan({ site_id: 3, code: 'leitor-plus', name: 'Leitor Plus', currency: 'BRL', price: 2990, series_slots: 10, rent_capacity: 20, trial_days: 0, position: 3,
+    benefits: ['Todos os capítulos de assinatura de 10 séries à sua escolha', 'Alugue 20 capítulos por mês, cada um por 3 dias', 'Cancele quando quiser: você lê até o fim do mês pago'] }),
+];
+
+/** Seeds the shop if it has no packs yet, and the plans if there are none; returns how many packs and plans it wrote. */
+export async function seedShop(db: DB): Promise<number> {
+  const now = Math.floor(Date.now() / 1000);
+  return (await seedShopRows(db, SHOP, now)) + (await seedPlans(db, PLANS, now));
 }

@@ -214,3 +214,23 @@ export function absoluteUrl(url: URL): AbsoluteUrl {
   const origin = url.origin;
   return (path) => (path ? origin + path : null);
 }
+
+/** The plans page; with a tier, its checkout opens by itself. */
+export function plansPath(tier?: string | null): string {
+  return `/plans/${tier ? `?tier=${encodeURIComponent(tier)}` : ''}`;
+}
+export const SUBSCRIBE_PIX_ENDPOINT = `${MY_PREFIX}subscribe/pix/`;
+export const SUBSCRIBE_CARD_ENDPOINT = `${MY_PREFIX}subscribe/card/`;
+/** Polled by the subscription checkout: `{check}` is the charge's id. */
+export const SUBSCRIBE_STATUS_PREFIX = `${MY_PREFIX}subscribe/status/`;
+export function subscribeStatusPath(check: string): string {
+  return `${SUBSCRIBE_STATUS_PREFIX}${encodeURIComponent(check)}/`;
+}
+export function subscriptionsPath(): string {
+  return `${MY_PREFIX}subscriptions/`;
+}
+export const CANCEL_SUBSCRIPTION_PATH = `${MY_PREFIX}subscriptions/cancel/`;
+/** The subscribe button's call (also under /sapi/). */
+export const ADD_COMIC_ENDPOINT = '/api/subscription/add-comic';
+/** Renting a chapter with the reader's plan. */
+export const RENT_ENDPOINT = '/api/rent/';

@@ -15,7 +15,7 @@ import { CARD_METHODS, cardProvider, issueNonce, pixProvider, qrSvg, type CardMe
 import { config } from '~/server/config.mjs';
 import type { DB } from '~/server/db';
 import * as repo from './repository.server';
-import { attachCharge, closeOrder, confirmPayment, createOrder, findOrder, findReaderOrder, pendingOrders, quoteFor, type EventSource, type OrderRow } from './orders.server';
+import { attachCharge, closeOrder, confirmPayment, createOrder, findCharge, findOrder, findReaderOrder, isChargeId, pendingCharges, pendingOrders, quoteFor, type EventSource, type OrderRow } from './orders.server';
 import { COUPON_MAX_LENGTH, COUPON_PATTERN, decimalAmount, formatMoney, isCouponCode, methodsFor, normalizeCoupon, parseMethod, type CouponProblem, type PaymentMethod, type Quote } from './rules';
 
 /** Where a reader lands after paying when the page gave no `next`: their keys. */
@@ -204,22 +204,30 @@ export async function pixStatusAnswer(db: DB, input: { userId: number; orderId: 
 
 /** Asks the PSP about a pending Pix order and applies the answer through the one confirmation. */
 export async function syncPixOrder(db: DB, order: OrderRow, source: EventSource, now: number): Promise<OrderRow> {
+  await syncPix(db, { id: order.public_id, expiresAt: order.expires_at }, source, now);
+  return (await findOrder(db, order.public_id)) ?? order;
+}
+
+/**
+ * Asks the PSP about a pending Pix payment (a key-pack order or a subscription charge, by id) and
+ * applies the answer through the one confirmation: paid → confirmPayment, expired → closed.
+ */
+export async function syncPix(db: DB, payment: { id: string; expiresAt: number | null }, source: EventSource, now: number): Promise<void> {
   let charge: PixCharge | null;
   try {
-    charge = await pixProvider().getCharge(order.public_id);
+    charge = await pixProvider().getCharge(payment.id);
   } catch (error) {
     console.error('[payments] reading a Pix charge failed:', error instanceof Error ? error.message : error);
-    return order;
+    return;
   }
   if (charge?.status === 'COMPLETED') {
-    await confirmPayment(db, { orderId: order.public_id, paymentId: charge.paymentId ?? `pix:${order.public_id}`, amount: charge.value, currency: 'BRL', source, now });
+    await confirmPayment(db, { orderId: payment.id, paymentId: charge.paymentId ?? `pix:${payment.id}`, amount: charge.value, currency: 'BRL', source, now });
   } else if (charge?.status === 'EXPIRED') {
-    await closeOrder(db, { orderId: order.public_id, state: 'EXPIRED', source, reason: 'the charge expired', now });
-  } else if (!charge && order.expires_at != null && now > order.expires_at + UNKNOWN_CHARGE_GRACE_SECONDS) {
+    await closeOrder(db, { orderId: payment.id, state: 'EXPIRED', source, reason: 'the charge expired', now });
+  } else if (!charge && payment.expiresAt != null && now > payment.expiresAt + UNKNOWN_CHARGE_GRACE_SECONDS) {
     // Never created at the PSP (the process stopped in between) and long past its time.
-    await closeOrder(db, { orderId: order.public_id, state: 'FAILED', source, reason: 'no charge at the PSP', now });
+    await closeOrder(db, { orderId: payment.id, state: 'FAILED', source, reason: 'no charge at the PSP', now });
   }
-  return (await findOrder(db, order.public_id)) ?? order;
 }
 
 const UNKNOWN_CHARGE_GRACE_SECONDS = 600;
@@ -291,15 +299,18 @@ export async function checkoutSubmit(db: DB, input: { userId: number; site: Site
 export async function pixWebhookAnswer(db: DB, input: { rawBody: Buffer; headers: Headers; now: number }): Promise<{ status: number; body: Record<string, unknown> }> {
   const event = pixProvider().verifyWebhook(input.rawBody, input.headers);
   if (!event) return { status: 401, body: { detail: 'invalid signature' } };
-  const order = await findOrder(db, event.correlationID);
-  // Not ours (another integration on the same PSP account): acknowledged so it is not retried.
-  if (!order || order.method !== 'pix') return { status: 200, body: { ok: true, ignored: true } };
+  // A key-pack order or a subscription charge; anything else is not ours (another integration on
+  // the same PSP account) and is acknowledged so it is not retried.
+  const payable = isChargeId(event.correlationID) ? await findCharge(db, event.correlationID) : await findOrder(db, event.correlationID);
+  if (!payable || payable.method !== 'pix') return { status: 200, body: { ok: true, ignored: true } };
+  const id = payable.public_id;
   if (event.status === 'COMPLETED') {
-    const r = await confirmPayment(db, { orderId: order.public_id, paymentId: event.paymentId ?? `pix:${order.public_id}`, amount: event.value, currency: 'BRL', source: 'webhook', now: input.now });
+    const r = await confirmPayment(db, { orderId: id, paymentId: event.paymentId ?? `pix:${id}`, amount: event.value, currency: 'BRL', source: 'webhook', now: input.now });
     return { status: 200, body: { ok: true, result: r.kind } };
   }
   if (event.status === 'EXPIRED') {
-    const after = await closeOrder(db, { orderId: order.public_id, state: 'EXPIRED', source: 'webhook', reason: 'the charge expired', now: input.now });
+    await closeOrder(db, { orderId: id, state: 'EXPIRED', source: 'webhook', reason: 'the charge expired', now: input.now });
+    const after = isChargeId(id) ? await findCharge(db, id) : await findOrder(db, id);
     return { status: 200, body: { ok: true, state: after?.state ?? null } };
   }
   return { status: 200, body: { ok: true } };
@@ -336,22 +347,25 @@ export interface ReconcileSummary {
  */
 export async function reconcile(db: DB, now: number): Promise<ReconcileSummary> {
   const summary: ReconcileSummary = { checked: 0, paid: 0, expired: 0, failed: 0, pending: 0 };
-  for (const order of await pendingOrders(db, now - 60)) {
+  const payables = [
+    ...(await pendingOrders(db, now - 60)).map((o) => ({ id: o.public_id, method: o.method, expiresAt: o.expires_at, createdAt: o.created_at })),
+    ...(await pendingCharges(db, now - 60)).map((c) => ({ id: c.public_id, method: c.method, expiresAt: c.expires_at, createdAt: c.created_at })),
+  ];
+  for (const p of payables) {
     summary.checked++;
-    let after: OrderRow = order;
-    if (order.method === 'pix') after = await syncPixOrder(db, order, 'reconcile', now);
+    if (p.method === 'pix') await syncPix(db, p, 'reconcile', now);
     else {
-      const sale = await cardProvider().findSale(order.public_id).catch(() => undefined);
+      const sale = await cardProvider().findSale(p.id).catch(() => undefined);
       if (sale) {
-        await confirmPayment(db, { orderId: order.public_id, paymentId: sale.paymentId, amount: sale.money.amount, currency: sale.money.currency, source: 'reconcile', display: sale.display, now });
-      } else if (sale === null && now - order.created_at > CARD_GIVE_UP_SECONDS) {
-        await closeOrder(db, { orderId: order.public_id, state: 'FAILED', source: 'reconcile', reason: 'no sale at the provider', now });
+        await confirmPayment(db, { orderId: p.id, paymentId: sale.paymentId, amount: sale.money.amount, currency: sale.money.currency, source: 'reconcile', display: sale.display, now });
+      } else if (sale === null && now - p.createdAt > CARD_GIVE_UP_SECONDS) {
+        await closeOrder(db, { orderId: p.id, state: 'FAILED', source: 'reconcile', reason: 'no sale at the provider', now });
       }
-      after = (await findOrder(db, order.public_id)) ?? order;
     }
-    if (after.state === 'PAID') summary.paid++;
-    else if (after.state === 'EXPIRED') summary.expired++;
-    else if (after.state === 'FAILED') summary.failed++;
+    const after = isChargeId(p.id) ? await findCharge(db, p.id) : await findOrder(db, p.id);
+    if (after?.state === 'PAID') summary.paid++;
+    else if (after?.state === 'EXPIRED') summary.expired++;
+    else if (after?.state === 'FAILED') summary.failed++;
     else summary.pending++;
   }
   return summary;
@@ -400,8 +414,9 @@ export async function setPurchaseFavorite(db: DB, input: { userId: number; order
 
 /** Every invariant of orders and coupons (run with the ledger audit by `npm run keys -- audit`). */
 export async function auditOrders(db: DB): Promise<{ rule: string; rows: unknown[] }[]> {
-  const [miscredited, orphans, counts, closedHolding, overLimit] = await Promise.all([
+  const [miscredited, orphans, counts, closedHolding, overLimit, ungranted] = await Promise.all([
     repo.paidOrdersMiscredited(db), repo.purchasesWithoutPaidOrder(db), repo.couponCountsAmiss(db), repo.redemptionsOfClosedOrders(db), repo.readerLimitsExceeded(db),
+    repo.paidChargesNotGranted(db),
   ]);
   return [
     { rule: "every paid order's keys and Xtra keys were credited once, by its own purchase transaction", rows: miscredited },
@@ -409,5 +424,6 @@ export async function auditOrders(db: DB): Promise<{ rule: string; rows: unknown
     { rule: "a coupon's count equals the orders holding it and stays within its limit", rows: counts },
     { rule: 'failed and expired orders gave their coupon use back', rows: closedHolding },
     { rule: 'no reader holds a coupon more often than it allows', rows: overLimit },
+    { rule: "every paid subscription charge's period is within its subscription's access", rows: ungranted },
   ].filter((f) => f.rows.length > 0);
 }

@@ -17,11 +17,22 @@ import * as repo from './repository.server';
 import { quote, type CouponProblem, type Quote } from './rules';
 
 export type OrderRow = NonNullable<Awaited<ReturnType<typeof repo.findOrder>>>;
+export type ChargeRow = NonNullable<Awaited<ReturnType<typeof repo.findCharge>>>;
 export type EventSource = 'checkout' | 'webhook' | 'poll' | 'reconcile' | 'cli';
 
 /** A public order id: unguessable, URL-safe, and short enough for a Pix correlationID and txid (letters and digits only). */
 export function newOrderId(): string {
   return `ord${crypto.randomBytes(12).toString('hex')}`;
+}
+
+/** A subscription charge's public id (the status call's `check`, the Pix correlationID): as an order's, with its own prefix. */
+export function newChargeId(): string {
+  return `sub${crypto.randomBytes(12).toString('hex')}`;
+}
+
+/** Whether a payment's id names a subscription charge rather than a key-pack order. */
+export function isChargeId(id: string): boolean {
+  return id.startsWith('sub');
 }
 
 export interface OrderRequest {
@@ -127,21 +138,22 @@ export interface PaymentConfirmation {
 }
 
 export type ConfirmResult =
-  | { kind: 'paid'; order: OrderRow }
-  /** Confirmed before (by this or another source): nothing more was credited. */
-  | { kind: 'already'; order: OrderRow }
+  /** `paid`: confirmed now; `already`: confirmed before (by this or another source), nothing more done. */
+  | { kind: 'paid' | 'already'; order: OrderRow | null }
   | { kind: 'unknown' }
   /** The order had failed or expired: a late payment is recorded for staff, never credited. */
-  | { kind: 'closed'; order: OrderRow }
+  | { kind: 'closed'; order: OrderRow | null }
   /** The provider reports another amount or currency than the order's: recorded, not credited. */
-  | { kind: 'mismatch'; order: OrderRow };
+  | { kind: 'mismatch'; order: OrderRow | null };
 
 /**
- * The one function that confirms a payment: PENDING → PAID exactly once, with the order's keys
- * and Xtra keys credited in the same transaction (ledger key `order:{id}`), and the event
- * recorded. Safe to call any number of times, from any process, concurrently.
+ * The one function that confirms a payment: PENDING → PAID exactly once, and what was paid for
+ * granted in the same transaction — a key-pack order's keys and Xtra keys credited through the
+ * ledger (key `order:{id}`), a subscription charge's period added to its subscription's access —
+ * with the event recorded. Safe to call any number of times, from any process, concurrently.
  */
 export async function confirmPayment(db: DB, c: PaymentConfirmation): Promise<ConfirmResult> {
+  if (isChargeId(c.orderId)) return confirmCharge(db, c);
   return writeTransaction(db, async (trx): Promise<ConfirmResult> => {
     const order = await repo.lockOrder(trx, c.orderId);
     if (!order) return { kind: 'unknown' };
@@ -176,6 +188,10 @@ export async function confirmPayment(db: DB, c: PaymentConfirmation): Promise<Co
  * late "expired" changes nothing. Returns the order as it is afterwards, or null if unknown.
  */
 export async function closeOrder(db: DB, input: { orderId: string; state: Extract<OrderState, 'FAILED' | 'EXPIRED'>; source: EventSource; reason: string; now: number }): Promise<OrderRow | null> {
+  if (isChargeId(input.orderId)) {
+    await closeCharge(db, input);
+    return null;
+  }
   return writeTransaction(db, async (trx) => {
     const order = await repo.lockOrder(trx, input.orderId);
     if (!order) return null;
@@ -211,6 +227,62 @@ export function pendingOrders(db: DB, before: number, limit = 500) {
   return repo.pendingOrders(db, before, limit);
 }
 
+/** Pending subscription charges made before `before`, oldest first. */
+export function pendingCharges(db: DB, before: number, limit = 500) {
+  return repo.pendingCharges(db, before, limit);
+}
+
 export function orderEvents(db: DB, orderId: number) {
   return repo.orderEvents(db, orderId);
+}
+
+/** The subscription-charge half of `confirmPayment`: the same rules, granting a period instead of keys. */
+async function confirmCharge(db: DB, c: PaymentConfirmation): Promise<ConfirmResult> {
+  return writeTransaction(db, async (trx): Promise<ConfirmResult> => {
+    const charge = await repo.lockCharge(trx, c.orderId);
+    if (!charge) return { kind: 'unknown' };
+    const event = (state: string, detail: string) => repo.insertSubscriptionEvent(trx, { subscription_id: charge.subscription_id, state, source: c.source, detail, created_at: c.now });
+    if (charge.state === 'PAID') {
+      if (charge.payment_id !== c.paymentId) await event('PAID', `another payment ${c.paymentId} for the paid charge ${charge.public_id}: refund it`);
+      return { kind: 'already', order: null };
+    }
+    if (charge.state !== 'PENDING') {
+      await event(charge.state, `payment ${c.paymentId} arrived after the charge ${charge.public_id} was ${charge.state.toLowerCase()}: refund it`);
+      return { kind: 'closed', order: null };
+    }
+    if (c.amount !== charge.amount || c.currency !== charge.currency) {
+      await event('PENDING', `payment ${c.paymentId} of ${c.amount} ${c.currency} does not match the charge ${charge.public_id} of ${charge.amount} ${charge.currency}`);
+      return { kind: 'mismatch', order: null };
+    }
+    if (!(await repo.changeCharge(trx, charge.id, 'PENDING', { state: 'PAID', payment_id: c.paymentId, paid_at: c.now }, c.now))) throw new Error(`charge ${charge.public_id} changed under its lock`);
+    await repo.extendSubscription(trx, charge.subscription_id, charge.period_end, c.now);
+    await event('ACTIVE', `charge ${charge.public_id} paid (${c.paymentId}): access until ${new Date(charge.period_end * 1000).toISOString()}`);
+    return { kind: 'paid', order: null };
+  });
+}
+
+async function closeCharge(db: DB, input: { orderId: string; state: Extract<OrderState, 'FAILED' | 'EXPIRED'>; source: EventSource; reason: string; now: number }): Promise<void> {
+  await writeTransaction(db, async (trx) => {
+    const charge = await repo.lockCharge(trx, input.orderId);
+    if (!charge || charge.state !== 'PENDING') return;
+    await repo.changeCharge(trx, charge.id, 'PENDING', { state: input.state, failure: input.reason }, input.now);
+    await repo.insertSubscriptionEvent(trx, { subscription_id: charge.subscription_id, state: `charge ${input.state}`, source: input.source, detail: `${charge.public_id}: ${input.reason}`, created_at: input.now });
+  });
+}
+
+/** A subscription's charge for one period, made once whatever the concurrency (unique per period). */
+export async function chargeForPeriod(db: DB, c: Omit<repo.NewCharge, 'public_id'>, now: number): Promise<ChargeRow> {
+  return writeTransaction(db, (trx) => repo.insertChargeOnce(trx, { ...c, public_id: newChargeId() }, now));
+}
+
+export async function findCharge(db: DB, id: string): Promise<ChargeRow | null> {
+  return (await repo.findCharge(db, id)) ?? null;
+}
+
+/** Keeps a Pix charge's copy-and-paste code and expiry on its still pending subscription charge. */
+export async function attachChargeCode(db: DB, input: { chargeId: string; brCode: string; expiresAt: number; now: number }): Promise<void> {
+  await writeTransaction(db, async (trx) => {
+    const charge = await repo.lockCharge(trx, input.chargeId);
+    if (charge?.state === 'PENDING') await repo.changeCharge(trx, charge.id, 'PENDING', { br_code: input.brCode, expires_at: input.expiresAt }, input.now);
+  });
 }

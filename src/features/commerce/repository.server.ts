@@ -298,3 +298,89 @@ export async function readerLimitsExceeded(db: DB) {
     .groupBy(['coupon_redemptions.coupon_id', 'coupon_redemptions.user_id', 'coupons.per_reader_limit']).execute();
   return rows.map((r) => num(r, 'coupon_id', 'user_id', 'per_reader_limit', 'n')).filter((r) => Number(r.n) > Number(r.per_reader_limit));
 }
+
+// ---------------------------------------------------------------- subscription charges
+
+const CHARGE_NUMBERS = ['id', 'subscription_id', 'user_id', 'period_start', 'period_end', 'amount', 'expires_at', 'created_at', 'updated_at', 'paid_at'] as const;
+
+export interface NewCharge {
+  public_id: string;
+  subscription_id: number;
+  user_id: number;
+  period_start: number;
+  period_end: number;
+  currency: string;
+  amount: number;
+  method: string;
+  provider: string;
+  expires_at: number | null;
+}
+
+/** Inserts the period's charge unless it exists; answers the period's charge either way. */
+export async function insertChargeOnce(trx: DB, c: NewCharge, now: number) {
+  await trx.insertInto('subscription_charges').values({ ...c, state: 'PENDING', created_at: now, updated_at: now })
+    .onConflict((oc) => oc.columns(['subscription_id', 'period_start']).doNothing()).execute();
+  const row = await trx.selectFrom('subscription_charges').selectAll().where('subscription_id', '=', c.subscription_id).where('period_start', '=', c.period_start).executeTakeFirstOrThrow();
+  return num(row, ...CHARGE_NUMBERS);
+}
+
+export async function findCharge(db: DB, publicId: string) {
+  const row = await db.selectFrom('subscription_charges').selectAll().where('public_id', '=', publicId).executeTakeFirst();
+  return row && num(row, ...CHARGE_NUMBERS);
+}
+
+export async function lockCharge(trx: DB, publicId: string) {
+  let q = trx.selectFrom('subscription_charges').selectAll().where('public_id', '=', publicId);
+  if (isPostgres(trx)) q = q.forUpdate();
+  const row = await q.executeTakeFirst();
+  return row && num(row, ...CHARGE_NUMBERS);
+}
+
+export async function changeCharge(trx: DB, id: number, from: OrderState, change: Omit<OrderChange, 'ledger_transaction_id' | 'card_brand' | 'card_last4'>, now: number): Promise<boolean> {
+  const r = await trx.updateTable('subscription_charges').set({ ...change, updated_at: now }).where('id', '=', id).where('state', '=', from).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function chargesOfSubscription(db: DB, subscriptionId: number) {
+  const rows = await db.selectFrom('subscription_charges').selectAll().where('subscription_id', '=', subscriptionId).orderBy('period_start', 'desc').orderBy('id', 'desc').execute();
+  return rows.map((r) => num(r, ...CHARGE_NUMBERS));
+}
+
+export async function pendingCharges(db: DB, before: number, limit: number) {
+  const rows = await db.selectFrom('subscription_charges').selectAll().where('state', '=', 'PENDING').where('created_at', '<=', before).orderBy('created_at').limit(limit).execute();
+  return rows.map((r) => num(r, ...CHARGE_NUMBERS));
+}
+
+/**
+ * A paid period extends the subscription's access: paid_until moves to the period's end (never
+ * back) and the subscription is ACTIVE. The only write of a subscription's paid state, made in
+ * the confirmation's transaction.
+ */
+export async function extendSubscription(trx: DB, subscriptionId: number, periodEnd: number, now: number): Promise<void> {
+  await trx.updateTable('subscriptions')
+    .set({ paid_until: sql`case when paid_until > ${periodEnd} then paid_until else ${periodEnd} end`, state: 'ACTIVE', updated_at: now })
+    .where('id', '=', subscriptionId).execute();
+}
+
+export async function insertSubscriptionEvent(trx: DB, e: { subscription_id: number; state: string; source: string; detail: string | null; created_at: number }): Promise<void> {
+  await trx.insertInto('subscription_events').values(e).execute();
+}
+
+/** Paid charges whose subscription's access does not reach the end of their period. */
+export async function paidChargesNotGranted(db: DB) {
+  const rows = await db.selectFrom('subscription_charges').innerJoin('subscriptions', 'subscriptions.id', 'subscription_charges.subscription_id')
+    .select(['subscription_charges.public_id', 'subscription_charges.period_end', 'subscriptions.paid_until'])
+    .where('subscription_charges.state', '=', 'PAID')
+    .whereRef('subscriptions.paid_until', '<', 'subscription_charges.period_end').execute();
+  return rows.map((r) => num(r, 'period_end', 'paid_until'));
+}
+
+/**
+ * Claims a pending card charge for one sale: the first caller marks it (expires_at, unused for
+ * card charges) and sells; a concurrent caller (a second renewal run, a double submit) finds it
+ * claimed and does not charge the card again.
+ */
+export async function claimCardCharge(db: DB, id: number, now: number): Promise<boolean> {
+  const r = await db.updateTable('subscription_charges').set({ expires_at: now, updated_at: now }).where('id', '=', id).where('state', '=', 'PENDING').where('expires_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}

@@ -2,8 +2,9 @@
  * The pure rules of buying keys (docs/payments.md): coupon codes, what an order costs, money
  * display and where a reader goes afterwards. Browser-safe: the checkout island uses the same
  * normalisation the server enforces. Money is an integer number of minor units (cents,
- * centavos) everywhere; only `formatMoney` turns it into text.
+ * centavos) everywhere; only `formatMoney` (src/lib/money.ts) turns it into text.
  */
+export { decimalAmount, formatMoney } from '~/lib/money';
 
 /** What the coupon field keeps of what is typed: upper case letters, digits, '-' and '_'. */
 export function normalizeCoupon(raw: string): string {
@@ -96,22 +97,6 @@ export function discountOf(price: number, c: Pick<CouponTerms, 'percent_off' | '
   if (c.percent_off != null) return Math.min(price, Math.floor((price * c.percent_off + 50) / 100));
   if (c.amount_off != null) return Math.min(price, c.amount_off);
   return 0;
-}
-
-/** Minor units as a plain decimal string ("4.99", "1000.00"), without floating point: what providers are sent. */
-export function decimalAmount(minor: number, fractionDigits = 2): string {
-  if (!Number.isSafeInteger(minor) || minor < 0) throw new Error(`not an amount in minor units: ${minor}`);
-  if (fractionDigits === 0) return String(minor);
-  const unit = 10 ** fractionDigits;
-  return `${Math.floor(minor / unit)}.${String(minor % unit).padStart(fractionDigits, '0')}`;
-}
-
-/** Money for people: the site's locale and the order's currency ("$4.99", "R$ 19,90"). */
-export function formatMoney(minor: number, currency: string, locale: string): string {
-  const format = new Intl.NumberFormat(locale, { style: 'currency', currency });
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  // Intl formats decimal strings exactly, so no float ever stands between the cents and the text.
-  return format.format(decimalAmount(minor, digits) as unknown as number);
 }
 
 /** Methods a site offers: Pix only where the currency is BRL. */

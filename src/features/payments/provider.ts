@@ -30,15 +30,22 @@ export interface CardSale {
   /** Our order's public id (also sent to the provider as its order id). */
   orderId: string;
   money: Money;
-  /** Single-use payment method nonce from the widget. */
+  /** Single-use payment method nonce from the widget (or, for a renewal, `token`). */
   nonce: string;
+  /** A reusable payment method the provider vaulted earlier (subscription renewals); used instead of `nonce`. */
+  token?: string;
+  /** Keep the payment method for later sales (a subscription's renewals): the result carries its token. */
+  vault?: boolean;
   /** Device data from the widget (fraud tools); passed through untouched. */
   deviceData: string | null;
 }
 
 export type CardSaleResult =
-  /** `paymentId`: the provider's transaction id (idempotency of the confirmation rests on it). */
-  | { ok: true; paymentId: string; money: Money; display: { brand: string | null; last4: string | null } }
+  /**
+   * `paymentId`: the provider's transaction id (idempotency of the confirmation rests on it).
+   * `vaultToken`: the reusable payment method when the sale asked to vault it.
+   */
+  | { ok: true; paymentId: string; money: Money; display: { brand: string | null; last4: string | null }; vaultToken?: string | null }
   /**
    * declined: the processor (bank) said no; rejected: the gateway refused (fraud rules, CVV,
    * AVS); nonce: the nonce is unknown, used or expired; unavailable: the provider could not be

@@ -25,6 +25,17 @@ export async function findNonce(db: DB, nonce: string) {
   return row && num(row, 'user_id', 'created_at', 'used_at', 'amount');
 }
 
+/** Vaults the payment method a used nonce paid with, for later sales (renewals). */
+export async function vaultNonce(db: DB, nonce: string, token: string): Promise<void> {
+  await db.updateTable('sandbox_card_nonces').set({ vault_token: token }).where('nonce', '=', nonce).execute();
+}
+
+/** The vaulted payment method behind a token (its first nonce's row). */
+export async function findVaulted(db: DB, token: string) {
+  const row = await db.selectFrom('sandbox_card_nonces').selectAll().where('vault_token', '=', token).orderBy('created_at').executeTakeFirst();
+  return row && num(row, 'user_id', 'created_at', 'used_at', 'amount');
+}
+
 export async function saleOfOrder(db: DB, orderId: string) {
   const row = await db.selectFrom('sandbox_card_nonces').selectAll().where('order_id', '=', orderId).where('outcome', '=', 'success').executeTakeFirst();
   return row && num(row, 'user_id', 'created_at', 'used_at', 'amount');

@@ -8,7 +8,7 @@ import type { ChapterAccess, ReaderEntitlements } from '~/features/catalog';
 import type { ChapterRow, SeriesRow } from '@db/schema';
 import type { DB } from '~/server/db';
 import type { Balances } from './ledger.server';
-import { entitlementsFromRows, holdingsInSeries } from './entitlements.server';
+import { entitlementsFromRows, holdingsInSeries, subscriptionIn } from './entitlements.server';
 import * as repo from './repository.server';
 
 export interface ChapterAccessFor {
@@ -23,7 +23,7 @@ export async function chapterAccessFor(db: DB, input: { series: SeriesRow; chapt
   const { series, chapter, userId, country, now } = input;
   const [context, holdings] = await Promise.all([
     pricingContextOf(db, series, chapter, now),
-    userId ? holdingsInSeries(db, userId, Number(series.id)) : Promise.resolve(null),
+    userId ? holdingsInSeries(db, userId, Number(series.id), now) : Promise.resolve(null),
   ]);
   const reader: ReaderEntitlements | null = holdings ? entitlementsFromRows({ chapterId: Number(chapter.id), ...holdings, now }) : null;
   return { context, access: accessIn(context, reader, country, now), balances: holdings?.balances ?? { keys: 0, xtra: 0 } };
@@ -41,8 +41,12 @@ export async function mayReadChapter(db: DB, input: { e4pid: string; userId: num
   let reader: ReaderEntitlements | null = null;
   if (userId) {
     const chapterId = Number(context.chapter.id);
-    const [owned, rentals] = await Promise.all([repo.findUnlock(db, userId, chapterId), repo.rentalsOfChapter(db, userId, chapterId)]);
-    reader = entitlementsFromRows({ chapterId, owned: new Set(owned ? [chapterId] : []), rentals, balances: { keys: 0, xtra: 0 }, now });
+    const [owned, rentals, subscription] = await Promise.all([
+      repo.findUnlock(db, userId, chapterId), repo.rentalsOfChapter(db, userId, chapterId),
+      // A subscription only matters for chapters it can open.
+      context.chapter.subscription_enabled ? subscriptionIn(db, userId, Number(context.series.id), now) : Promise.resolve(null),
+    ]);
+    reader = entitlementsFromRows({ chapterId, owned: new Set(owned ? [chapterId] : []), rentals, balances: { keys: 0, xtra: 0 }, subscription, now });
   }
   return accessIn(context, reader, country, now).readable;
 }

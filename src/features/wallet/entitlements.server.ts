@@ -5,6 +5,7 @@
  * page, per reader page and per unlock.
  */
 import { adsPeriod, type ReaderEntitlements, type Rental } from '~/features/catalog';
+import { subscriptionAccess } from '~/features/subscriptions/index.server';
 import type { DB } from '~/server/db';
 import type { Balances } from './ledger.server';
 import * as repo from './repository.server';
@@ -17,6 +18,8 @@ export function entitlementsFromRows(input: {
   owned: ReadonlySet<number>;
   rentals: readonly repo.RentalRow[];
   balances: Balances;
+  /** What the reader's subscription gives in this series (subscriptionIn); absent or null: none. */
+  subscription?: ReaderEntitlements['subscription'];
   now: number;
 }): ReaderEntitlements {
   const { chapterId, rentals, now } = input;
@@ -33,8 +36,22 @@ export function entitlementsFromRows(input: {
     balances: input.balances,
     dailyPassUsedAt,
     adsWatched,
-    subscription: null,
+    subscription: input.subscription ?? null,
   };
+}
+
+/**
+ * What the reader's subscription gives in a series now, in the pricing rule's shape: whether the
+ * series is in a live subscription's slots, and the plan's rentals (capacity, used this plan
+ * month, when the month ends, how long a rental lasts). Null without a live subscription.
+ */
+export async function subscriptionIn(db: DB, userId: number, seriesId: number, now: number): Promise<ReaderEntitlements['subscription']> {
+  const access = await subscriptionAccess(db, userId, seriesId, now);
+  if (!access) return null;
+  if (!access.plan) return { series: access.series, plan: null };
+  const { month, rentCapacity, rentTtl } = access.plan;
+  const rented = await repo.planRentalsBetween(db, userId, month.start, month.end);
+  return { series: access.series, plan: { rentCapacity, rented, resetsAt: month.end, rentTtl } };
 }
 
 /** A reader's holdings in one series, for pricing many of its chapters (a series page, an episodes list). */
@@ -42,22 +59,24 @@ export interface SeriesHoldings {
   owned: ReadonlySet<number>;
   rentals: readonly repo.RentalRow[];
   balances: Balances;
+  subscription: ReaderEntitlements['subscription'];
 }
 
 /** `known`: balances the caller already read this request (the session step has them), saving a query. */
-export async function holdingsInSeries(db: DB, userId: number, seriesId: number, known?: Balances): Promise<SeriesHoldings> {
-  const [owned, rentals, accounts] = await Promise.all([
+export async function holdingsInSeries(db: DB, userId: number, seriesId: number, now: number, known?: Balances): Promise<SeriesHoldings> {
+  const [owned, rentals, accounts, subscription] = await Promise.all([
     repo.ownedInSeries(db, userId, seriesId),
     repo.rentalsInSeries(db, userId, seriesId),
     known ? Promise.resolve(null) : repo.userBalances(db, userId),
+    subscriptionIn(db, userId, seriesId, now),
   ]);
   const balances = known ?? { keys: accounts?.find((a) => a.currency === 'keys')?.balance ?? 0, xtra: accounts?.find((a) => a.currency === 'xtra')?.balance ?? 0 };
-  return { owned, rentals, balances };
+  return { owned, rentals, balances, subscription };
 }
 
 /** The pricing rule's reader for one chapter of a series the holdings were loaded for. */
 export function readerFor(holdings: SeriesHoldings, chapterId: number, now: number): ReaderEntitlements {
-  return entitlementsFromRows({ chapterId, owned: holdings.owned, rentals: holdings.rentals, balances: holdings.balances, now });
+  return entitlementsFromRows({ chapterId, owned: holdings.owned, rentals: holdings.rentals, balances: holdings.balances, subscription: holdings.subscription, now });
 }
 
 /**
@@ -65,6 +84,6 @@ export function readerFor(holdings: SeriesHoldings, chapterId: number, now: numb
  * `entitlementsOf`).
  */
 export async function entitlementsInSeries(db: DB, userId: number, seriesId: number, now: number, known?: Balances): Promise<(chapterId: number) => ReaderEntitlements> {
-  const holdings = await holdingsInSeries(db, userId, seriesId, known);
+  const holdings = await holdingsInSeries(db, userId, seriesId, now, known);
   return (chapterId) => readerFor(holdings, chapterId, now);
 }

@@ -4,5 +4,5 @@ export { redeemAnswer, unlockByForm, unlockChapter, type RedeemAnswer, type Unlo
 export { entitlementsInSeries, holdingsInSeries, readerFor, type SeriesHoldings } from './entitlements.server';
 export { auditLedger, type AuditFinding } from './audit.server';
 export { chapterAccessFor, mayReadChapter, type ChapterAccessFor } from './access.server';
-export { adStartAnswer, completeAd, rentalAnswer, startAd, useDailyPass, type AdClaim, type AdStart, type RentalResult } from './rentals.server';
+export { adStartAnswer, completeAd, rentalAnswer, rentWithPlan, startAd, useDailyPass, type AdClaim, type AdStart, type RentalResult } from './rentals.server';
 export { KEYS_PAGE_SIZE, keysPage, type KeysEntry, type KeysPage } from './history.server';

@@ -11,7 +11,7 @@ import type { T } from '~/lib/i18n';
 import { relativeTime } from '~/lib/dates';
 import type { Locale } from '~/lib/site';
 import { lockReader, post } from './ledger.server';
-import { entitlementsFromRows } from './entitlements.server';
+import { entitlementsFromRows, subscriptionIn } from './entitlements.server';
 import * as repo from './repository.server';
 import { houseAds } from './ads/house.server';
 import type { AdCreative, AdProvider } from './ads/provider';
@@ -31,8 +31,10 @@ interface Input { userId: number; e4pid: string; now: number; country: string | 
 async function methodIn(trx: DB, ctx: PricingContext, userId: number, now: number, country: string | null) {
   const balances = await lockReader(trx, userId);
   const chapterId = Number(ctx.chapter.id);
-  const [owned, rentals] = await Promise.all([repo.findUnlock(trx, userId, chapterId), repo.rentalsInSeries(trx, userId, Number(ctx.series.id))]);
-  const reader = entitlementsFromRows({ chapterId, owned: new Set(owned ? [chapterId] : []), rentals, balances, now });
+  const [owned, rentals, subscription] = await Promise.all([
+    repo.findUnlock(trx, userId, chapterId), repo.rentalsInSeries(trx, userId, Number(ctx.series.id)), subscriptionIn(trx, userId, Number(ctx.series.id), now),
+  ]);
+  const reader = entitlementsFromRows({ chapterId, owned: new Set(owned ? [chapterId] : []), rentals, balances, subscription, now });
   return accessIn(ctx, reader, country, now);
 }
 
@@ -67,6 +69,33 @@ export async function useDailyPass(db: DB, input: Input): Promise<RentalResult> 
     if (!created) return { kind: 'closed', reason: 'recharging' };
     await repo.insertRental(trx, { user_id: userId, chapter_id: chapterId, series_id: seriesId, kind: 'daily_pass', transaction_id: id, created_at: now, expires_at: expiresAt });
     return { kind: 'rented', e4pid, createdAt: now, expiresAt, rechargesAt: now + ctx.priced.freeAvailability.daily_pass_recharge };
+  });
+}
+
+/**
+ * Rents a chapter with the reader's plan (a subscription benefit): `rent_capacity` chapters per
+ * plan month, each readable for the plan's rental time. Under the reader's lock the month's
+ * rentals are counted again, and the ledger key names the month and the rental's number in it,
+ * so concurrent requests never take more than the capacity.
+ */
+export async function rentWithPlan(db: DB, input: Input): Promise<RentalResult> {
+  const { userId, e4pid, now, country } = input;
+  const ctx = await chapterFor(db, e4pid, now, country);
+  if ('kind' in ctx) return ctx;
+  const seriesId = Number(ctx.series.id);
+  const chapterId = Number(ctx.chapter.id);
+  return writeTransaction(db, async (trx): Promise<RentalResult> => {
+    const access = await methodIn(trx, ctx, userId, now, country);
+    const rent = access.unlockMethods.rent;
+    if (!rent.open) return { kind: 'closed', reason: rent.reason, ...(rent.until ? { until: rent.until } : {}) };
+    const plan = (await subscriptionIn(trx, userId, seriesId, now))?.plan;
+    if (!plan) return { kind: 'closed', reason: 'no_plan' };
+    // The plan month (named by its end) and this rental's number in it: one write per number.
+    const { id, created } = await post(trx, { key: `plan_rental:${userId}:${plan.resetsAt}:${plan.rented}`, kind: 'plan_rental', userId, chapterId, now, postings: [] });
+    if (!created) return { kind: 'closed', reason: 'limit_reached', until: plan.resetsAt };
+    const expiresAt = rent.expiresAt ?? now + plan.rentTtl;
+    await repo.insertRental(trx, { user_id: userId, chapter_id: chapterId, series_id: seriesId, kind: 'plan', transaction_id: id, created_at: now, expires_at: expiresAt });
+    return { kind: 'rented', e4pid, createdAt: now, expiresAt };
   });
 }
 
@@ -156,6 +185,8 @@ function closedDetail(t: T, locale: Locale, now: number, reason: ClosedReason, u
     case 'readable': case 'owned': case 'free': case 'subscribed': return t('wallet.free.readable');
     case 'scheduled': return t('wallet.error.scheduled');
     case 'removed': case 'expired': case 'blocked': return t('wallet.error.unavailable');
+    case 'no_plan': return t('wallet.rent.noPlan');
+    case 'limit_reached': return t('wallet.rent.limit', { when });
     default: return t('wallet.free.disabled');
   }
 }

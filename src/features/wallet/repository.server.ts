@@ -155,6 +155,13 @@ export async function rentalsInSeries(db: DB, userId: number, seriesId: number):
   return rows.map((r) => num({ ...r }, 'id', 'chapter_id', 'series_id', 'created_at', 'expires_at'));
 }
 
+/** Plan rentals the reader took in [from, until): the plan month's used capacity. */
+export async function planRentalsBetween(db: DB, userId: number, from: number, until: number): Promise<number> {
+  const row = await db.selectFrom('rentals').select((eb) => eb.fn.countAll().as('n'))
+    .where('user_id', '=', userId).where('kind', '=', 'plan').where('created_at', '>=', from).where('created_at', '<', until).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** The reader's rentals of one chapter (the page image route's check). */
 export async function rentalsOfChapter(db: DB, userId: number, chapterId: number): Promise<RentalRow[]> {
   const rows = await db
@@ -330,6 +337,7 @@ export async function rentalsWithoutTheirTransaction(db: DB) {
       eb('t.chapter_id', '<>', eb.ref('r.chapter_id')),
       eb.and([eb('r.kind', '=', 'daily_pass'), eb('t.kind', '<>', 'daily_pass')]),
       eb.and([eb('r.kind', '=', 'ad'), eb('t.kind', '<>', 'ad')]),
+      eb.and([eb('r.kind', '=', 'plan'), eb('t.kind', '<>', 'plan_rental')]),
     ]))
     .execute();
 }
@@ -339,7 +347,7 @@ export async function rentalTransactionsAmiss(db: DB) {
   return db
     .selectFrom('ledger_transactions as t')
     .select(['t.id', 't.kind', 't.user_id', 't.chapter_id'])
-    .where('t.kind', 'in', ['daily_pass', 'ad'])
+    .where('t.kind', 'in', ['daily_pass', 'ad', 'plan_rental'])
     .where((eb) => eb.or([
       eb.exists(eb.selectFrom('ledger_entries as e').select(sql.lit(1).as('one')).whereRef('e.transaction_id', '=', 't.id')),
       eb.not(eb.exists(eb.selectFrom('rentals as r').select(sql.lit(1).as('one')).whereRef('r.transaction_id', '=', 't.id'))),

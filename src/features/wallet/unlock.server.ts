@@ -13,7 +13,7 @@ import type { UnlockNotice } from './notices';
 import { useDailyPass } from './rentals.server';
 import { InsufficientKeys, lockReader, post, type Balances, type Posting } from './ledger.server';
 import * as repo from './repository.server';
-import { entitlementsFromRows } from './entitlements.server';
+import { entitlementsFromRows, subscriptionIn } from './entitlements.server';
 
 export type UnlockResult =
   | { kind: 'unlocked'; price: number; currency: 'keys' | 'xtra'; bonus: number; balances: Balances; e4pid: string }
@@ -41,7 +41,8 @@ export async function unlockChapter(db: DB, input: { userId: number; e4pid: stri
       const first = await repo.findUnlock(trx, userId, chapterId);
       if (first) return { kind: 'owned', balances, charged: { price: first.price, currency: first.currency } } as const;
       const rentals = await repo.rentalsInSeries(trx, userId, Number(ctx.series.id));
-      const reader: ReaderEntitlements = entitlementsFromRows({ chapterId, owned: new Set(), rentals, balances, now });
+      const subscription = ctx.chapter.subscription_enabled ? await subscriptionIn(trx, userId, Number(ctx.series.id), now) : null;
+      const reader: ReaderEntitlements = entitlementsFromRows({ chapterId, owned: new Set(), rentals, balances, subscription, now });
       const access = accessIn(ctx, reader, country, now);
       const keys = access.unlockMethods.keys;
       const xtra = access.unlockMethods.xtraKeys;

@@ -101,6 +101,7 @@ export function createSandboxCardProvider(getDb: () => Promise<DB>, clock: () =>
     async sale(input): Promise<CardSaleResult> {
       const db = await getDb();
       const now = clock();
+      if (input.token) return saleWithToken(db, input.token, input, now);
       if (input.nonce === SANDBOX_CONSUMED_NONCE) return { ok: false, code: 'nonce', message: 'Cannot use a payment_method_nonce more than once.' };
       const known = await repo.findNonce(db, input.nonce);
       if (!known || known.created_at + NONCE_TTL_SECONDS < now) return { ok: false, code: 'nonce', message: 'Unknown or expired payment_method_nonce.' };
@@ -110,7 +111,12 @@ export function createSandboxCardProvider(getDb: () => Promise<DB>, clock: () =>
       if (!used) return { ok: false, code: 'nonce', message: 'Cannot use a payment_method_nonce more than once.' };
       if (used.outcome === 'declined') return { ok: false, code: 'declined', message: 'Do Not Honor' };
       if (used.outcome === 'rejected') return { ok: false, code: 'rejected', message: 'cvv' };
-      return { ok: true, paymentId, money: input.money, display: { brand: used.brand, last4: used.last4 } };
+      let vaultToken: string | null = null;
+      if (input.vault) {
+        vaultToken = `vault-${crypto.randomBytes(12).toString('hex')}`;
+        await repo.vaultNonce(db, input.nonce, vaultToken);
+      }
+      return { ok: true, paymentId, money: input.money, display: { brand: used.brand, last4: used.last4 }, vaultToken };
     },
     async findSale(orderId) {
       const row = await repo.saleOfOrder(await getDb(), orderId);
@@ -118,4 +124,16 @@ export function createSandboxCardProvider(getDb: () => Promise<DB>, clock: () =>
       return { ok: true, paymentId: row.payment_id, money: { amount: row.amount, currency: row.currency }, display: { brand: row.brand, last4: row.last4 } };
     },
   };
+}
+
+/** A renewal: the vaulted payment method pays again (recorded as a used nonce of its own, so `findSale` sees it). */
+async function saleWithToken(db: DB, token: string, input: { orderId: string; money: { amount: number; currency: string } }, now: number): Promise<CardSaleResult> {
+  const vaulted = await repo.findVaulted(db, token);
+  if (!vaulted) return { ok: false, code: 'nonce', message: 'Unknown payment method token.' };
+  const nonce = `sandbox-token-sale-${crypto.randomBytes(12).toString('hex')}`;
+  await repo.insertNonce(db, { nonce, user_id: vaulted.user_id, method: vaulted.method, outcome: vaulted.outcome, brand: vaulted.brand, last4: vaulted.last4, created_at: now });
+  const paymentId = `sbx_${crypto.randomBytes(8).toString('hex')}`;
+  await repo.useNonce(db, nonce, { order_id: input.orderId, payment_id: paymentId, amount: input.money.amount, currency: input.money.currency, used_at: now });
+  if (vaulted.outcome !== 'success') return { ok: false, code: vaulted.outcome === 'declined' ? 'declined' : 'rejected', message: null };
+  return { ok: true, paymentId, money: input.money, display: { brand: vaulted.brand, last4: vaulted.last4 } };
 }

@@ -1,0 +1,100 @@
+/**
+ * Subscribing with a payment (docs/subscriptions.md): the subscription Pix call, the card
+ * subscription and the status call. The subscriptions feature starts the subscription (plan,
+ * trial, one live subscription per reader); this file takes its first payment through the
+ * subscription billing and the one payment confirmation.
+ */
+import type { T } from '~/lib/i18n';
+import type { Site } from '~/lib/site';
+import { CARD_METHODS, type CardMethod } from '~/features/payments/index.server';
+import { giveUpSubscription, keepPaymentToken, mySubscriptions, parseTaxDocument, periodStartingAt, planFor, startSubscription } from '~/features/subscriptions/index.server';
+import { formatMoney } from '~/lib/money';
+import type { DB } from '~/server/db';
+import { chargePeriodByCard, chargePeriodByPix, chargeStatus, chargesOf } from './billing.server';
+
+/** The subscription Pix call's answer (the spec's fields, plus the QR drawn on the server). */
+export interface SubscribePixBody {
+  success: boolean;
+  first_payment: boolean;
+  pix_copia_e_cola: string | null;
+  pix_expires_at: string | null;
+  check: string | null;
+  trial_error: boolean;
+  error: string | null;
+  message: string | null;
+  qr_svg: string | null;
+}
+
+const failed = (error: string, message: string, trial = false): SubscribePixBody => ({
+  success: false, first_payment: false, pix_copia_e_cola: null, pix_expires_at: null, check: null, trial_error: trial, error, message, qr_svg: null,
+});
+
+/** POST /my/subscribe/pix/: subscribes with Pix (form pix_doc, pix_name, tier_id). */
+export async function subscribeWithPix(db: DB, input: { userId: number; site: Site; tierId: string; pixName: string; pixDoc: string; now: number }, t: T): Promise<{ status: number; body: SubscribePixBody }> {
+  const plan = await planFor(db, input.site, input.tierId);
+  if (!plan) return { status: 404, body: failed('plan', t('subscribe.error.plan')) };
+  if (plan.currency !== 'BRL') return { status: 422, body: failed('method', t('subscribe.error.pixOnly')) };
+  const name = input.pixName.normalize('NFC').replace(/\s+/g, ' ').trim();
+  if (name.length < 3 || name.length > 60 || !/^[\p{L}][\p{L}' .-]*$/u.test(name)) return { status: 422, body: failed('pix_name', t('subscribe.error.name')) };
+  const doc = parseTaxDocument(input.pixDoc);
+  if (!doc) return { status: 422, body: failed('pix_doc', t('subscribe.error.doc')) };
+  const started = await startSubscription(db, { userId: input.userId, siteId: input.site.id, plan, method: 'pix', provider: 'pix', payerName: name, payerDoc: doc.value, now: input.now });
+  if (started.kind === 'live') return { status: 409, body: failed('subscribed', t('subscribe.error.subscribed')) };
+  if (started.kind === 'trialUsed') return { status: 409, body: failed('trial', t('subscribe.trial.used'), true) };
+  if (started.kind === 'trial') return { status: 200, body: { success: true, first_payment: false, pix_copia_e_cola: null, pix_expires_at: null, check: null, trial_error: false, error: null, message: t('subscribe.trial.started', { days: plan.trial_days }), qr_svg: null } };
+  const sub = started.sub;
+  const period = periodStartingAt(sub.anchor_at, plan.period_months, sub.anchor_at);
+  const answer = await chargePeriodByPix(db, { subscriptionId: sub.id, userId: input.userId, periodStart: period.start, periodEnd: period.end, amount: plan.price, currency: plan.currency, now: input.now }, { qrLabel: t('purchase.pix.qrLabel') });
+  if (!answer.ok) {
+    await giveUpSubscription(db, sub, 'the first Pix charge could not be made', input.now);
+    return { status: 503, body: failed('unavailable', t('purchase.error.unavailable')) };
+  }
+  return {
+    status: 200,
+    body: {
+      success: true, first_payment: true, pix_copia_e_cola: answer.brCode, pix_expires_at: new Date(answer.expiresAt * 1000).toISOString(),
+      check: answer.charge.public_id, trial_error: false, error: null, message: null, qr_svg: answer.qrSvg,
+    },
+  };
+}
+
+/** POST /my/subscribe/card/: subscribes with a card-type method's nonce (vaulted for renewals). */
+export async function subscribeWithCard(db: DB, input: { userId: number; site: Site; tierId: string; method: string; nonce: string; deviceData: string | null; now: number }, t: T): Promise<{ status: number; body: { success: boolean; error: string | null; message: string | null } }> {
+  const no = (status: number, error: string, message: string) => ({ status, body: { success: false, error, message } });
+  const plan = await planFor(db, input.site, input.tierId);
+  if (!plan) return no(404, 'plan', t('subscribe.error.plan'));
+  if (!CARD_METHODS.includes(input.method as CardMethod)) return no(422, 'method', t('purchase.error.method'));
+  if (!input.nonce || input.nonce.length > 4096) return no(422, 'method', t('purchase.error.method'));
+  const started = await startSubscription(db, { userId: input.userId, siteId: input.site.id, plan, method: input.method, provider: 'card', payerName: null, payerDoc: null, now: input.now });
+  if (started.kind === 'live') return no(409, 'subscribed', t('subscribe.error.subscribed'));
+  if (started.kind === 'trialUsed') return no(409, 'trial', t('subscribe.trial.used'));
+  const sub = started.sub;
+  if (started.kind === 'trial') return { status: 200, body: { success: true, error: null, message: t('subscribe.trial.started', { days: plan.trial_days }) } };
+  const period = periodStartingAt(sub.anchor_at, plan.period_months, sub.anchor_at);
+  const r = await chargePeriodByCard(db, { subscriptionId: sub.id, userId: input.userId, periodStart: period.start, periodEnd: period.end, amount: plan.price, currency: plan.currency, now: input.now, method: input.method, nonce: input.nonce, deviceData: input.deviceData, vault: true });
+  if (r.kind === 'paid' || r.kind === 'already') {
+    if (r.kind === 'paid' && r.vaultToken) await keepPaymentToken(db, sub.id, r.vaultToken, input.now);
+    return { status: 200, body: { success: true, error: null, message: null } };
+  }
+  if (r.kind === 'unavailable') return no(503, 'unavailable', t('purchase.error.unavailable'));
+  await giveUpSubscription(db, sub, `the first card payment failed (${r.code})`, input.now);
+  return no(r.code === 'nonce' ? 422 : 402, r.code, t(r.code === 'declined' ? 'purchase.error.declined' : r.code === 'rejected' ? 'purchase.error.rejected' : r.code === 'nonce' ? 'purchase.error.nonce' : 'purchase.error.closed'));
+}
+
+/** GET /my/subscribe/status/{check}/: whether the reader's first (or renewal) payment arrived. Null for another reader's check. */
+export async function subscriptionStatus(db: DB, input: { userId: number; check: string; now: number }): Promise<{ success: boolean; trial_error: boolean; state: string } | null> {
+  const charge = await chargeStatus(db, { userId: input.userId, chargeId: input.check, now: input.now });
+  if (!charge) return null;
+  return { success: charge.state === 'PAID', trial_error: false, state: charge.state };
+}
+
+/** /my/subscriptions/: the reader's subscription (plan, dates, slots, rentals month) and its payment history. */
+export async function subscriptionPage(db: DB, input: { userId: number; site: Site; now: number }) {
+  const { current } = await mySubscriptions(db, input);
+  if (!current) return { current: null, charges: [] };
+  const charges = (await chargesOf(db, current.subscriptionId)).map((c) => ({
+    id: c.public_id, state: c.state, amount: formatMoney(c.amount, c.currency, input.site.locale), periodStart: c.period_start, periodEnd: c.period_end,
+    method: c.method, brCode: c.state === 'PENDING' ? c.br_code : null, expiresAt: c.expires_at,
+  }));
+  return { current, charges };
+}

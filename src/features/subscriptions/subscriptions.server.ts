@@ -1,0 +1,229 @@
+/**
+ * Subscriptions (docs/subscriptions.md): a reader subscribes to a plan (Pix on the Portuguese
+ * site, a card-type method on either), may use one trial ever, puts series in the plan's slots,
+ * rents chapters up to the plan's monthly capacity (the wallet writes those rentals), and keeps
+ * access until the paid period ends — a grace after an unpaid renewal, none after a cancellation.
+ * Money moves only through commerce's billing and its one payment confirmation.
+ */
+import crypto from 'node:crypto';
+import type { SubscriptionState } from '@db/schema';
+import type { T } from '~/lib/i18n';
+import type { Site } from '~/lib/site';
+import { formatMoney } from '~/lib/money';
+import { findSeries } from '~/features/catalog/index.server';
+import { isUniqueViolation, writeTransaction, type DB } from '~/server/db';
+import * as repo from './repository.server';
+import { addMonths, graceEnd, planMonth, trialEnd, type Period } from './periods';
+
+const DAY = 86_400;
+/** An unpaid renewal keeps access this many days after the paid period. */
+export const GRACE_DAYS = 3;
+/** Renewals are charged this long before the paid period ends. */
+export const RENEW_AHEAD_SECONDS = 3 * DAY;
+/** A subscription still waiting for its first payment after this long is given up. */
+export const PENDING_GIVE_UP_SECONDS = DAY;
+
+export type SubscriptionRow = NonNullable<Awaited<ReturnType<typeof repo.findSubscription>>>;
+export type PlanRow = NonNullable<Awaited<ReturnType<typeof repo.findPlan>>>;
+
+/** Until when a subscription gives access: its paid time, plus the grace unless it was cancelled. */
+export function accessEnd(sub: Pick<SubscriptionRow, 'paid_until' | 'cancel_at_period_end'>): number {
+  return sub.cancel_at_period_end ? sub.paid_until : graceEnd(sub.paid_until, GRACE_DAYS);
+}
+
+export function isLive(sub: Pick<SubscriptionRow, 'state' | 'paid_until' | 'cancel_at_period_end'>, now: number): boolean {
+  return (sub.state === 'TRIAL' || sub.state === 'ACTIVE' || sub.state === 'PAST_DUE') && now < accessEnd(sub);
+}
+
+/** The billing period that starts at `at`, on the subscription's anchor grid (Jan 31 → Feb 28 → Mar 31). */
+export function periodStartingAt(anchor: number, months: number, at: number): Period {
+  let k = 0;
+  let start = anchor;
+  while (start < at && k < 1200) start = addMonths(anchor, ++k * months);
+  return start === at ? { start, end: addMonths(anchor, (k + 1) * months) } : { start: at, end: addMonths(at, months) };
+}
+
+function newSubscriptionId(): string {
+  return `sbs${crypto.randomBytes(12).toString('hex')}`;
+}
+
+// ---------------------------------------------------------------- plans
+
+export interface PlanView {
+  id: number;
+  code: string;
+  name: string;
+  benefits: string[];
+  price: string;
+  seriesSlots: number;
+  rentCapacity: number;
+  trialDays: number;
+}
+
+function benefitsOf(json: string): string[] {
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function planView(p: PlanRow, locale: string): PlanView {
+  return { id: p.id, code: p.code, name: p.name, benefits: benefitsOf(p.benefits), price: formatMoney(p.price, p.currency, locale), seriesSlots: p.series_slots, rentCapacity: p.rent_capacity, trialDays: p.trial_days };
+}
+
+/** The plans page: this site's plans, the one preselected by the URL, and whether the reader's trial is used. */
+export async function plansPage(db: DB, input: { site: Site; userId: number | null; tier: string | null; now: number }) {
+  const plans = (await repo.plansOfSite(db, input.site.id)).map((p) => planView(p, input.site.locale));
+  const selected = input.tier ? plans.find((p) => p.code === input.tier || String(p.id) === input.tier) ?? null : null;
+  const [trialUsed, current] = input.userId == null ? [false, null] : await Promise.all([repo.hasUsedTrial(db, input.userId), repo.currentSubscription(db, input.userId)]);
+  return { plans, selected, trialUsed, subscribed: current != null && isLive(current, input.now) };
+}
+
+// ---------------------------------------------------------------- subscribing
+
+// ---------------------------------------------------------------- starting a subscription
+
+class TrialUsed extends Error {}
+
+export type Started = { kind: 'trial'; sub: SubscriptionRow } | { kind: 'pending'; sub: SubscriptionRow } | { kind: 'live' } | { kind: 'trialUsed' };
+
+/**
+ * Starts a subscription for the reader in one transaction: refuses a second live one, replaces a
+ * pending one that was never paid, takes the plan's trial (once per reader, ever: the trial's
+ * primary key decides between concurrent requests) or waits for the first payment.
+ */
+export async function startSubscription(db: DB, input: { userId: number; siteId: number; plan: PlanRow; method: string; provider: string; payerName: string | null; payerDoc: string | null; now: number }): Promise<Started> {
+  const { userId, plan, now } = input;
+  try {
+    return await writeTransaction(db, async (trx): Promise<Started> => {
+      await repo.lockReaderRow(trx, userId);
+      const current = await repo.currentSubscription(trx, userId);
+      if (current && isLive(current, now)) return { kind: 'live' };
+      if (current && current.state === 'PENDING') {
+        await repo.moveSubscription(trx, current.id, ['PENDING'], 'EXPIRED', now);
+        await repo.insertEvent(trx, { subscription_id: current.id, state: 'EXPIRED', source: 'checkout', detail: 'replaced by a new subscription before its first payment', created_at: now });
+      }
+      const trial = plan.trial_days > 0;
+      const anchor = trial ? trialEnd(now, plan.trial_days) : now;
+      const state: SubscriptionState = trial ? 'TRIAL' : 'PENDING';
+      const id = await repo.insertSubscription(trx, {
+        public_id: newSubscriptionId(), user_id: userId, site_id: input.siteId, plan_id: plan.id, state, anchor_at: anchor, paid_until: trial ? anchor : now,
+        method: input.method, provider: input.provider, payer_name: input.payerName, payer_doc: input.payerDoc,
+      }, now);
+      if (trial && !(await repo.takeTrial(trx, userId, id, now))) throw new TrialUsed();
+      await repo.insertEvent(trx, { subscription_id: id, state, source: 'checkout', detail: trial ? `trial of ${plan.trial_days} days on ${plan.code}` : `waiting for the first payment of ${plan.code}`, created_at: now });
+      const sub = (await repo.findSubscription(trx, id))!;
+      return trial ? { kind: 'trial', sub } : { kind: 'pending', sub };
+    });
+  } catch (error) {
+    // A second trial, found under the lock or by the primary key when two requests raced.
+    if (error instanceof TrialUsed || isUniqueViolation(error)) return { kind: 'trialUsed' };
+    throw error;
+  }
+}
+
+/** Closes a subscription that never got its first payment (the payment failed or could not be made). */
+export async function giveUpSubscription(db: DB, sub: SubscriptionRow, reason: string, now: number): Promise<void> {
+  await writeTransaction(db, async (trx) => {
+    if (await repo.moveSubscription(trx, sub.id, ['PENDING'], 'EXPIRED', now)) {
+      await repo.insertEvent(trx, { subscription_id: sub.id, state: 'EXPIRED', source: 'checkout', detail: reason, created_at: now });
+    }
+  });
+}
+
+export async function planFor(db: DB, site: Site, tier: string): Promise<PlanRow | null> {
+  const t = tier.trim();
+  const plan = /^\d{1,9}$/.test(t) ? await repo.findPlan(db, site.id, { id: Number(t) }) : /^[a-z0-9-]{1,40}$/.test(t) ? await repo.findPlan(db, site.id, { code: t }) : undefined;
+  return plan && plan.active ? plan : null;
+}
+
+/** Keeps the card provider's vaulted payment method for the subscription's renewals. */
+export async function keepPaymentToken(db: DB, subscriptionId: number, token: string, now: number): Promise<void> {
+  await repo.setPaymentToken(db, subscriptionId, token, now);
+}
+
+// ---------------------------------------------------------------- series slots
+
+export interface AddComicBody {
+  success: boolean;
+  error: string | null;
+  slots_left: number;
+}
+
+/**
+ * The subscribe button: puts a series in the reader's subscription slots. Under the reader's
+ * lock, so concurrent requests never take more slots than the plan has.
+ */
+export async function addComic(db: DB, input: { userId: number; comicId: unknown; now: number }, t: T): Promise<{ status: number; body: AddComicBody }> {
+  const ref = typeof input.comicId === 'number' && Number.isSafeInteger(input.comicId) ? String(input.comicId) : typeof input.comicId === 'string' ? input.comicId.trim() : '';
+  if (!ref || ref.length > 80) return { status: 422, body: { success: false, error: t('subscribe.error.missing'), slots_left: 0 } };
+  const series = await findSeries(db, ref);
+  if (!series || series.state !== 'ACTIVE') return { status: 404, body: { success: false, error: t('subscribe.error.series'), slots_left: 0 } };
+  return writeTransaction(db, async (trx) => {
+    await repo.lockReaderRow(trx, input.userId);
+    const current = await repo.currentSubscription(trx, input.userId);
+    if (!current || !isLive(current, input.now)) return { status: 402, body: { success: false, error: t('subscribe.error.noPlan'), slots_left: 0 } };
+    const sub = (await repo.lockSubscription(trx, current.id))!;
+    const plan = (await repo.findPlanById(trx, sub.plan_id))!;
+    const held = await repo.slotSeries(trx, sub.id);
+    const seriesId = Number(series.id);
+    if (held.includes(seriesId)) return { status: 200, body: { success: true, error: null, slots_left: Math.max(0, plan.series_slots - held.length) } };
+    if (held.length >= plan.series_slots) return { status: 409, body: { success: false, error: t('subscribe.error.noSlots', { slots: plan.series_slots }), slots_left: 0 } };
+    await repo.addSlot(trx, sub.id, seriesId, input.now);
+    await repo.insertEvent(trx, { subscription_id: sub.id, state: sub.state, source: 'reader', detail: `series ${series.e4pid} in a slot`, created_at: input.now });
+    return { status: 200, body: { success: true, error: null, slots_left: plan.series_slots - held.length - 1 } };
+  });
+}
+
+// ---------------------------------------------------------------- access (for the wallet's pricing)
+
+export interface SubscriptionAccess {
+  /** The reader subscribes to this series (it is in a live subscription's slots). */
+  series: boolean;
+  /** The live subscription's rentals: capacity, the plan month and how long a rental lasts; null without one. */
+  plan: { rentCapacity: number; month: Period; rentTtl: number } | null;
+}
+
+/** What a reader's subscription gives in one series now (the pricing rule's `subscription`). */
+export async function subscriptionAccess(db: DB, userId: number, seriesId: number, now: number): Promise<SubscriptionAccess | null> {
+  const sub = await repo.currentSubscription(db, userId);
+  if (!sub || !isLive(sub, now)) return null;
+  const [plan, slots] = await Promise.all([repo.findPlanById(db, sub.plan_id), repo.slotSeries(db, sub.id)]);
+  if (!plan) return null;
+  return { series: slots.includes(seriesId), plan: { rentCapacity: plan.rent_capacity, month: planMonth(sub.anchor_at, now), rentTtl: plan.rent_ttl } };
+}
+
+// ---------------------------------------------------------------- the reader's page and cancelling
+
+export async function mySubscriptions(db: DB, input: { userId: number; site: Site; now: number }) {
+  const current = await repo.currentSubscription(db, input.userId);
+  if (!current) return { current: null };
+  const plan = (await repo.findPlanById(db, current.plan_id))!;
+  const slots = await repo.slotSeries(db, current.id);
+  const series = (await Promise.all(slots.map((id) => findSeries(db, String(id))))).filter((s) => s != null);
+  return {
+    current: {
+      /** The internal id, for the payment history (commerce's `subscriptionPage`). */
+      subscriptionId: current.id,
+      id: current.public_id, state: current.state, live: isLive(current, input.now), canceled: current.cancel_at_period_end === 1,
+      paidUntil: current.paid_until, accessEnd: accessEnd(current), plan: planView(plan, input.site.locale),
+      slotsLeft: Math.max(0, plan.series_slots - slots.length), series: series.map((s) => ({ id: Number(s.id), name: s.name, slug: s.slug })),
+      rentMonth: planMonth(current.anchor_at, input.now),
+    },
+  };
+}
+
+/** Cancels the reader's subscription at the end of its paid period (access until then, no grace). */
+export async function cancelSubscription(db: DB, input: { userId: number; now: number }): Promise<boolean> {
+  return writeTransaction(db, async (trx) => {
+    await repo.lockReaderRow(trx, input.userId);
+    const current = await repo.currentSubscription(trx, input.userId);
+    if (!current || current.state === 'PENDING') return false;
+    if (!(await repo.setCancel(trx, current.id, input.now))) return true;
+    await repo.insertEvent(trx, { subscription_id: current.id, state: current.state, source: 'reader', detail: `cancelled: access until ${new Date(current.paid_until * 1000).toISOString()}`, created_at: input.now });
+    return true;
+  });
+}
+
