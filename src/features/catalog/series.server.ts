@@ -5,7 +5,7 @@ import type { SeriesRow } from '@db/schema';
 import type { ChapterListRow } from './repository.server';
 import * as repo from './repository.server';
 import { chapterName, isOnSale, limitUpcoming, readState, withGaps, type Format, type ListItem, type ReadState, regionBlocks } from './rules';
-import { lineupOf, priceChapter, type AccessReason, type Campaign, type ChapterAccess, type Currency, type Lineup, type PricedSeries, type ReaderEntitlements, type RowState } from './pricing';
+import { lineupOf, priceChapter, seriesAccess, type AccessReason, type Campaign, type ChapterAccess, type Currency, type Lineup, type PricedSeries, type ReaderEntitlements, type RowState } from './pricing';
 import { campaignsOf, pricedChapterOf, pricedSeriesOf } from './pricing.server';
 import { parseImages, type SeriesImages } from './images';
 import { readerPath, seriesPath } from '~/lib/paths';
@@ -46,6 +46,8 @@ export interface ChapterView {
   pass: { open: true } | { open: false; until: number } | null;
   /** An ad rental is open for this chapter now. */
   ad: boolean;
+  /** A plan rental is open for this chapter now: the plan's rentals left this month; null when closed. */
+  rentLeft: number | null;
   /** `readableUntil` and the pass's recharge, as relative text ("in 3 hours"). */
   untilText: string | null;
   passText: string | null;
@@ -154,7 +156,11 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
       opts.progressOf ? opts.progressOf(series.id) : Promise.resolve([]),
       opts.entitlementsOf ? opts.entitlementsOf(series.id) : Promise.resolve(null),
     ]);
-    const pricing: RowPricing = { series: pricedSeriesOf(series), campaigns: campaignsOf(campaignRows), entitlements, lineups: new Map() };
+    const priced = pricedSeriesOf(series);
+    // Series-wide allowances (plan rentals) do not depend on the chapter: chapter 0, as in the episodes API.
+    const allowances = seriesAccess(priced, entitlements ? entitlements(0) : null, now);
+    const rentLeft = Math.max(0, allowances.plan.rentCapacity - allowances.plan.rented);
+    const pricing: RowPricing = { series: priced, campaigns: campaignsOf(campaignRows), entitlements, lineups: new Map(), rentLeft };
     const progressOf = new Map(progress.map((p) => [p.e4pid, p]));
     const allViews = new Map<string, ChapterView[]>();
     const nameFormat = series.chapter_name_format?.match(/\{(num|ord)\}/) ? series.chapter_name_format : defaultNameFormat(t, series.format);
@@ -248,6 +254,8 @@ interface RowPricing {
   entitlements: ((chapterId: number) => ReaderEntitlements) | null;
   /** Released chapter numbers per language (the strategy counts positions within a language). */
   lineups: Map<string, Lineup>;
+  /** The reader's plan rentals left this month (the rows' rent offer). */
+  rentLeft: number;
 }
 
 function chapterView(series: SeriesRow, row: ChapterListRow, pricing: RowPricing, nameFormat: string, opts: SeriesPageOptions): ChapterView {
@@ -289,6 +297,7 @@ function chapterView(series: SeriesRow, row: ChapterListRow, pricing: RowPricing
     buyable,
     pass,
     ad: m.ad.open,
+    rentLeft: m.rent.open ? pricing.rentLeft : null,
     untilText: access.readableUntil != null ? relativeTime(access.readableUntil, now, site.locale) : null,
     passText: pass && !pass.open ? relativeTime(pass.until, now, site.locale) : null,
     href: readerPath(series, row),
