@@ -93,6 +93,17 @@ export interface SeriesPage {
   resume: ChapterView | null;
   /** The rows are priced for a signed-in reader (unlock buttons instead of "Log in to read"). */
   signedIn: boolean;
+  /** The subscribe button's state; null when there is nothing to subscribe to (see SeriesSubscription). */
+  subscription: SeriesSubscription | null;
+}
+
+/**
+ * What the subscribe button shows. From the same holdings that price the rows (the wallet's
+ * `subscription`), so the page runs no query of its own for it.
+ */
+export interface SeriesSubscription {
+  /** The series is in the signed-in reader's live subscription. */
+  subscribed: boolean;
 }
 
 export interface SeriesPageOptions {
@@ -148,6 +159,7 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
   const active = opts.language && codes.includes(opts.language) ? opts.language : (codes[0] ?? null);
   const tabs: LanguageTab[] = [];
   let resume: ChapterView | null = null;
+  let subscription: SeriesSubscription | null = null;
   const signedIn = opts.entitlementsOf !== undefined;
   // A removed series still lists its chapters: free and owned ones stay readable, nothing is sold.
   if (block === null || block === 'removed') {
@@ -157,10 +169,15 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
       opts.entitlementsOf ? opts.entitlementsOf(series.id) : Promise.resolve(null),
     ]);
     const priced = pricedSeriesOf(series);
-    // Series-wide allowances (plan rentals) do not depend on the chapter: chapter 0, as in the episodes API.
+    // Series-wide allowances (plan rentals, the subscription) do not depend on the chapter: chapter 0, as in the episodes API.
     const allowances = seriesAccess(priced, entitlements ? entitlements(0) : null, now);
     const rentLeft = Math.max(0, allowances.plan.rentCapacity - allowances.plan.rented);
     const pricing: RowPricing = { series: priced, campaigns: campaignsOf(campaignRows), entitlements, lineups: new Map(), rentLeft };
+    // A slot spent on a series with nothing a subscription opens would be wasted: no button there.
+    // Nothing is sold on a removed series, so no button there either.
+    if (block === null && (allowances.subscribed || all.some((r) => r.subscription_enabled))) {
+      subscription = { subscribed: allowances.subscribed };
+    }
     const progressOf = new Map(progress.map((p) => [p.e4pid, p]));
     const allViews = new Map<string, ChapterView[]>();
     const nameFormat = series.chapter_name_format?.match(/\{(num|ord)\}/) ? series.chapter_name_format : defaultNameFormat(t, series.format);
@@ -217,6 +234,7 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
     path: seriesPath(series),
     resume,
     signedIn,
+    subscription,
   };
 }
 
