@@ -230,6 +230,8 @@ export function subscriptionsPath(): string {
   return `${MY_PREFIX}subscriptions/`;
 }
 export const CANCEL_SUBSCRIPTION_PATH = `${MY_PREFIX}subscriptions/cancel/`;
+/** The subscribe button without JavaScript: a form that puts the series in a slot, then back to the page. */
+export const SUBSCRIBE_SERIES_FORM_PATH = `${MY_PREFIX}subscriptions/add/`;
 /** The subscribe button's call (also under /sapi/). */
 export const ADD_COMIC_ENDPOINT = '/api/subscription/add-comic';
 /** Renting a chapter with the reader's plan. */

@@ -8,7 +8,7 @@ import { isSameOriginMutation } from '~/server/origin';
  */
 const MUTATIONS: readonly [RegExp, readonly string[]][] = [
   [/^\/(prefs\/theme|auth\/(login|signup|logout)|my\/favorites\/toggle|api\/progress|api\/redeem|api\/daily-pass|api\/ads\/(start|complete)|unlock)\/$/, ['POST']],
-  [/^\/(my\/purchase\/(coupon|pix|checkout)|payments\/sandbox\/nonce|my\/subscribe\/(pix|card)|my\/subscriptions\/cancel|api\/rent)\/$/, ['POST']],
+  [/^\/(my\/purchase\/(coupon|pix|checkout)|payments\/sandbox\/nonce|my\/subscribe\/(pix|card)|my\/subscriptions\/(cancel|add)|api\/rent)\/$/, ['POST']],
   [/^\/api\/(favorites\/[^/]+|purchases\/[^/]+\/favorite)\/$/, ['POST', 'DELETE']],
   [/^\/(api|sapi)\/subscription\/[^/]+\/$/, ['POST']],
   [/^\/(_actions|_)\/[^/]+\/$/, ['POST']],

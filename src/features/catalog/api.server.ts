@@ -235,7 +235,8 @@ export async function episodesResponse(
       rent_expire_at: episodes.map((e) => e.rental?.expires_at ?? null).find((x) => x !== null) ?? null,
       rented_count: allowances.plan.rented,
       rent_capacity: allowances.plan.rentCapacity,
-      rent_promo_text: null,
+      // Said to callers a plan would help: no plan, and a chapter here that only a rental (or keys) opens.
+      rent_promo_text: !allowances.plan.available && episodes.some((e) => e.availability.rental_enabled && e.state === 'paid') ? t('series.rentPromo') : null,
     },
   };
   // The answer depends on the reader's country only when the series has blocks: the route adds Vary then.

@@ -17,7 +17,7 @@ function chapter(over: Partial<ChapterView>): ChapterView {
   return {
     id: 1, e4pid: 'EPI-abc', number: 1, name: 'Chapter 1', title: null, subtitle: null, releasedAt: 100, dateText: 'Jan 1, 2026', relative: false,
     iso: '1970-01-01T00:01:40.000Z', state: 'free', finalPrice: 0, originalPrice: 0, onSale: false,
-    reason: 'free', readableUntil: null, bonus: 0, payWith: null, buyable: false, pass: null, ad: false, untilText: null, passText: null,
+    reason: 'free', readableUntil: null, bonus: 0, payWith: null, buyable: false, pass: null, ad: false, rentLeft: null, untilText: null, passText: null,
     href: '/read/s/abc/chapter-1/', thumbnail: 'pool/thumbs/thumb-01.webp', ...over,
   };
 }
@@ -102,6 +102,20 @@ describe('chapter rows', () => {
       expect(ready).toContain('<span class="chip chip-pass">Daily pass ready</span>');
       const later = signed([chapter({ state: 'paid', reason: null, finalPrice: 3, originalPrice: 3, buyable: true, pass: { open: false, until: 3600 }, passText: 'in 1 hour' })]);
       expect(later).toContain('Daily pass <time datetime="1970-01-01T01:00:00.000Z" data-countdown="3600">in 1 hour</time>');
+    });
+    it('a chapter read through the subscription says Subscribed; a plan rental is a rental that ends', () => {
+      const html = renderChapterRows(withGaps([
+        chapter({ state: 'unlocked', reason: 'subscription', finalPrice: 4 }),
+        chapter({ number: 2, state: 'unlocked', reason: 'rental', readableUntil: 3600, untilText: 'in 1 hour' }),
+      ]), { ...l, subscribed: 'Subscribed' }, '/comics/s/', true);
+      expect(html).toContain('<span class="chip chip-owned">Subscribed</span>');
+      expect(html).toContain('<span class="chip chip-owned">Rented</span><span class="until">ends <time datetime="1970-01-01T01:00:00.000Z" data-countdown="3600">in 1 hour</time></span>');
+      expect(html).not.toContain('4 KEY');
+    });
+    it('a row the plan can rent offers the dialog with the rentals left, even when keys cannot buy it', () => {
+      const html = signed([chapter({ state: 'paid', reason: null, finalPrice: 3, originalPrice: 3, buyable: false, rentLeft: 4 })]);
+      expect(html).toContain('data-price="3" data-rent="4" aria-haspopup="dialog"');
+      expect(signed([chapter({ state: 'paid', reason: null, finalPrice: 3, originalPrice: 3, buyable: false })])).not.toContain('btn-unlock');
     });
     it('a withdrawn chapter is unavailable and offers nothing', () => {
       const html = signed([chapter({ state: 'unavailable', reason: null, finalPrice: 3 })]);

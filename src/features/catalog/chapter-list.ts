@@ -23,6 +23,8 @@ export interface RowLabels {
   unlock?: string;
   owned?: string;
   rented?: string;
+  /** The chip of a chapter read through the reader's subscription to the series. */
+  subscribed?: string;
   /** "ends {when}" after a rental or a free period. */
   ends?: (when: string) => string;
   passReady?: string;
@@ -45,6 +47,7 @@ interface Escaped {
   unlock: string;
   owned: string;
   rented: string;
+  subscribed: string;
   ends: string;
   passReady: string;
   passRecharges: string;
@@ -70,6 +73,7 @@ function escapeLabels(labels: RowLabels, login: string): Escaped {
     unlock: escapeHtml(labels.unlock ?? ''),
     owned: escapeHtml(labels.owned ?? ''),
     rented: escapeHtml(labels.rented ?? ''),
+    subscribed: escapeHtml(labels.subscribed ?? labels.owned ?? ''),
     ends: around(labels.ends),
     passReady: escapeHtml(labels.passReady ?? ''),
     passRecharges: around(labels.passRecharges),
@@ -97,7 +101,8 @@ function row(c: ChapterView, e: Escaped, signedIn: boolean): string {
   if (c.state === 'free') side = `<span class="price price-free">${e.free}</span>`;
   else if (c.state === 'unlocked') {
     const rental = c.reason === 'rental' || c.reason === 'daily_pass' || c.reason === 'ad_rental';
-    side = `<span class="chip chip-owned">${rental ? e.rented : e.owned}</span>${rental && c.readableUntil ? until(e.ends, c.readableUntil, c.untilText) : ''}`;
+    const chip = rental ? e.rented : c.reason === 'subscription' ? e.subscribed : e.owned;
+    side = `<span class="chip chip-owned">${chip}</span>${rental && c.readableUntil ? until(e.ends, c.readableUntil, c.untilText) : ''}`;
   } else if (c.state === 'unavailable') side = `<span class="chip">${e.unavailable}</span>`;
   else if (c.state === 'paid') {
     const was = c.onSale
@@ -106,7 +111,7 @@ function row(c: ChapterView, e: Escaped, signedIn: boolean): string {
     const price = `<span class="price">${was}<span class="price-now${c.onSale ? ' sale' : ''}">${e.keys(c.finalPrice)}</span></span>`;
     const pass = !c.pass ? '' : c.pass.open ? `<span class="chip chip-pass">${e.passReady}</span>` : until(e.passRecharges, c.pass.until, c.passText, 'pass-note');
     if (!signedIn) side = `${price}<a class="login-to-read" href="${e.login}">${e.loginToRead}</a>`;
-    else if (c.buyable || c.pass?.open || c.ad) side = `${pass}${price}${unlockForm(c, e)}`;
+    else if (c.buyable || c.pass?.open || c.ad || c.rentLeft !== null) side = `${pass}${price}${unlockForm(c, e)}`;
     else side = `${pass}${price}`;
   }
   const readLabel = c.read === 'read' ? e.readAgain : c.read === 'reading' ? e.continue : '';
@@ -134,6 +139,8 @@ export interface UnlockOffer {
   pass: boolean;
   /** An ad rental is open for it now. */
   ad: boolean;
+  /** A plan rental is open for it now: the plan's rentals left this month; null when closed. */
+  rent: number | null;
 }
 
 /** The one form every unlock button of a page submits (HTML `form` attribute), placed once by the page. */
@@ -146,17 +153,18 @@ export function unlockFormElement(): string {
  * Unlocking without JavaScript: a button that submits the page's unlock form (unlockFormElement)
  * with the chapter as `content`, and opens it. With JavaScript the same button opens the unlock
  * dialog, which reads the offer from the button's data (`data-price`, `data-was` on a sale,
- * `data-pass` and `data-ad` when those ways are open) and the chapter's name and link from the
- * row, or from `data-name` / `data-href` outside a list. Kept this small because a page lists up
- * to 100 paid rows. `label` and `name` are HTML-escaped text.
+ * `data-pass` and `data-ad` when those ways are open, `data-rent` with the plan's rentals left
+ * when a plan rental is) and the chapter's name and link from the row, or from `data-name` /
+ * `data-href` outside a list. Kept this small because a page lists up to 100 paid rows. `label`
+ * and `name` are HTML-escaped text.
  */
 export function unlockButtonHtml(offer: UnlockOffer, label: string, name: string, className = 'btn btn-unlock', inList = false): string {
-  const data = `data-price="${offer.price}"${offer.original > offer.price ? ` data-was="${offer.original}"` : ''}${offer.pass ? ' data-pass' : ''}${offer.ad ? ' data-ad' : ''}${inList ? '' : ` data-name="${name}" data-href="${escapeHtml(offer.href)}"`}`;
+  const data = `data-price="${offer.price}"${offer.original > offer.price ? ` data-was="${offer.original}"` : ''}${offer.pass ? ' data-pass' : ''}${offer.ad ? ' data-ad' : ''}${offer.rent !== null ? ` data-rent="${offer.rent}"` : ''}${inList ? '' : ` data-name="${name}" data-href="${escapeHtml(offer.href)}"`}`;
   return `<button class="${className}" form="${UNLOCK_FORM_ID}" name="content" value="${escapeHtml(offer.e4pid)}" ${data} aria-haspopup="dialog">${label}<span class="visually-hidden">: ${name}</span></button>`;
 }
 
 function unlockForm(c: ChapterView, e: Escaped): string {
-  const offer: UnlockOffer = { e4pid: c.e4pid, name: c.name, href: c.href, price: c.finalPrice, original: c.originalPrice, bonus: c.bonus, pass: c.pass?.open === true, ad: c.ad };
+  const offer: UnlockOffer = { e4pid: c.e4pid, name: c.name, href: c.href, price: c.finalPrice, original: c.originalPrice, bonus: c.bonus, pass: c.pass?.open === true, ad: c.ad, rent: c.rentLeft };
   return unlockButtonHtml(offer, e.unlock, escapeHtml(c.name), undefined, true);
 }
 

@@ -5,7 +5,7 @@ import type { SeriesRow } from '@db/schema';
 import type { ChapterListRow } from './repository.server';
 import * as repo from './repository.server';
 import { chapterName, isOnSale, limitUpcoming, readState, withGaps, type Format, type ListItem, type ReadState, regionBlocks } from './rules';
-import { lineupOf, priceChapter, type AccessReason, type Campaign, type ChapterAccess, type Currency, type Lineup, type PricedSeries, type ReaderEntitlements, type RowState } from './pricing';
+import { lineupOf, priceChapter, seriesAccess, type AccessReason, type Campaign, type ChapterAccess, type Currency, type Lineup, type PricedSeries, type ReaderEntitlements, type RowState } from './pricing';
 import { campaignsOf, pricedChapterOf, pricedSeriesOf } from './pricing.server';
 import { parseImages, type SeriesImages } from './images';
 import { readerPath, seriesPath } from '~/lib/paths';
@@ -46,6 +46,8 @@ export interface ChapterView {
   pass: { open: true } | { open: false; until: number } | null;
   /** An ad rental is open for this chapter now. */
   ad: boolean;
+  /** A plan rental is open for this chapter now: the plan's rentals left this month; null when closed. */
+  rentLeft: number | null;
   /** `readableUntil` and the pass's recharge, as relative text ("in 3 hours"). */
   untilText: string | null;
   passText: string | null;
@@ -91,6 +93,17 @@ export interface SeriesPage {
   resume: ChapterView | null;
   /** The rows are priced for a signed-in reader (unlock buttons instead of "Log in to read"). */
   signedIn: boolean;
+  /** The subscribe button's state; null when there is nothing to subscribe to (see SeriesSubscription). */
+  subscription: SeriesSubscription | null;
+}
+
+/**
+ * What the subscribe button shows. From the same holdings that price the rows (the wallet's
+ * `subscription`), so the page runs no query of its own for it.
+ */
+export interface SeriesSubscription {
+  /** The series is in the signed-in reader's live subscription. */
+  subscribed: boolean;
 }
 
 export interface SeriesPageOptions {
@@ -146,6 +159,7 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
   const active = opts.language && codes.includes(opts.language) ? opts.language : (codes[0] ?? null);
   const tabs: LanguageTab[] = [];
   let resume: ChapterView | null = null;
+  let subscription: SeriesSubscription | null = null;
   const signedIn = opts.entitlementsOf !== undefined;
   // A removed series still lists its chapters: free and owned ones stay readable, nothing is sold.
   if (block === null || block === 'removed') {
@@ -154,7 +168,16 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
       opts.progressOf ? opts.progressOf(series.id) : Promise.resolve([]),
       opts.entitlementsOf ? opts.entitlementsOf(series.id) : Promise.resolve(null),
     ]);
-    const pricing: RowPricing = { series: pricedSeriesOf(series), campaigns: campaignsOf(campaignRows), entitlements, lineups: new Map() };
+    const priced = pricedSeriesOf(series);
+    // Series-wide allowances (plan rentals, the subscription) do not depend on the chapter: chapter 0, as in the episodes API.
+    const allowances = seriesAccess(priced, entitlements ? entitlements(0) : null, now);
+    const rentLeft = Math.max(0, allowances.plan.rentCapacity - allowances.plan.rented);
+    const pricing: RowPricing = { series: priced, campaigns: campaignsOf(campaignRows), entitlements, lineups: new Map(), rentLeft };
+    // A slot spent on a series with nothing a subscription opens would be wasted: no button there.
+    // Nothing is sold on a removed series, so no button there either.
+    if (block === null && (allowances.subscribed || all.some((r) => r.subscription_enabled))) {
+      subscription = { subscribed: allowances.subscribed };
+    }
     const progressOf = new Map(progress.map((p) => [p.e4pid, p]));
     const allViews = new Map<string, ChapterView[]>();
     const nameFormat = series.chapter_name_format?.match(/\{(num|ord)\}/) ? series.chapter_name_format : defaultNameFormat(t, series.format);
@@ -211,6 +234,7 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
     path: seriesPath(series),
     resume,
     signedIn,
+    subscription,
   };
 }
 
@@ -248,6 +272,8 @@ interface RowPricing {
   entitlements: ((chapterId: number) => ReaderEntitlements) | null;
   /** Released chapter numbers per language (the strategy counts positions within a language). */
   lineups: Map<string, Lineup>;
+  /** The reader's plan rentals left this month (the rows' rent offer). */
+  rentLeft: number;
 }
 
 function chapterView(series: SeriesRow, row: ChapterListRow, pricing: RowPricing, nameFormat: string, opts: SeriesPageOptions): ChapterView {
@@ -289,6 +315,7 @@ function chapterView(series: SeriesRow, row: ChapterListRow, pricing: RowPricing
     buyable,
     pass,
     ad: m.ad.open,
+    rentLeft: m.rent.open ? pricing.rentLeft : null,
     untilText: access.readableUntil != null ? relativeTime(access.readableUntil, now, site.locale) : null,
     passText: pass && !pass.open ? relativeTime(pass.until, now, site.locale) : null,
     href: readerPath(series, row),

@@ -57,6 +57,8 @@ export interface ReaderModel {
   access: ChapterAccess;
   /** The signed-in reader's balances (zero for anonymous visitors). */
   balances: Balances;
+  /** A plan rental is open: the plan's rentals left this month; null when closed. */
+  rentLeft: number | null;
   signedIn: boolean;
   /** "in 3 days" for a scheduled chapter. */
   releaseWhen: string | null;
@@ -124,7 +126,7 @@ async function buildModel(db: DB, series: SeriesRow, chapter: ChapterRow, ctx: R
   const { now, locale, t } = ctx;
   const country = ctx.country?.toUpperCase() ?? null;
   const userId = ctx.user?.id ?? null;
-  const [{ adjacent }, { context, access, balances }] = await Promise.all([
+  const [{ adjacent }, { context, access, balances, rentLeft }] = await Promise.all([
     chapterSurroundings(db, series, chapter, now),
     chapterAccessFor(db, { series, chapter, userId, country, now }),
   ]);
@@ -171,6 +173,7 @@ async function buildModel(db: DB, series: SeriesRow, chapter: ChapterRow, ctx: R
     price: access.finalPrice,
     access,
     balances,
+    rentLeft,
     signedIn: userId !== null,
     releaseWhen: state === 'scheduled' ? relativeTime(Number(chapter.released_at), now, locale) : null,
     country,

@@ -7,4 +7,4 @@ export {
 export { parseTaxDocument } from './documents';
 export { advanceSubscriptions, dueRenewals, type DueRenewal } from './renew.server';
 export { listPlans, planProblem, savePlan, seedPlans, type PlanValues } from './plans.server';
-export { addComicRoute } from './add-comic.server';
+export { addComicByForm, addComicRoute } from './add-comic.server';

@@ -1,8 +1,9 @@
 /**
  * The unlock dialog island: what a chapter costs, both balances, which currency will pay, the
- * bonus, and the ways in (keys; the daily pass and an ad when open). A native <dialog> opened
- * modally, so the browser keeps focus inside it, closes it on Escape and hides the page behind
- * it from assistive technology; focus goes back to the button that opened it.
+ * bonus, and the ways in (keys; the daily pass and an ad when open; a plan rental when the
+ * reader's subscription has one left this month). A native <dialog> opened modally, so the
+ * browser keeps focus inside it, closes it on Escape and hides the page behind it from assistive
+ * technology; focus goes back to the button that opened it.
  * Success reloads after 250 ms with a 500 ms fade; a failure shows the server's detail (or
  * "Error {status}") in a dismissible alert inside the dialog and re-enables the buttons.
  */
@@ -104,6 +105,10 @@ export function UnlockDialog({ config, offer, balances, returnPath, onClose }: U
     const r = await post(config.endpoints.pass, { content: offer.e4pid });
     if (r) finish(t('unlock.success', { chapter: offer.name }), () => location.assign(offer.href));
   };
+  const rent = async () => {
+    const r = await post(config.endpoints.rent, { content: offer.e4pid });
+    if (r) finish(t('unlock.success', { chapter: offer.name }), () => location.assign(offer.href));
+  };
   const startAd = async () => {
     const r = await post(config.endpoints.adStart, { content: offer.e4pid });
     if (!r) return;
@@ -169,6 +174,12 @@ export function UnlockDialog({ config, offer, balances, returnPath, onClose }: U
               <p className="muted">{t('unlock.orFree')}</p>
               {offer.pass && <button type="button" className="btn" disabled={pending || done !== null} onClick={usePass}>{t('unlock.pass')}</button>}
               {offer.ad && <button type="button" className="btn" disabled={pending || done !== null} onClick={startAd}>{t('unlock.ad')}</button>}
+            </div>
+          )}
+          {offer.rent !== null && (
+            <div className="unlock-free unlock-rent">
+              <p className="muted">{t('unlock.orPlan')}</p>
+              <button type="button" className="btn" disabled={pending || done !== null} onClick={rent}>{t('unlock.rent', { n: offer.rent })}</button>
             </div>
           )}
         </div>

@@ -4,7 +4,7 @@
  * neither repeats a piece of the rule.
  */
 import { accessIn, pricingContextOf, sharedPricingContext, type PricingContext } from '~/features/catalog/index.server';
-import type { ChapterAccess, ReaderEntitlements } from '~/features/catalog';
+import { seriesAccess, type ChapterAccess, type ReaderEntitlements } from '~/features/catalog';
 import type { ChapterRow, SeriesRow } from '@db/schema';
 import type { DB } from '~/server/db';
 import type { Balances } from './ledger.server';
@@ -16,6 +16,8 @@ export interface ChapterAccessFor {
   access: ChapterAccess;
   /** The reader's balances (zero for anonymous visitors): the unlock dialog shows them. */
   balances: Balances;
+  /** When a plan rental is open for the chapter: the plan's rentals left this month (the rent offer shows it); else null. */
+  rentLeft: number | null;
 }
 
 /** The pricing rule's full answer for a chapter whose rows the caller holds (the reader page). */
@@ -26,7 +28,9 @@ export async function chapterAccessFor(db: DB, input: { series: SeriesRow; chapt
     userId ? holdingsInSeries(db, userId, Number(series.id), now) : Promise.resolve(null),
   ]);
   const reader: ReaderEntitlements | null = holdings ? entitlementsFromRows({ chapterId: Number(chapter.id), ...holdings, now }) : null;
-  return { context, access: accessIn(context, reader, country, now), balances: holdings?.balances ?? { keys: 0, xtra: 0 } };
+  const access = accessIn(context, reader, country, now);
+  const plan = access.unlockMethods.rent.open ? seriesAccess(context.priced, reader, now).plan : null;
+  return { context, access, balances: holdings?.balances ?? { keys: 0, xtra: 0 }, rentLeft: plan ? Math.max(0, plan.rentCapacity - plan.rented) : null };
 }
 
 /**

@@ -5,7 +5,7 @@
 import { messageSources } from '~/lib/i18n';
 import { latin1Json } from '~/lib/html';
 import type { Locale } from '~/lib/site';
-import { AD_COMPLETE_ENDPOINT, AD_START_ENDPOINT, DAILY_PASS_ENDPOINT, PURCHASE_PATH, REDEEM_ENDPOINT } from '~/lib/paths';
+import { AD_COMPLETE_ENDPOINT, AD_START_ENDPOINT, DAILY_PASS_ENDPOINT, PURCHASE_PATH, REDEEM_ENDPOINT, RENT_ENDPOINT } from '~/lib/paths';
 import { DIALOG_MESSAGES, type DialogConfig } from './unlock-dialog';
 
 const built = new Map<Locale, string>();
@@ -17,7 +17,7 @@ export function dialogConfigJson(locale: Locale): string {
       locale,
       messages: messageSources(locale, DIALOG_MESSAGES) as DialogConfig['messages'],
       purchase: PURCHASE_PATH,
-      endpoints: { redeem: REDEEM_ENDPOINT, pass: DAILY_PASS_ENDPOINT, adStart: AD_START_ENDPOINT, adComplete: AD_COMPLETE_ENDPOINT },
+      endpoints: { redeem: REDEEM_ENDPOINT, pass: DAILY_PASS_ENDPOINT, adStart: AD_START_ENDPOINT, adComplete: AD_COMPLETE_ENDPOINT, rent: RENT_ENDPOINT },
     };
     // Wider characters as \u escapes: the page stays a one-byte string (docs/performance.md).
     built.set(locale, (json = latin1Json(config)));

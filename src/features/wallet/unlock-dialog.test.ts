@@ -19,8 +19,10 @@ describe('the unlock dialog', () => {
   it('reads the offer a button carries, completed from its row, and refuses anything malformed', () => {
     const button = (value: string, dataset: Record<string, string | undefined>) => ({ value, dataset });
     const row = { name: 'Chapter 2', href: '/read/s/b/chapter-2/' };
-    expect(offerFrom(button('EPI-b', { price: '12', was: '15', ad: '' }), row)).toEqual({ e4pid: 'EPI-b', name: 'Chapter 2', href: '/read/s/b/chapter-2/', price: 12, original: 15, bonus: 1, pass: false, ad: true });
-    expect(offerFrom(button('EPI-c', { price: '3', pass: '', name: 'Episode 3', href: '/read/x/c/episode-3/' }))).toEqual({ e4pid: 'EPI-c', name: 'Episode 3', href: '/read/x/c/episode-3/', price: 3, original: 3, bonus: 0, pass: true, ad: false });
+    expect(offerFrom(button('EPI-b', { price: '12', was: '15', ad: '' }), row)).toEqual({ e4pid: 'EPI-b', name: 'Chapter 2', href: '/read/s/b/chapter-2/', price: 12, original: 15, bonus: 1, pass: false, ad: true, rent: null });
+    expect(offerFrom(button('EPI-c', { price: '3', pass: '', name: 'Episode 3', href: '/read/x/c/episode-3/' }))).toEqual({ e4pid: 'EPI-c', name: 'Episode 3', href: '/read/x/c/episode-3/', price: 3, original: 3, bonus: 0, pass: true, ad: false, rent: null });
+    expect(offerFrom(button('EPI-b', { price: '3', rent: '4' }), row)?.rent).toBe(4);
+    expect(offerFrom(button('EPI-b', { price: '3', rent: 'x' }), row)?.rent).toBe(0);
     expect(offerFrom(button('EPI-b', { price: 'x' }), row)).toBeNull();
     expect(offerFrom(button('nope', { price: '3' }), row)).toBeNull();
     expect(offerFrom(button('EPI-b', { price: '3' }), {})).toBeNull();

@@ -9,6 +9,7 @@ export const DIALOG_MESSAGES = [
   'unlock.title', 'unlock.close', 'unlock.price', 'unlock.was', 'wallet.balances', 'unlock.payWithKeys', 'unlock.payWithXtra',
   'wallet.bonusLine', 'unlock.short', 'wallet.buyKeys', 'unlock.confirm', 'unlock.pending', 'unlock.success', 'unlock.errorStatus',
   'unlock.dismiss', 'unlock.orFree', 'unlock.pass', 'unlock.ad', 'unlock.adWatching', 'unlock.adClaim', 'unlock.adSponsor', 'unlock.adOpen',
+  'unlock.orPlan', 'unlock.rent',
 ] as const;
 export type DialogMessageKey = (typeof DIALOG_MESSAGES)[number];
 
@@ -18,7 +19,7 @@ export interface DialogConfig {
   messages: Record<DialogMessageKey, string>;
   /** Where the buy-keys link goes (with `next` added for the chapter). */
   purchase: string;
-  endpoints: { redeem: string; pass: string; adStart: string; adComplete: string };
+  endpoints: { redeem: string; pass: string; adStart: string; adComplete: string; rent: string };
 }
 
 export interface DialogView {
@@ -56,5 +57,10 @@ export function offerFrom(button: { value: string; dataset: Record<string, strin
   const href = d.href ?? row.href;
   if (!/^EPI-[A-Za-z0-9_-]{1,64}$/.test(button.value) || !Number.isSafeInteger(price) || price < 0 || !name || !href) return null;
   const was = d.was === undefined ? price : Number(d.was);
-  return { e4pid: button.value, name, href, price, original: Number.isSafeInteger(was) ? was : price, bonus: unlockBonus(price), pass: d.pass !== undefined, ad: d.ad !== undefined };
+  const rent = d.rent === undefined ? null : Number(d.rent);
+  return {
+    e4pid: button.value, name, href, price, original: Number.isSafeInteger(was) ? was : price, bonus: unlockBonus(price), pass: d.pass !== undefined, ad: d.ad !== undefined,
+    // A malformed count still offers the rental: the server decides, the count is only shown.
+    rent: rent === null ? null : Number.isSafeInteger(rent) && rent >= 0 ? rent : 0,
+  };
 }

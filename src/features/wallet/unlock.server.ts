@@ -10,7 +10,7 @@ import { writeTransaction, type DB } from '~/server/db';
 import type { T } from '~/lib/i18n';
 import { readerPath } from '~/lib/paths';
 import type { UnlockNotice } from './notices';
-import { useDailyPass } from './rentals.server';
+import { rentWithPlan, useDailyPass } from './rentals.server';
 import { InsufficientKeys, lockReader, post, type Balances, type Posting } from './ledger.server';
 import * as repo from './repository.server';
 import { entitlementsFromRows, subscriptionIn } from './entitlements.server';
@@ -113,17 +113,20 @@ export async function redeemAnswer(db: DB, input: { userId: number; e4pid: strin
 }
 
 
+/** The ways the no-JavaScript unlock form takes (`way`). */
+export type FormWay = 'keys' | 'daily_pass' | 'rent';
+
 /**
- * The unlock form without JavaScript (with keys, or `way` daily_pass): unlocks, then sends the
- * reader to the chapter, which now shows its pages (or, when nothing happened, says why). Null
- * for an unknown chapter.
+ * The unlock form without JavaScript (with keys, or `way` daily_pass or rent): unlocks, then
+ * sends the reader to the chapter, which now shows its pages (or, when nothing happened, says
+ * why). Null for an unknown chapter.
  */
-export async function unlockByForm(db: DB, input: { userId: number; e4pid: string; now: number; country: string | null; way: 'keys' | 'daily_pass' }): Promise<{ location: string } | null> {
+export async function unlockByForm(db: DB, input: { userId: number; e4pid: string; now: number; country: string | null; way: FormWay }): Promise<{ location: string } | null> {
   let notice: UnlockNotice | null;
-  if (input.way === 'daily_pass') {
-    const r = await useDailyPass(db, input);
+  if (input.way === 'daily_pass' || input.way === 'rent') {
+    const r = await (input.way === 'rent' ? rentWithPlan(db, input) : useDailyPass(db, input));
     if (r.kind === 'notFound') return null;
-    notice = r.kind === 'rented' ? null : r.kind === 'region' ? 'region' : 'passUnavailable';
+    notice = r.kind === 'rented' ? null : r.kind === 'region' ? 'region' : input.way === 'rent' ? 'rentUnavailable' : 'passUnavailable';
   } else {
     const r = await unlockChapter(db, input);
     if (r.kind === 'notFound') return null;
