@@ -104,6 +104,13 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'purchase favorite API', file: 'api/purchases/[id]/favorite.ts', path: '/api/purchases/ordnope/favorite/', query: '', kind: 'json', method: 'POST', dynamic: [3] },
     { name: 'sandbox nonce API', file: 'payments/sandbox/nonce.ts', path: '/payments/sandbox/nonce/', query: '', kind: 'json', method: 'POST' },
     { name: 'Pix webhook', file: 'webhooks/pix.ts', path: '/webhooks/pix/', query: '', kind: 'json', method: 'POST' },
+    { name: 'subscription Pix API', file: 'my/subscribe/pix/index.ts', path: '/my/subscribe/pix/', query: '', kind: 'json', method: 'POST' },
+    { name: 'subscription card API', file: 'my/subscribe/card/index.ts', path: '/my/subscribe/card/', query: '', kind: 'json', method: 'POST' },
+    { name: 'subscription status API', file: 'my/subscribe/status/[check].ts', path: '/my/subscribe/status/subnope/', query: '', kind: 'json', dynamic: [4] },
+    { name: 'cancel subscription form', file: 'my/subscriptions/cancel/index.ts', path: '/my/subscriptions/cancel/', query: '', kind: 'text', method: 'POST' },
+    { name: 'add-comic API', file: 'api/subscription/add-comic.ts', path: '/api/subscription/add-comic', query: '', kind: 'json', method: 'POST' },
+    { name: 'sapi add-comic API', file: 'sapi/subscription/add-comic.ts', path: '/sapi/subscription/add-comic', query: '', kind: 'json', method: 'POST' },
+    { name: 'plan rental API', file: 'api/rent/index.ts', path: '/api/rent/', query: '', kind: 'json', method: 'POST' },
   ];
 }
 
