@@ -99,13 +99,16 @@ export async function startSubscription(db: DB, input: { userId: number; siteId:
   try {
     return await writeTransaction(db, async (trx): Promise<Started> => {
       await repo.lockReaderRow(trx, userId);
+      const trial = plan.trial_days > 0;
+      // Asking for a trial again gets the trial notice, even while that trial runs (two requests
+      // at once: one trial, one notice), never "already subscribed".
+      if (trial && (await repo.hasUsedTrial(trx, userId))) return { kind: 'trialUsed' };
       const current = await repo.currentSubscription(trx, userId);
       if (current && isLive(current, now)) return { kind: 'live' };
       if (current && current.state === 'PENDING') {
         await repo.moveSubscription(trx, current.id, ['PENDING'], 'EXPIRED', now);
         await repo.insertEvent(trx, { subscription_id: current.id, state: 'EXPIRED', source: 'checkout', detail: 'replaced by a new subscription before its first payment', created_at: now });
       }
-      const trial = plan.trial_days > 0;
       const anchor = trial ? trialEnd(now, plan.trial_days) : now;
       const state: SubscriptionState = trial ? 'TRIAL' : 'PENDING';
       const id = await repo.insertSubscription(trx, {
