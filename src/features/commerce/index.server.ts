@@ -7,5 +7,5 @@ export {
 export { closeOrder, confirmPayment, createOrder, findOrder, orderEvents, type ConfirmResult, type OrderRow, type PaymentConfirmation } from './orders.server';
 export { couponProblem, listCoupons, listPacks, packProblem, saveCoupon, savePack, seedShopRows, type CouponValues, type PackValues, type ShopSeed } from './shop.server';
 export { chargePeriodByCard, chargePeriodByPix, chargeStatus, chargesOf, type CardChargeAnswer, type ChargeRow, type PeriodToCharge, type PixChargeAnswer } from './billing.server';
-export { subscribeWithCard, subscribeWithPix, subscriptionPage, subscriptionStatus, type SubscribePixBody } from './subscribe.server';
+export { plansCheckoutPage, subscribeWithCard, subscribeWithPix, subscriptionPage, subscriptionStatus, type SubscribeCheckoutModel, type SubscribePixBody } from './subscribe.server';
 export { renewSubscriptions, type RenewSummary } from './renew.server';

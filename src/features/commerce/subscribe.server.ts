@@ -6,11 +6,13 @@
  */
 import type { T } from '~/lib/i18n';
 import type { Site } from '~/lib/site';
-import { CARD_METHODS, type CardMethod } from '~/features/payments/index.server';
-import { giveUpSubscription, keepPaymentToken, mySubscriptions, parseTaxDocument, periodStartingAt, planFor, startSubscription } from '~/features/subscriptions/index.server';
+import { CARD_METHODS, cardProvider, type CardMethod, type CardWidgetConfig } from '~/features/payments/index.server';
+import { giveUpSubscription, keepPaymentToken, mySubscriptions, parseTaxDocument, periodStartingAt, planFor, plansPage, startSubscription } from '~/features/subscriptions/index.server';
+import { planRentalsUsed } from '~/features/wallet/index.server';
 import { formatMoney } from '~/lib/money';
 import type { DB } from '~/server/db';
 import { chargePeriodByCard, chargePeriodByPix, chargeStatus, chargesOf } from './billing.server';
+import { decimalAmount, methodsFor, type PaymentMethod } from './rules';
 
 /** The subscription Pix call's answer (the spec's fields, plus the QR drawn on the server). */
 export interface SubscribePixBody {
@@ -91,10 +93,34 @@ export async function subscriptionStatus(db: DB, input: { userId: number; check:
 /** /my/subscriptions/: the reader's subscription (plan, dates, slots, rentals month) and its payment history. */
 export async function subscriptionPage(db: DB, input: { userId: number; site: Site; now: number }) {
   const { current } = await mySubscriptions(db, input);
-  if (!current) return { current: null, charges: [] };
-  const charges = (await chargesOf(db, current.subscriptionId)).map((c) => ({
+  if (!current) return { current: null, charges: [], rentalsUsed: 0 };
+  const [rows, rentalsUsed] = await Promise.all([chargesOf(db, current.subscriptionId), planRentalsUsed(db, input.userId, current.rentMonth)]);
+  const charges = rows.map((c) => ({
     id: c.public_id, state: c.state, amount: formatMoney(c.amount, c.currency, input.site.locale), periodStart: c.period_start, periodEnd: c.period_end,
     method: c.method, brCode: c.state === 'PENDING' ? c.br_code : null, expiresAt: c.expires_at,
   }));
-  return { current, charges };
+  return { current, charges, rentalsUsed };
+}
+
+/** What the subscription checkout needs for the preselected plan: its methods and the card widget's configuration. */
+export interface SubscribeCheckoutModel {
+  currency: string;
+  /** The plan's price as a decimal string ("4.99"), for the wallets' payment sheets. */
+  amount: string;
+  methods: PaymentMethod[];
+  widget: CardWidgetConfig;
+}
+
+/**
+ * The plans page (/plans/): the site's plans and, when a signed-in reader without a live
+ * subscription preselected one with `?tier=`, what its checkout needs. The card widget's
+ * configuration is asked for only then (Braintree's is a call to the gateway).
+ */
+export async function plansCheckoutPage(db: DB, input: { site: Site; userId: number | null; tier: string | null; now: number }) {
+  const page = await plansPage(db, input);
+  const plan = input.userId != null && page.selected && !page.subscribed ? await planFor(db, input.site, page.selected.code) : null;
+  const checkout: SubscribeCheckoutModel | null = plan
+    ? { currency: plan.currency, amount: decimalAmount(plan.price), methods: methodsFor(plan.currency), widget: await cardProvider().widgetConfig(plan.currency) }
+    : null;
+  return { ...page, checkout };
 }

@@ -54,6 +54,11 @@ export async function subscriptionIn(db: DB, userId: number, seriesId: number, n
   return { series: access.series, plan: { rentCapacity, rented, resetsAt: month.end, rentTtl } };
 }
 
+/** Plan rentals the reader took in a plan month (`/my/subscriptions/` shows "{used} of {capacity}"). */
+export function planRentalsUsed(db: DB, userId: number, month: { start: number; end: number }): Promise<number> {
+  return repo.planRentalsBetween(db, userId, month.start, month.end);
+}
+
 /** A reader's holdings in one series, for pricing many of its chapters (a series page, an episodes list). */
 export interface SeriesHoldings {
   owned: ReadonlySet<number>;
