@@ -12,7 +12,7 @@
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { IntlMessageFormat } from 'intl-messageformat';
-import { loadDropin } from '~/features/payments';
+import { useCardWidget } from '~/features/payments';
 import { normalizeCoupon, type PaymentMethod } from './rules';
 import type { CheckoutMessages } from './checkout-messages';
 import './checkout.css';
@@ -42,7 +42,6 @@ export interface CheckoutProps {
 
 type CouponState = { kind: 'idle' } | { kind: 'applying' } | { kind: 'valid'; discount: string; total: string; bonus: number } | { kind: 'invalid'; message: string };
 type Pix = { correlationID: string; brcode: string; qrSvg: string; expiresAt: number; total: string };
-type Widget = { request(): Promise<{ nonce: string; deviceData: string | null }>; teardown(): Promise<void> };
 
 const METHOD_KEYS = { card: 'method.card', paypal: 'method.paypal', googlepay: 'method.googlepay', applepay: 'method.applepay', pix: 'method.pix' } as const;
 
@@ -58,14 +57,11 @@ export function Checkout(props: CheckoutProps) {
   }, [messages, props.locale]);
   const formRef = useRef<HTMLFormElement>(null);
   const couponRef = useRef<HTMLInputElement>(null);
-  const dropinRef = useRef<HTMLDivElement>(null);
-  const widgetRef = useRef<Widget | null>(null);
   const [hydrated, setHydrated] = useState(false);
   const [coupon, setCoupon] = useState(props.coupon);
   const [couponState, setCouponState] = useState<CouponState>({ kind: 'idle' });
   const [method, setMethod] = useState<PaymentMethod | null>(null);
   const [card, setCard] = useState({ number: '', expiry: '', cvv: '' });
-  const [widgetLoading, setWidgetLoading] = useState(false);
   const [processing, setProcessing] = useState(false);
   const [error, setError] = useState<string | null>(props.serverError);
   const [pix, setPix] = useState<Pix | null>(null);
@@ -79,23 +75,12 @@ export function Checkout(props: CheckoutProps) {
 
   useEffect(() => setHydrated(true), []);
 
-  // Braintree's Drop-in: loaded only on this page, only when configured, only for card-type methods.
-  useEffect(() => {
-    if (props.widget.provider !== 'braintree' || !method || method === 'pix' || widgetRef.current || !dropinRef.current) return;
-    let cancelled = false;
-    setWidgetLoading(true);
-    // The Drop-in's own code downloads only now (loadDropin imports it on demand), with the spec's 120 s time-out.
-    loadDropin(dropinRef.current, { clientToken: props.widget.clientToken ?? '', currency: props.currency, total: props.amount, locale: props.locale })
-      .then((w) => {
-        if (cancelled) void w.teardown();
-        else widgetRef.current = w;
-      })
-      .catch(() => !cancelled && setError(t('error.widget')))
-      .finally(() => !cancelled && setWidgetLoading(false));
-    return () => {
-      cancelled = true;
-    };
-  }, [method, props.widget, props.locale, t]);
+  const cardWidget = useCardWidget({
+    widget: props.widget, active: !!method && method !== 'pix', currency: props.currency, amount: props.amount, locale: props.locale,
+    nonceEndpoint: endpoints.nonce, loadError: t('error.widget'), statusError: (status) => t('error.status', { status }), onError: setError,
+  });
+  const widgetLoading = cardWidget.loading;
+  const dropinRef = cardWidget.dropinRef;
 
   // Once the hidden fields hold the nonce, the form goes to the server (a native submission: the answer is a redirect).
   useEffect(() => {
@@ -194,19 +179,6 @@ export function Checkout(props: CheckoutProps) {
     setPix({ correlationID: body.checkout.correlationID, brcode: body.brcode, qrSvg: body.qr_svg, expiresAt: Date.parse(body.expires_at), total: body.checkout.total.string });
   }
 
-  async function sandboxNonce(m: Exclude<PaymentMethod, 'pix'>): Promise<string> {
-    const form = new URLSearchParams({ method: m });
-    if (m === 'card') {
-      form.set('number', card.number);
-      form.set('expiry', card.expiry);
-      form.set('cvv', card.cvv);
-    }
-    const res = await fetch(endpoints.nonce, { method: 'POST', credentials: 'same-origin', body: form });
-    const body = (await res.json().catch(() => ({}))) as { nonce?: string; detail?: string };
-    if (!res.ok || !body.nonce) throw new Error(body.detail || t('error.status', { status: res.status }));
-    return body.nonce;
-  }
-
   async function submit(event: FormEvent) {
     if (submitNow.current) return;
     event.preventDefault();
@@ -226,13 +198,7 @@ export function Checkout(props: CheckoutProps) {
         await startPix();
         return;
       }
-      let got: { nonce: string; deviceData: string | null };
-      if (props.widget.provider === 'braintree') {
-        if (!widgetRef.current) throw new Error(t('error.widget'));
-        got = await widgetRef.current.request();
-      } else {
-        got = { nonce: await sandboxNonce(method), deviceData: null };
-      }
+      const got = await cardWidget.request(method, card);
       setDeviceData(got.deviceData ?? '');
       submitNow.current = true;
       setNonce(got.nonce);

@@ -14,7 +14,7 @@
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { IntlMessageFormat } from 'intl-messageformat';
-import { loadDropin } from '~/features/payments';
+import { useCardWidget } from '~/features/payments';
 import { SANDBOX_NONCE_ENDPOINT, SUBSCRIBE_CARD_ENDPOINT, SUBSCRIBE_PIX_ENDPOINT, subscribeStatusPath, subscriptionsPath } from '~/lib/paths';
 import { countdownParts } from './countdown';
 import { maskTaxDocument, parseTaxDocument } from './documents';
@@ -38,7 +38,6 @@ export interface SubscribeCheckoutProps {
   messages: SubscribeMessages;
 }
 
-type Widget = { request(): Promise<{ nonce: string; deviceData: string | null }>; teardown(): Promise<void> };
 
 const ID = 'subscribe';
 
@@ -60,8 +59,6 @@ export function SubscribeCheckout(props: SubscribeCheckoutProps) {
   const codeRef = useRef<HTMLInputElement>(null);
   const doneRef = useRef<HTMLParagraphElement>(null);
   const noticeRef = useRef<HTMLDivElement>(null);
-  const dropinRef = useRef<HTMLDivElement>(null);
-  const widgetRef = useRef<Widget | null>(null);
   /** The charge being polled: a late answer about an older charge changes nothing. */
   const checkRef = useRef<string | null>(null);
 
@@ -73,7 +70,6 @@ export function SubscribeCheckout(props: SubscribeCheckoutProps) {
   const [invalid, setInvalid] = useState<'name' | 'doc' | null>(null);
   const [card, setCard] = useState({ number: '', expiry: '', cvv: '' });
   const [busy, setBusy] = useState(false);
-  const [widgetLoading, setWidgetLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [now, setNow] = useState(() => Date.now());
   const [copied, setCopied] = useState(false);
@@ -121,22 +117,13 @@ export function SubscribeCheckout(props: SubscribeCheckoutProps) {
     else if (step.kind === 'trialUsed') noticeRef.current?.focus();
   }, [step.kind, step.kind === 'pix' && step.expired]);
 
-  // Braintree's Drop-in: loaded on first use of a card-type method, as the key-pack checkout does.
-  useEffect(() => {
-    if (props.widget.provider !== 'braintree' || method === 'pix' || widgetRef.current || !dropinRef.current) return;
-    let cancelled = false;
-    setWidgetLoading(true);
-    loadDropin(dropinRef.current, { clientToken: props.widget.clientToken ?? '', currency: props.currency, total: props.amount, locale: props.locale })
-      .then((w) => {
-        if (cancelled) void w.teardown();
-        else widgetRef.current = w;
-      })
-      .catch(() => !cancelled && setError(t('error.widget')))
-      .finally(() => !cancelled && setWidgetLoading(false));
-    return () => {
-      cancelled = true;
-    };
-  }, [method, props.widget, props.locale, t]);
+  // The same card widget as the key-pack checkout (Braintree's Drop-in on demand, or the sandbox).
+  const cardWidget = useCardWidget({
+    widget: props.widget, active: method !== 'pix', currency: props.currency, amount: props.amount, locale: props.locale,
+    nonceEndpoint: SANDBOX_NONCE_ENDPOINT, loadError: t('error.widget'), statusError: (status) => t('error.status', { status }), onError: setError,
+  });
+  const widgetLoading = cardWidget.loading;
+  const dropinRef = cardWidget.dropinRef;
 
   // The QR's countdown (every second) and the status poll (every 20 s), while the code is alive.
   const charge = step.kind === 'pix' ? step.charge : null;
@@ -223,26 +210,11 @@ export function SubscribeCheckout(props: SubscribeCheckoutProps) {
     }
   }
 
-  async function sandboxNonce(m: Exclude<SubscribeMethod, 'pix'>): Promise<string> {
-    const form: Record<string, string> = { method: m };
-    if (m === 'card') Object.assign(form, card);
-    const res = await fetch(SANDBOX_NONCE_ENDPOINT, { method: 'POST', credentials: 'same-origin', body: new URLSearchParams(form) });
-    const body = (await res.json().catch(() => ({}))) as { nonce?: string; detail?: string };
-    if (!res.ok || !body.nonce) throw new Error(body.detail || t('error.status', { status: res.status }));
-    return body.nonce;
-  }
-
   async function subscribeWithCard(m: Exclude<SubscribeMethod, 'pix'>) {
     setBusy(true);
     setError(null);
     try {
-      let got: { nonce: string; deviceData: string | null };
-      if (props.widget.provider === 'braintree') {
-        if (!widgetRef.current) throw new Error(t('error.widget'));
-        got = await widgetRef.current.request();
-      } else {
-        got = { nonce: await sandboxNonce(m), deviceData: null };
-      }
+      const got = await cardWidget.request(m, card);
       apply(afterCardAnswer(await post(SUBSCRIBE_CARD_ENDPOINT, { tier_id: plan.code, method: m, nonce: got.nonce, device_data: got.deviceData ?? '' }), t('unexpected')));
     } catch (e) {
       setError(e instanceof Error && e.message ? e.message : t('unexpected'));
