@@ -22,6 +22,12 @@ export function jsonError(status: number, detail: string): Response {
   return json({ detail }, { status, cache: 'no-store' });
 }
 
+/** A call's answer: 200 with a JSON body, or another status with the text to show (and when to retry). */
+export function jsonOrText(answer: { status: number; body: unknown } | { status: number; text: string; retryAfter?: number }): Response {
+  if ('body' in answer) return json(answer.body, { status: answer.status, cache: 'no-store' });
+  return textResponse(answer.status, answer.text, answer.retryAfter ? { 'Retry-After': String(answer.retryAfter) } : {});
+}
+
 /** A plain-text answer that is never cached (an error shown as it is, such as the coupon box's). */
 export function textResponse(status: number, text: string, headers: Record<string, string> = {}): Response {
   return new Response(text, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers } });

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
 import { bodyErrorKey, readForm } from '~/server/body';
-import { json, textResponse } from '~/server/http';
+import { jsonOrText, textResponse } from '~/server/http';
 import { couponAnswer } from '~/features/commerce/index.server';
 
 /**
@@ -15,6 +15,5 @@ export const POST: APIRoute = async ({ request, locals }) => {
   const form = await readForm(request);
   if (!form.ok) return textResponse(form.status, t(bodyErrorKey(form)));
   const answer = await couponAnswer(await getDb(), { userId: user.id, site, form: form.value, now }, t);
-  if (answer.status === 200 && 'body' in answer) return json(answer.body, { cache: 'no-store' });
-  return textResponse(answer.status, 'text' in answer ? answer.text : '', 'retryAfter' in answer && answer.retryAfter ? { 'Retry-After': String(answer.retryAfter) } : {});
+  return jsonOrText(answer);
 };
