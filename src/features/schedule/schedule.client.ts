@@ -73,6 +73,20 @@ export function refreshStatuses(root: ParentNode, locale: Locale, released: stri
   }
 }
 
+/**
+ * Centres `tab` in the strip by scrolling the strip alone. Never scrollIntoView here: it also
+ * scrolls every scrollable ancestor, and on a phone the page jumped ~1,200 px down on load to
+ * the home page's schedule.
+ */
+export function scrollStripTo(strip: HTMLElement, tab: HTMLElement, reduceMotion: boolean) {
+  const max = strip.scrollWidth - strip.clientWidth;
+  if (max <= 0) return;
+  const s = strip.getBoundingClientRect();
+  const t = tab.getBoundingClientRect();
+  const left = Math.min(max, Math.max(0, strip.scrollLeft + (t.left - s.left) - (strip.clientWidth - t.width) / 2));
+  strip.scrollTo({ left, behavior: reduceMotion ? 'auto' : 'smooth' });
+}
+
 function initTabs(root: HTMLElement, prefix: string, reduceMotion: boolean) {
   const strip = root.querySelector<HTMLElement>('[data-strip]');
   if (!strip) return;
@@ -99,9 +113,7 @@ function initTabs(root: HTMLElement, prefix: string, reduceMotion: boolean) {
     const tab = tabs[index]!;
     if (focus) tab.focus();
     const wrap = root.querySelector<HTMLElement>('[data-strip-wrap]');
-    if (wrap && wrap.scrollWidth > wrap.clientWidth) {
-      tab.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: reduceMotion ? 'auto' : 'smooth' });
-    }
+    if (wrap) scrollStripTo(wrap, tab, reduceMotion);
   };
   const initial = Math.max(0, tabs.findIndex((t) => t.classList.contains('is-today')));
   select(initial);
