@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { scrollPosition, BACK_TO_TOP_MS, LANGUAGE_CHECK_TIMEOUT_MS } from './header.client';
+import { scrollPosition, isSearchShortcut, BACK_TO_TOP_MS, LANGUAGE_CHECK_TIMEOUT_MS } from './header.client';
 
 describe('back to top', () => {
   it('takes 1000 ms, starting where the page is and ending at the top', () => {
@@ -21,4 +21,20 @@ describe('back to top', () => {
 
 it('the language switch waits at most 3 s for the other site', () => {
   expect(LANGUAGE_CHECK_TIMEOUT_MS).toBe(3000);
+});
+
+describe('search shortcut', () => {
+  const key = (k: string, extra: Partial<KeyboardEvent> = {}) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, defaultPrevented: false, isComposing: false, ...extra });
+  // An element stub: `closest` matches when the element is a text field.
+  const el = (textField: boolean) => ({ closest: () => (textField ? {} : null) }) as unknown as Element;
+  it('is `/` with no modifier outside text fields', () => {
+    expect(isSearchShortcut(key('/'), el(false))).toBe(true);
+    expect(isSearchShortcut(key('/'), null)).toBe(true);
+  });
+  it('is not `/` typed into a field, with a modifier, already handled, or another key', () => {
+    expect(isSearchShortcut(key('/'), el(true))).toBe(false);
+    expect(isSearchShortcut(key('/', { ctrlKey: true }), el(false))).toBe(false);
+    expect(isSearchShortcut(key('/', { defaultPrevented: true }), el(false))).toBe(false);
+    expect(isSearchShortcut(key('s'), el(false))).toBe(false);
+  });
 });

@@ -117,10 +117,21 @@ function initLogout() {
 }
 
 /**
+ * Whether a key press is the search shortcut: `/` with no modifier, while focus is not in a
+ * place where `/` is text (a field, an editable element) and nothing else handled the key.
+ */
+export function isSearchShortcut(event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'defaultPrevented' | 'isComposing'>, target: Element | null): boolean {
+  if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || event.isComposing) return false;
+  return !target?.closest('input, textarea, select, [contenteditable]:not([contenteditable="false"])');
+}
+
+/**
  * Header search ("Search bar overlay"): without JavaScript it is a plain GET form
- * to /comics/?q=. Here, focusing or clicking its field opens the overlay; the island (React,
- * react-dom and its styles) is fetched with a dynamic import on that first open only. If the
- * import fails, the plain form keeps working.
+ * to /comics/?q=. Here the overlay opens on activation, never on focus (WCAG 3.2.1: tabbing
+ * through the header must pass the field by): a click on the field, typing into it, Enter in
+ * it or on its button (the form's submit), or the `/` shortcut from outside a text field. The
+ * island (React, react-dom and its styles) is fetched with a dynamic import on that first open
+ * only. If the import fails, the plain form keeps working.
  */
 function initSearchOverlay() {
   const form = document.querySelector<HTMLFormElement>('form.header-search');
@@ -134,33 +145,36 @@ function initSearchOverlay() {
     return;
   }
   field.setAttribute('aria-haspopup', 'dialog');
+  field.setAttribute('aria-keyshortcuts', '/');
   let controller: Promise<import('~/features/search').OverlayController> | null = null;
-  // Focus handed back by the closing overlay must not open it again.
-  let returning = false;
-  const open = () => {
-    if (returning) return;
+  /** `fallback` runs when the island cannot load (the submit path sends the plain form then). */
+  const open = (fallback?: () => void) => {
     controller ??= loadSearchOverlay().then((m) => m.mountSearchOverlay(config));
     controller.then(
       (c) => {
         // What the reader typed while the island loaded moves into the overlay's field.
         const text = field.value;
         field.value = '';
-        c.open({
-          text,
-          onClose: () => {
-            returning = true;
-            field.focus({ preventScroll: true });
-            returning = false;
-          },
-        });
+        c.open({ text, onClose: () => field.focus({ preventScroll: true }) });
       },
       () => {
         controller = null;
+        fallback?.();
       },
     );
   };
-  field.addEventListener('focus', open);
-  field.addEventListener('click', open);
+  field.addEventListener('click', () => open());
+  field.addEventListener('input', () => open());
+  // Enter in the field and Enter/Space/click on its button all submit the form.
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    open(() => form.submit());
+  });
+  document.addEventListener('keydown', (event) => {
+    if (!isSearchShortcut(event, event.target instanceof Element ? event.target : null)) return;
+    event.preventDefault();
+    open();
+  });
 }
 
 export function initHeader() {

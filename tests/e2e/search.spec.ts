@@ -41,6 +41,46 @@ for (const site of SITES) {
       await expect(combobox(page)).toBeFocused();
     }
 
+    test('tabbing through the header passes the field by; click, Enter and / open the overlay', async ({ page }) => {
+      await page.goto(site.url('/'));
+      await page.waitForLoadState('networkidle');
+      await page.keyboard.press('Tab');
+      await expect(page.getByRole('link', { name: t('nav.skip') })).toBeFocused();
+      // Focus alone never opens the overlay (WCAG 3.2.1): Tab reaches the field and moves on.
+      let reached = false;
+      for (let i = 0; i < 15 && !reached; i++) {
+        await page.keyboard.press('Tab');
+        reached = await headerField(page).evaluate((el) => el === document.activeElement);
+      }
+      expect(reached, 'Tab reaches the header field').toBe(true);
+      await page.waitForTimeout(300);
+      await expect(dialog(page)).toBeHidden();
+      await page.keyboard.press('Tab');
+      await expect(page.getByRole('banner').getByRole('button', { name: t('header.search.submit') })).toBeFocused();
+      await expect(dialog(page)).toBeHidden();
+      await page.keyboard.press('Tab');
+      await expect(dialog(page)).toBeHidden();
+      expect(await page.getByRole('banner').evaluate((b) => b.contains(document.activeElement))).toBe(true);
+
+      // Enter on the field's button, then Enter in the field, then a click, then `/` from outside a field.
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Enter');
+      await expect(combobox(page)).toBeFocused();
+      await page.keyboard.press('Escape');
+      await expect(headerField(page)).toBeFocused();
+      await page.keyboard.press('Enter');
+      await expect(combobox(page)).toBeFocused();
+      await page.keyboard.press('Escape');
+      await expect(dialog(page)).toBeHidden();
+      await headerField(page).click();
+      await expect(combobox(page)).toBeFocused();
+      await page.keyboard.press('Escape');
+      await headerField(page).evaluate((el) => el.blur());
+      await page.keyboard.press('/');
+      await expect(combobox(page)).toBeFocused();
+      await expect(combobox(page)).toHaveValue('');
+    });
+
     test('React loads only when the overlay first opens', async ({ page }) => {
       const scripts: { url: string; react: boolean }[] = [];
       page.on('response', async (res) => {

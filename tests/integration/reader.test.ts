@@ -150,6 +150,49 @@ describe.each(selectedDialects())('%s', (dialect) => {
     });
   });
 
+  describe('chapter or episode, as the series counts them', () => {
+    const enText = (key: Parameters<typeof message>[1], values?: Record<string, string | number>) => message('en', key, values);
+
+    it('a webtoon episode says episode in the end card, the bar and the list link (English)', async () => {
+      const c = webtoon.free[0]!;
+      const text = htmlText((await server.request(pathOf(webtoon, c))).text);
+      const name = enText('chapter.name.episode', { num: c.number });
+      expect(text).toContain(enText('reader.endOfChapter', { chapter: name }));
+      expect(text).toContain(enText('reader.nextEpisode'));
+      expect(text).toContain(enText('reader.episodeList'));
+      expect(text).not.toContain(enText('reader.nextChapter'));
+      expect(text).not.toContain(enText('reader.chapterList'));
+    });
+
+    it('a webtoon episode says "Próximo episódio" and "Fim do Episódio N" (Portuguese)', async () => {
+      const c = webtoon.pt[0];
+      if (!c) throw new Error(`${webtoon.slug} should have a free Portuguese episode`);
+      const text = htmlText((await server.request(pathOf(webtoon, c), { site: 'br' })).text);
+      expect(text).toContain(`Fim do Episódio ${c.number}`);
+      expect(text).not.toContain('Fim de ');
+      if (webtoon.pt.some((x) => x.number > c.number)) expect(text).toContain('Próximo episódio');
+      expect(text).not.toContain('Próximo capítulo');
+      expect(text).toContain(message('pt-BR', 'reader.episodeList'));
+    });
+
+    it('a locked episode says so, on the page and in its manifest', async () => {
+      const c = webtoon.paid[0];
+      if (!c) throw new Error(`${webtoon.slug} should have a paid English episode`);
+      const text = htmlText((await server.request(pathOf(webtoon, c))).text);
+      expect(text).toContain('This episode is locked');
+      expect(text).not.toContain(enText('reader.locked.title'));
+      expect((await server.request(manifestPath(c.e4pid))).json()).toEqual({ detail: 'This episode is locked' });
+    });
+
+    it('a comic chapter says chapter', async () => {
+      const c = comic.free[0]!;
+      const text = htmlText((await server.request(pathOf(comic, c))).text);
+      expect(text).toContain('Next chapter');
+      expect(text).toContain(enText('reader.chapterList'));
+      expect(text).not.toContain(enText('reader.nextEpisode'));
+    });
+  });
+
   describe('free chapter', () => {
     it('has every page as an <img> with width, height and the page alt text', async () => {
       const c = manga.free[0]!;

@@ -7,7 +7,7 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
 import { json, jsonError } from '~/server/http';
-import { loadReaderByE4pid, manifestOf } from '~/features/reader/index.server';
+import { loadReaderByE4pid, manifestOf, readerWords } from '~/features/reader/index.server';
 
 export const GET: APIRoute = async ({ params, locals }) => {
   const { t } = locals;
@@ -22,7 +22,7 @@ export const GET: APIRoute = async ({ params, locals }) => {
     case 'scheduled':
       return jsonError(404, t('reader.scheduled.title'));
     case 'locked':
-      return jsonError(403, t('reader.locked.title'));
+      return jsonError(403, readerWords(t, model.series.format).locked);
     case 'region':
       return jsonError(403, t('series.blocked.region', { countries: model.country ?? '' }));
     case 'removed':
