@@ -4,7 +4,8 @@
  * change an order or a coupon's count run inside writeTransaction (orders.server.ts).
  */
 import { sql } from 'kysely';
-import type { OrderState } from '@db/schema';
+import type { OrderState, OrderTable, SubscriptionChargeTable } from '@db/schema';
+import type { CouponTerms } from './rules';
 import { isPostgres, type DB } from '~/server/db';
 
 /** PostgreSQL hands bigints and counts over as strings. */
@@ -79,19 +80,8 @@ export async function allCoupons(db: DB) {
   return rows.map((r) => num(r, ...COUPON_NUMBERS));
 }
 
-export interface CouponValues {
-  site_id: number;
-  code: string;
-  percent_off: number | null;
-  amount_off: number | null;
-  currency: string | null;
-  xtra_keys: number;
-  starts_at: number | null;
-  ends_at: number | null;
-  max_redemptions: number | null;
-  per_reader_limit: number;
-  active: number;
-}
+/** A coupon as staff write it: its terms (rules.ts) without the live count, and its code. */
+export type CouponValues = Omit<CouponTerms, 'redemptions' | 'active'> & { code: string; active: number };
 
 export async function upsertCoupon(db: DB, c: CouponValues, now: number): Promise<void> {
   const { site_id: _s, code: _c, ...change } = c;
@@ -130,24 +120,8 @@ export async function releaseRedemption(trx: DB, orderId: number): Promise<void>
 
 const ORDER_NUMBERS = ['id', 'user_id', 'site_id', 'pack_id', 'coupon_id', 'subtotal', 'discount', 'total', 'keys', 'xtra_keys', 'expires_at', 'ledger_transaction_id', 'created_at', 'updated_at', 'paid_at'] as const;
 
-export interface NewOrder {
-  public_id: string;
-  user_id: number;
-  site_id: number;
-  pack_id: number;
-  coupon_id: number | null;
-  currency: string;
-  subtotal: number;
-  discount: number;
-  total: number;
-  keys: number;
-  xtra_keys: number;
-  method: string;
-  provider: string;
-  request_key: string | null;
-  next_path: string | null;
-  expires_at: number | null;
-}
+/** What an order is made with (the rest is its state, filled as it moves). */
+export type NewOrder = Pick<OrderTable, 'public_id' | 'user_id' | 'site_id' | 'pack_id' | 'coupon_id' | 'currency' | 'subtotal' | 'discount' | 'total' | 'keys' | 'xtra_keys' | 'method' | 'provider' | 'request_key' | 'next_path' | 'expires_at'>;
 
 export async function insertOrder(trx: DB, o: NewOrder, now: number): Promise<number> {
   const row = await trx.insertInto('orders').values({ ...o, state: 'PENDING', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
@@ -178,17 +152,7 @@ export async function lockOrder(trx: DB, publicId: string) {
   return row && num(row, ...ORDER_NUMBERS);
 }
 
-export interface OrderChange {
-  state?: OrderState;
-  payment_id?: string | null;
-  card_brand?: string | null;
-  card_last4?: string | null;
-  br_code?: string | null;
-  expires_at?: number | null;
-  failure?: string | null;
-  ledger_transaction_id?: number | null;
-  paid_at?: number | null;
-}
+export type OrderChange = Partial<Pick<OrderTable, 'state' | 'payment_id' | 'card_brand' | 'card_last4' | 'br_code' | 'expires_at' | 'failure' | 'ledger_transaction_id' | 'paid_at'>>;
 
 /** Changes an order only if it is still in `from`; false when it had moved on. */
 export async function changeOrder(trx: DB, id: number, from: OrderState, change: OrderChange, now: number): Promise<boolean> {
@@ -303,18 +267,7 @@ export async function readerLimitsExceeded(db: DB) {
 
 const CHARGE_NUMBERS = ['id', 'subscription_id', 'user_id', 'period_start', 'period_end', 'amount', 'expires_at', 'created_at', 'updated_at', 'paid_at'] as const;
 
-export interface NewCharge {
-  public_id: string;
-  subscription_id: number;
-  user_id: number;
-  period_start: number;
-  period_end: number;
-  currency: string;
-  amount: number;
-  method: string;
-  provider: string;
-  expires_at: number | null;
-}
+export type NewCharge = Pick<SubscriptionChargeTable, 'public_id' | 'subscription_id' | 'user_id' | 'period_start' | 'period_end' | 'currency' | 'amount' | 'method' | 'provider' | 'expires_at'>;
 
 /** Inserts the period's charge unless it exists; answers the period's charge either way. */
 export async function insertChargeOnce(trx: DB, c: NewCharge, now: number) {

@@ -4,7 +4,7 @@
  * paid state (paid_until, ACTIVE after a payment) is written only by the payment confirmation
  * (commerce), in the payment's transaction; everything else here.
  */
-import type { SubscriptionState } from '@db/schema';
+import type { SubscriptionState, SubscriptionTable } from '@db/schema';
 import { isPostgres, type DB } from '~/server/db';
 
 const num = <T extends Record<string, unknown>>(row: T, ...keys: (keyof T)[]): T => {
@@ -90,19 +90,7 @@ export async function readerSubscriptions(db: DB, userId: number) {
   return rows.map((r) => num(r, ...SUB_NUMBERS));
 }
 
-export interface NewSubscription {
-  public_id: string;
-  user_id: number;
-  site_id: number;
-  plan_id: number;
-  state: SubscriptionState;
-  anchor_at: number;
-  paid_until: number;
-  method: string;
-  provider: string;
-  payer_name: string | null;
-  payer_doc: string | null;
-}
+export type NewSubscription = Pick<SubscriptionTable, 'public_id' | 'user_id' | 'site_id' | 'plan_id' | 'state' | 'anchor_at' | 'paid_until' | 'method' | 'provider' | 'payer_name' | 'payer_doc'>;
 
 export async function insertSubscription(trx: DB, s: NewSubscription, now: number): Promise<number> {
   const row = await trx.insertInto('subscriptions').values({ ...s, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();

@@ -5,12 +5,12 @@
  * no entries (its idempotency key is the guarantee) and the rental pointing at it. docs/wallet.md.
  */
 import { accessIn, chapterE4pid, pricingContext, type PricingContext } from '~/features/catalog/index.server';
-import type { ClosedReason } from '~/features/catalog';
+import type { ClosedReason, ReaderEntitlements } from '~/features/catalog';
 import { writeTransaction, type DB } from '~/server/db';
 import type { T } from '~/lib/i18n';
 import { relativeTime } from '~/lib/dates';
 import type { Locale } from '~/lib/site';
-import { lockReader, post } from './ledger.server';
+import { balancesOf, lockReader, post, type Balances } from './ledger.server';
 import { entitlementsFromRows, subscriptionIn } from './entitlements.server';
 import * as repo from './repository.server';
 import { houseAds } from './ads/house.server';
@@ -27,15 +27,20 @@ export type RentalResult =
 
 interface Input { userId: number; e4pid: string; now: number; country: string | null }
 
-/** The pricing rule's verdict on one way in, for the reader, inside their locked transaction. */
-async function methodIn(trx: DB, ctx: PricingContext, userId: number, now: number, country: string | null) {
-  const balances = await lockReader(trx, userId);
+/** What the reader holds for this chapter (ownership, rentals in the series, subscription), in the pricing rule's shape. */
+async function readerIn(db: DB, ctx: PricingContext, userId: number, balances: Balances, now: number): Promise<ReaderEntitlements> {
   const chapterId = Number(ctx.chapter.id);
+  const seriesId = Number(ctx.series.id);
   const [owned, rentals, subscription] = await Promise.all([
-    repo.findUnlock(trx, userId, chapterId), repo.rentalsInSeries(trx, userId, Number(ctx.series.id)), subscriptionIn(trx, userId, Number(ctx.series.id), now),
+    repo.findUnlock(db, userId, chapterId), repo.rentalsInSeries(db, userId, seriesId), subscriptionIn(db, userId, seriesId, now),
   ]);
-  const reader = entitlementsFromRows({ chapterId, owned: new Set(owned ? [chapterId] : []), rentals, balances, subscription, now });
-  return accessIn(ctx, reader, country, now);
+  return entitlementsFromRows({ chapterId, owned: new Set(owned ? [chapterId] : []), rentals, balances, subscription, now });
+}
+
+/** The pricing rule's verdict on one way in, for the reader, inside their locked transaction (and what it was computed from). */
+async function methodIn(trx: DB, ctx: PricingContext, userId: number, now: number, country: string | null) {
+  const reader = await readerIn(trx, ctx, userId, await lockReader(trx, userId), now);
+  return { access: accessIn(ctx, reader, country, now), reader };
 }
 
 const regionBlocked = (ctx: PricingContext, country: string | null) => country !== null && ctx.blockedCountries.includes(country);
@@ -60,7 +65,7 @@ export async function useDailyPass(db: DB, input: Input): Promise<RentalResult> 
   const seriesId = Number(ctx.series.id);
   const chapterId = Number(ctx.chapter.id);
   return writeTransaction(db, async (trx): Promise<RentalResult> => {
-    const access = await methodIn(trx, ctx, userId, now, country);
+    const { access } = await methodIn(trx, ctx, userId, now, country);
     const pass = access.unlockMethods.dailyPass;
     if (!pass.open) return { kind: 'closed', reason: pass.reason, ...(pass.until ? { until: pass.until } : {}) };
     const previous = (await repo.rentalsInSeries(trx, userId, seriesId)).find((r) => r.kind === 'daily_pass')?.created_at ?? 0;
@@ -85,10 +90,11 @@ export async function rentWithPlan(db: DB, input: Input): Promise<RentalResult> 
   const seriesId = Number(ctx.series.id);
   const chapterId = Number(ctx.chapter.id);
   return writeTransaction(db, async (trx): Promise<RentalResult> => {
-    const access = await methodIn(trx, ctx, userId, now, country);
+    const { access, reader } = await methodIn(trx, ctx, userId, now, country);
     const rent = access.unlockMethods.rent;
     if (!rent.open) return { kind: 'closed', reason: rent.reason, ...(rent.until ? { until: rent.until } : {}) };
-    const plan = (await subscriptionIn(trx, userId, seriesId, now))?.plan;
+    // The plan as the rule just read it, under the same lock: no second read of the subscription.
+    const plan = reader.subscription?.plan;
     if (!plan) return { kind: 'closed', reason: 'no_plan' };
     // The plan month (named by its end) and this rental's number in it: one write per number.
     const { id, created } = await post(trx, { key: `plan_rental:${userId}:${plan.resetsAt}:${plan.rented}`, kind: 'plan_rental', userId, chapterId, now, postings: [] });
@@ -110,12 +116,8 @@ export async function startAd(db: DB, input: Input): Promise<AdStart> {
   const { userId, e4pid, now, country } = input;
   const ctx = await chapterFor(db, e4pid, now, country);
   if ('kind' in ctx) return ctx;
-  const [balancesRows, owned, rentals] = await Promise.all([
-    repo.userBalances(db, userId), repo.findUnlock(db, userId, Number(ctx.chapter.id)), repo.rentalsInSeries(db, userId, Number(ctx.series.id)),
-  ]);
-  const balances = { keys: balancesRows.find((b) => b.currency === 'keys')?.balance ?? 0, xtra: balancesRows.find((b) => b.currency === 'xtra')?.balance ?? 0 };
   const chapterId = Number(ctx.chapter.id);
-  const access = accessIn(ctx, entitlementsFromRows({ chapterId, owned: new Set(owned ? [chapterId] : []), rentals, balances, now }), country, now);
+  const access = accessIn(ctx, await readerIn(db, ctx, userId, await balancesOf(db, userId), now), country, now);
   const ad = access.unlockMethods.ad;
   if (!ad.open) return { kind: 'closed', reason: ad.reason, ...(ad.until ? { until: ad.until } : {}) };
   const started = await ads.start(db, { userId, chapterId, seriesId: Number(ctx.series.id), now });
@@ -145,7 +147,7 @@ export async function completeAd(db: DB, input: { userId: number; token: string;
       // The token first (a used or early one says so), then the rule with the locked reader.
       const verdict = await ads.redeem(trx, { userId, token, now });
       if (!verdict.ok) return { kind: 'token', why: verdict.why, ...(verdict.until ? { until: verdict.until } : {}) };
-      const access = await methodIn(trx, ctx, userId, now, country);
+      const { access } = await methodIn(trx, ctx, userId, now, country);
       const ad = access.unlockMethods.ad;
       // Rolled back, so the token stays good for when the ad is open again (an owned chapter, no ads left).
       if (!ad.open) throw new AdClosed(ad.reason, ad.until);
