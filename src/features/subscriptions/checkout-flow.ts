@@ -4,6 +4,7 @@
  * calls (Pix, card, status) moves the widget to its next step. Browser-safe and unit-tested
  * (checkout-flow.test.ts), so the island holds only effects and markup.
  */
+import { PAYMENT_WIDGET_MESSAGES } from '~/features/payments';
 
 /** The status call is polled every 20 s while a Pix QR is shown (spec constants). */
 export const STATUS_POLL_MS = 20_000;
@@ -20,6 +21,7 @@ export const REDIRECT_DELAY_MS = 1_500;
  * The key-pack checkout's Pix and card messages are reused so both checkouts read alike.
  */
 export const SUBSCRIBE_MESSAGES = {
+  ...PAYMENT_WIDGET_MESSAGES,
   title: 'subscribe.checkout.title',
   close: 'subscribe.checkout.close',
   price: 'subscribe.checkout.price',
@@ -39,28 +41,6 @@ export const SUBSCRIBE_MESSAGES = {
   contact: 'subscribe.contact',
   contactEmail: 'subscribe.contactEmail',
   'error.doc': 'subscribe.error.doc',
-  'error.widget': 'checkout.error.widget',
-  'error.dismiss': 'checkout.error.dismiss',
-  'error.status': 'checkout.error.status',
-  'method.legend': 'checkout.method.legend',
-  'method.card': 'checkout.method.card',
-  'method.paypal': 'checkout.method.paypal',
-  'method.googlepay': 'checkout.method.googlepay',
-  'method.applepay': 'checkout.method.applepay',
-  'method.pix': 'checkout.method.pix',
-  'card.legend': 'checkout.card.legend',
-  'card.sandbox': 'checkout.card.sandbox',
-  'card.number': 'checkout.card.number',
-  'card.expiry': 'checkout.card.expiry',
-  'card.cvv': 'checkout.card.cvv',
-  'wallet.sandbox': 'checkout.wallet.sandbox',
-  'pix.title': 'checkout.pix.title',
-  'pix.code': 'checkout.pix.code',
-  'pix.copy': 'checkout.pix.copy',
-  'pix.copied': 'checkout.pix.copied',
-  'pix.expiresIn': 'checkout.pix.expiresIn',
-  'pix.expired': 'checkout.pix.expired',
-  'pix.noQr': 'checkout.pix.noQr',
 } as const;
 
 export type SubscribeMessageKey = keyof typeof SUBSCRIBE_MESSAGES;
