@@ -560,3 +560,29 @@ export async function createReader(server: ServerClient, opts: { site?: SiteName
   if (typeof id !== 'number') throw new Error('the signed-up reader does not appear in the page user data');
   return { id, email, password, name, token, cookie };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The project's commands, run as staff or cron would
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run <script> -- …args` on a database (`env` adds settings); killed after `timeoutMs`. */
+export function npmRun(databaseUrl: string, script: string, args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', script, '--', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (c) => (stdout += String(c)));
+    child.stderr!.on('data', (c) => (stderr += String(c)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}

@@ -7,31 +7,15 @@
  * exit 2 with a message and the usage, before anything is written. Each corruption is undone in
  * its test, and the ledger audit passes after every test.
  */
-import { spawn } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { createReader, ROOT, selectedDialects, startServer, withDb, type Reader, type ServerHandle } from './harness';
+import { createReader, npmRun, selectedDialects, startServer, withDb, type Reader, type Run, type ServerHandle } from './harness';
 
 const now = () => Math.floor(Date.now() / 1000);
 
-interface Run { code: number | null; stdout: string; stderr: string }
 
 /** `npm run keys -- …args` on a database, as staff would type it. */
-function keys(databaseUrl: string, args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'keys', '--', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += String(c)));
-    child.stderr.on('data', (c) => (stderr += String(c)));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const keys = (databaseUrl: string, args: string[]): Promise<Run> => npmRun(databaseUrl, 'keys', args);
 
 /** The audit's report: each failed rule with the rows it printed under it. */
 function findingsIn(stderr: string): Record<string, Record<string, unknown>[]> {

@@ -11,10 +11,9 @@
  * orders' (auditOrders: each paid order credited once by its own purchase transaction, coupon
  * counts equal to the orders holding them, closed orders gave their coupon back).
  */
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createReader, htmlText, message, ROOT, selectedDialects, startExtraServer, useServer, withDb, type Reader, type ServerClient, type SiteName, type TestResponse } from './harness';
+import { createReader, htmlText, message, npmRun, selectedDialects, startExtraServer, useServer, withDb, type Reader, type ServerClient, type SiteName, type Run, type TestResponse } from './harness';
 
 const now = () => Math.floor(Date.now() / 1000);
 const hex = (n: number) => crypto.randomBytes(n).toString('hex');
@@ -25,24 +24,9 @@ const CARDS = { visa: '4111111111111111', mastercard: '5555555555554444', declin
 /** Money text with Intl's non-breaking spaces made plain (pt-BR writes "R$\u00a039,90"). */
 const plain = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-interface Run { code: number | null; stdout: string; stderr: string }
 
 /** `npm run payments -- …args` on the server's database, as staff (or the sandbox payer) would type it. */
-function payments(server: { databaseUrl: string }, args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'payments', '--', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: server.databaseUrl, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += String(c)));
-    child.stderr.on('data', (c) => (stderr += String(c)));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const payments = (server: { databaseUrl: string }, args: string[], env: Record<string, string> = {}): Promise<Run> => npmRun(server.databaseUrl, 'payments', args, env);
 
 /** The text of the page's role="alert" (the checkout's refusal), or null. */
 function alertText(html: string): string | null {
