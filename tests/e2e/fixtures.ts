@@ -4,7 +4,8 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
+import { message as catalogueMessage } from '../support/messages';
 
 export const E2E_PORT = Number(process.env.INKPASS_E2E_PORT || 4399);
 /** The English site (Host localhost). */
@@ -31,6 +32,20 @@ export interface TestReader {
   email: string;
   password: string;
   name: string;
+}
+
+/**
+ * Signs a reader in through the site's login form, as a person would (by the fields' labels), on
+ * the English or the Portuguese host: the fixture's sign-up cookie belongs to the English host.
+ */
+export async function signIn(page: Page, site: 'en' | 'br', reader: Pick<TestReader, 'email' | 'password'>): Promise<void> {
+  const locale = site === 'br' ? 'pt-BR' : 'en';
+  await page.goto((site === 'br' ? brUrl : enUrl)('/auth/login/'));
+  const main = page.getByRole('main');
+  await main.getByLabel(catalogueMessage(locale, 'auth.field.email')).fill(reader.email);
+  await main.getByLabel(catalogueMessage(locale, 'auth.field.password')).fill(reader.password);
+  await main.getByRole('button', { name: catalogueMessage(locale, 'auth.login.submit') }).click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/auth/'));
 }
 
 let readers = 0;

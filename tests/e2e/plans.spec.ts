@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import type { Page } from '@playwright/test';
-import { brUrl, E2E_PORT, enUrl, expect, message, test, type TestReader } from './fixtures';
+import { brUrl, E2E_PORT, enUrl, expect, message, signIn, test, type TestReader } from './fixtures';
 
 const pt = (key: string, values?: Record<string, string | number>) => message('pt-BR', key, values);
 const en = (key: string, values?: Record<string, string | number>) => message('en', key, values);
@@ -21,16 +21,6 @@ const usd = (minor: number) => new Intl.NumberFormat('en', { style: 'currency', 
 const DB_FILE = 'data/e2e.db';
 /** A plan card's link: its label and, visually hidden, ": {plan}" (Chromium puts a space before the hidden part). */
 const planLinkName = (label: string, plan: string) => new RegExp(`^${escapeRegExp(label)}\\s*:\\s*${escapeRegExp(plan)}$`);
-
-/** Signs the fixture's reader in on the Portuguese host (the sign-up cookie is the English host's). */
-async function signInBr(page: Page, reader: TestReader) {
-  await page.goto(brUrl('/auth/login/'));
-  const main = page.getByRole('main');
-  await main.getByLabel(pt('auth.field.email')).fill(reader.email);
-  await main.getByLabel(pt('auth.field.password')).fill(reader.password);
-  await main.getByRole('button', { name: pt('auth.login.submit') }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith('/auth/'));
-}
 
 /** Fills the Pix form and presses Enter in the document field; returns the Pix call's answer. */
 async function subscribeByPix(page: Page, name: string, cpf: string) {
@@ -49,7 +39,7 @@ async function subscribeByPix(page: Page, name: string, cpf: string) {
 test.describe('plans and the subscription checkout (br)', () => {
   test('Pix: the modal opens by itself, Enter subscribes, the payment is polled and the plan is active', async ({ page, reader }) => {
     test.setTimeout(90_000);
-    await signInBr(page, reader);
+    await signIn(page, 'br', reader);
     await page.goto(brUrl('/plans/?tier=leitor'));
     const dialog = page.getByRole('dialog', { name: pt('subscribe.checkout.title', { plan: 'Leitor' }) });
     await expect(dialog).toBeVisible();
@@ -99,7 +89,7 @@ test.describe('plans and the subscription checkout (br)', () => {
   });
 
   test('a reader who used the trial gets the trial notice and the contact note instead of the checkout', async ({ page, reader }) => {
-    await signInBr(page, reader);
+    await signIn(page, 'br', reader);
     await page.goto(brUrl('/plans/?tier=teste'));
     const dialog = page.getByRole('dialog', { name: pt('subscribe.checkout.title', { plan: 'Teste grátis' }) });
     await expect(dialog).toBeVisible();

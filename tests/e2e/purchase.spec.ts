@@ -10,7 +10,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Locator, Page } from '@playwright/test';
-import { brUrl, E2E_PORT, enUrl, expect, message, test, type TestReader } from './fixtures';
+import { brUrl, E2E_PORT, enUrl, expect, message, signIn, test, type TestReader } from './fixtures';
 
 const SERIES = '/comics/heir-of-the-frozen-throne/';
 const checkoutUrl = (pack: string, next = SERIES) => `/my/purchase/checkout/?pack=${pack}&next=${encodeURIComponent(next)}`;
@@ -24,16 +24,6 @@ const brl = (minor: number) => money('pt-BR', 'BRL', minor);
 /** The balance link in the header. */
 const keysLink = (page: Page, locale: 'en' | 'pt-BR', keys: number, xtra: number) =>
   page.getByRole('banner').getByRole('link', { name: message(locale, 'header.keys', { keys, xtra }) });
-
-/** Signs the fixture's reader in through the login form on a site's host (the sign-up cookie is the English host's). */
-async function signIn(page: Page, url: (p?: string) => string, locale: 'en' | 'pt-BR', reader: TestReader) {
-  await page.goto(url('/auth/login/'));
-  const main = page.getByRole('main');
-  await main.getByLabel(message(locale, 'auth.field.email')).fill(reader.email);
-  await main.getByLabel(message(locale, 'auth.field.password')).fill(reader.password);
-  await main.getByRole('button', { name: message(locale, 'auth.login.submit') }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith('/auth/'));
-}
 
 /** The checkout's controls, by role and accessible name. */
 function checkout(page: Page, locale: 'en' | 'pt-BR' = 'en') {
@@ -255,7 +245,7 @@ async function tabTo(page: Page, target: Locator) {
 
 test.describe('buying keys (br)', () => {
   test('a Portuguese reader pays by Pix: QR and copy-and-paste code, the PSP\'s payment arrives and the page goes on by itself', async ({ page, reader }) => {
-    await signIn(page, brUrl, 'pt-BR', reader);
+    await signIn(page, 'br', reader);
     await page.goto(brUrl(checkoutUrl('popular')));
     const c = checkout(page, 'pt-BR');
     await expect(c.methods.first()).toHaveAccessibleName(pt('checkout.method.pix'));

@@ -8,7 +8,7 @@
  */
 import type { Page } from '@playwright/test';
 import Database from 'better-sqlite3';
-import { brUrl, enUrl, expect, message, test, type TestReader } from './fixtures';
+import { brUrl, enUrl, expect, message, signIn, test, type TestReader } from './fixtures';
 
 const DB_FILE = 'data/e2e.db';
 
@@ -45,14 +45,6 @@ function givePlan(reader: TestReader, siteId: 1 | 3): number {
   });
 }
 
-async function signIn(page: Page, url: (p?: string) => string, reader: TestReader) {
-  await page.goto(url('/auth/login/'));
-  await page.locator('main form input[name=email]').fill(reader.email);
-  await page.locator('main form input[name=password]').fill(reader.password);
-  await page.locator('main form button[type=submit]').click();
-  await page.waitForURL((u) => !u.pathname.startsWith('/auth/'));
-}
-
 /** Holds the add-comic call until the test lets it go, so the pending state can be seen. */
 async function holdAddComic(page: Page): Promise<() => void> {
   let release!: () => void;
@@ -72,7 +64,7 @@ for (const site of ['en', 'br'] as const) {
 
   test.describe(`the subscribe button (${site})`, () => {
     test.beforeEach(async ({ page, reader }) => {
-      if (site === 'br') await signIn(page, url, reader);
+      if (site === 'br') await signIn(page, 'br', reader);
     });
 
     test('a subscribed reader sees Subscribing..., then Series subscribed with the slots left, and the page reloads subscribed', async ({ page, reader }) => {

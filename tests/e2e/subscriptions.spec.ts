@@ -15,7 +15,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import type { Locator, Page } from '@playwright/test';
-import { brUrl, E2E_PORT, enUrl, expect, message, test, type TestReader } from './fixtures';
+import { brUrl, E2E_PORT, enUrl, expect, message, signIn, test, type TestReader } from './fixtures';
 
 const pt = (key: string, values?: Record<string, string | number>) => message('pt-BR', key, values);
 const en = (key: string, values?: Record<string, string | number>) => message('en', key, values);
@@ -94,16 +94,6 @@ async function expectPages(page: Page, locale: 'en' | 'pt-BR') {
   await expect(page.getByRole('button', { name: new RegExp(`^${escapeRegExp(message(locale, 'chapter.unlock'))}\\s*:`) })).toHaveCount(0);
 }
 
-/** Signs the fixture's reader in on the Portuguese host (the sign-up cookie is the English host's). */
-async function signInBr(page: Page, reader: TestReader) {
-  await page.goto(brUrl('/auth/login/'));
-  const main = page.getByRole('main');
-  await main.getByLabel(pt('auth.field.email')).fill(reader.email);
-  await main.getByLabel(pt('auth.field.password')).fill(reader.password);
-  await main.getByRole('button', { name: pt('auth.login.submit') }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith('/auth/'));
-}
-
 /**
  * Opens the plan's checkout (its URL names it), fills the payer's name and CPF and presses Enter;
  * returns the Pix call's answer once the QR and its copy-and-paste code show.
@@ -134,7 +124,7 @@ test.describe('subscriptions from end to end (br)', () => {
     test.setTimeout(75_000);
     const plan = planOf('leitor');
     const series = seriesWithPaidChapters('pt-br', 'subscription');
-    await signInBr(page, reader);
+    await signIn(page, 'br', reader);
     const { dialog, body } = await startPixCheckout(page, 'leitor', plan);
 
     // The payer pays: the sandbox PSP marks the charge paid and delivers its webhook; the
@@ -195,7 +185,7 @@ test.describe('subscriptions from end to end (br)', () => {
 
   test('a Pix code that runs out says so and offers a new payment (the browser clock passes pix_expires_at)', async ({ page, reader }) => {
     await page.clock.install();
-    await signInBr(page, reader);
+    await signIn(page, 'br', reader);
     const { dialog, pix, body } = await startPixCheckout(page, 'leitor', planOf('leitor'));
     const timer = pix.getByRole('timer');
     const [before, after] = pt('checkout.pix.expiresIn', { time: '\u0000' }).split('\u0000').map(escapeRegExp);
