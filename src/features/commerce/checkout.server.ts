@@ -15,13 +15,13 @@ import { CARD_METHODS, cardProvider, issueNonce, pixProvider, qrSvg, type CardMe
 import { config } from '~/server/config.mjs';
 import type { DB } from '~/server/db';
 import * as repo from './repository.server';
+import { PACK_CODE } from './shop.server';
 import { attachCharge, closeOrder, confirmPayment, createOrder, findCharge, findOrder, findReaderOrder, isChargeId, pendingCharges, pendingOrders, quoteFor, type EventSource, type OrderRow } from './orders.server';
 import { COUPON_MAX_LENGTH, COUPON_PATTERN, decimalAmount, formatMoney, isCouponCode, methodsFor, normalizeCoupon, parseMethod, type CouponProblem, type PaymentMethod, type Quote } from './rules';
 
 /** Where a reader lands after paying when the page gave no `next`: their keys. */
 const DEFAULT_NEXT = keysPath();
 const REQUEST_KEY = /^[A-Za-z0-9_-]{8,64}$/;
-const PACK_CODE = /^[a-z0-9][a-z0-9-]{0,39}$/;
 const NONCE_MAX = 4096;
 
 export interface PackView {
