@@ -64,6 +64,8 @@ for (const site of ['en', 'br'] as const) {
       await page.goto(url(SERIES));
       await expect(page.getByText(message(locale, 'chapter.loginToRead'))).toHaveCount(0);
       const { button, offer } = await paidRow(page);
+      // Announced as opening a dialog once the script can open one (it posts a form without it).
+      await expect(button).toHaveAttribute('aria-haspopup', 'dialog');
       await button.click();
       const dialog = page.locator('dialog.unlock-dialog[open]');
       await expect(dialog).toBeVisible();
@@ -180,6 +182,8 @@ test('without JavaScript the unlock button is a form that unlocks and opens the 
   await signIn(page, enUrl, reader);
   await page.goto(enUrl(SERIES));
   const { button, offer } = await paidRow(page);
+  // Without the script nothing pops up, so nothing may say it does.
+  await expect(button).not.toHaveAttribute('aria-haspopup', /./);
   await grantKeys(reader.email, offer.price);
   await button.click();
   await expect(page).toHaveURL(enUrl(offer.href));

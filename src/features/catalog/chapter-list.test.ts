@@ -89,7 +89,7 @@ describe('chapter rows', () => {
       const html = signed([chapter({ state: 'paid', reason: null, finalPrice: 12, originalPrice: 15, onSale: true, bonus: 1, buyable: true, e4pid: 'EPI-p"x', ad: true })]);
       expect(html).not.toContain('Log in to read');
       // The button submits the page's one unlock form: a row needs no form of its own.
-      expect(html).toContain('<button class="btn btn-unlock" form="unlock-form" name="content" value="EPI-p&quot;x" data-price="12" data-was="15" data-ad aria-haspopup="dialog">Unlock<span class="visually-hidden">: Chapter 1</span></button>');
+      expect(html).toContain('<button class="btn btn-unlock" form="unlock-form" name="content" value="EPI-p&quot;x" data-price="12" data-was="15" data-ad>Unlock<span class="visually-hidden">: Chapter 1</span></button>');
     });
     it('an owned row says so; a rented one says when it ends, refreshable', () => {
       const html = signed([chapter({ state: 'unlocked', reason: 'owned', finalPrice: 5 }), chapter({ number: 2, state: 'unlocked', reason: 'daily_pass', readableUntil: 7200, untilText: 'in 2 hours' })]);
@@ -114,7 +114,7 @@ describe('chapter rows', () => {
     });
     it('a row the plan can rent offers the dialog with the rentals left, even when keys cannot buy it', () => {
       const html = signed([chapter({ state: 'paid', reason: null, finalPrice: 3, originalPrice: 3, buyable: false, rentLeft: 4 })]);
-      expect(html).toContain('data-price="3" data-rent="4" aria-haspopup="dialog"');
+      expect(html).toContain('data-price="3" data-rent="4">');
       expect(signed([chapter({ state: 'paid', reason: null, finalPrice: 3, originalPrice: 3, buyable: false })])).not.toContain('btn-unlock');
     });
     it('a withdrawn chapter is unavailable and offers nothing', () => {

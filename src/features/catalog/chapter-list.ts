@@ -156,11 +156,12 @@ export function unlockFormElement(): string {
  * `data-pass` and `data-ad` when those ways are open, `data-rent` with the plan's rentals left
  * when a plan rental is) and the chapter's name and link from the row, or from `data-name` /
  * `data-href` outside a list. Kept this small because a page lists up to 100 paid rows. `label`
- * and `name` are HTML-escaped text.
+ * and `name` are HTML-escaped text. The unlock script marks the buttons `aria-haspopup` once it
+ * can open the dialog.
  */
 export function unlockButtonHtml(offer: UnlockOffer, label: string, name: string, className = 'btn btn-unlock', inList = false): string {
   const data = `data-price="${offer.price}"${offer.original > offer.price ? ` data-was="${offer.original}"` : ''}${offer.pass ? ' data-pass' : ''}${offer.ad ? ' data-ad' : ''}${offer.rent !== null ? ` data-rent="${offer.rent}"` : ''}${inList ? '' : ` data-name="${name}" data-href="${escapeHtml(offer.href)}"`}`;
-  return `<button class="${className}" form="${UNLOCK_FORM_ID}" name="content" value="${escapeHtml(offer.e4pid)}" ${data} aria-haspopup="dialog">${label}<span class="visually-hidden">: ${name}</span></button>`;
+  return `<button class="${className}" form="${UNLOCK_FORM_ID}" name="content" value="${escapeHtml(offer.e4pid)}" ${data}>${label}<span class="visually-hidden">: ${name}</span></button>`;
 }
 
 function unlockForm(c: ChapterView, e: Escaped): string {

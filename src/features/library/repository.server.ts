@@ -23,14 +23,10 @@ export async function deleteFavorite(db: DB, userId: number, seriesId: number): 
   await db.deleteFrom('favorites').where('user_id', '=', userId).where('series_id', '=', seriesId).execute();
 }
 
+// Prepared: every signed-in series page asks it, see preparedRead.
+const favoriteRow = preparedRead((db, userId: number, seriesId: number) => db.selectFrom('favorites').select('series_id').where('user_id', '=', userId).where('series_id', '=', seriesId));
 export async function isFavorited(db: DB, userId: number, seriesId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('favorites')
-    .select('series_id')
-    .where('user_id', '=', userId)
-    .where('series_id', '=', seriesId)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await favoriteRow(db, userId, seriesId)).length > 0;
 }
 
 /** Favorited series ids among `seriesIds` for this user (for marking lists). */

@@ -5,7 +5,7 @@
  * (commerce), in the payment's transaction; everything else here.
  */
 import type { SubscriptionState, SubscriptionTable } from '@db/schema';
-import { isPostgres, type DB } from '~/server/db';
+import { isPostgres, preparedRead, type DB } from '~/server/db';
 
 const num = <T extends Record<string, unknown>>(row: T, ...keys: (keyof T)[]): T => {
   for (const k of keys) (row as Record<keyof T, unknown>)[k] = row[k] == null ? row[k] : Number(row[k]);
@@ -68,9 +68,13 @@ export async function lockReaderRow(trx: DB, userId: number): Promise<void> {
 }
 
 /** The reader's newest subscription that is not over (PENDING, TRIAL, ACTIVE, PAST_DUE). */
+// Prepared (every signed-in series page asks, for subscription access; see preparedRead), and the
+// newest picked here: a reader has a handful of unexpired rows, and an ORDER BY the index cannot
+// serve costs SQLite a sorter on every call.
+const unexpiredSubscriptions = preparedRead((db, userId: number) => db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('state', '<>', 'EXPIRED'));
 export async function currentSubscription(db: DB, userId: number) {
-  const row = await db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('state', '<>', 'EXPIRED').orderBy('id', 'desc').executeTakeFirst();
-  return row && num(row, ...SUB_NUMBERS);
+  const rows = (await unexpiredSubscriptions(db, userId)).map((r) => num(r, ...SUB_NUMBERS));
+  return rows.reduce<(typeof rows)[number] | undefined>((newest, r) => (newest && newest.id > r.id ? newest : r), undefined);
 }
 
 export async function lockSubscription(trx: DB, id: number) {

@@ -18,6 +18,9 @@ function readConfig(): DialogConfig | null {
 export function initUnlockButtons() {
   const config = readConfig();
   if (!config) return;
+  // Only now do the buttons open a dialog (without this script they post their form), and
+  // setting it here keeps 22 bytes off each of a hundred rows.
+  for (const button of document.querySelectorAll('button.btn-unlock[data-price]')) button.setAttribute('aria-haspopup', 'dialog');
   document.addEventListener('click', (event) => {
     const button = (event.target as Element | null)?.closest?.<HTMLButtonElement>('button.btn-unlock[data-price]');
     if (!button || event.defaultPrevented) return;
