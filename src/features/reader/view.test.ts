@@ -23,6 +23,8 @@ describe('fit settings', () => {
     expect(resolveFit('width')).toBe('width');
     expect(resolveFit('original')).toBe('original');
     expect(resolveFit('height')).toBe('height');
+    expect(resolveFit('screen')).toBe('screen');
+    expect(DEFAULT_FIT).toBe('screen');
     expect(resolveFit('WIDTH')).toBe(DEFAULT_FIT);
     expect(resolveFit('')).toBe(DEFAULT_FIT);
     expect(resolveFit(null)).toBe(DEFAULT_FIT);

@@ -8,10 +8,14 @@
  * the scaled image always covers that box: no empty gap opens beside a zoomed page.
  */
 
-export type Fit = 'height' | 'width' | 'original';
-export const FITS: readonly Fit[] = ['height', 'width', 'original'];
-/** Fit height is the page as a whole, what the reader showed before fits existed. */
-export const DEFAULT_FIT: Fit = 'height';
+/**
+ * screen: the whole page in the reading area (the default, what the reader always did); width:
+ * as wide as the area, scrolling down; height: as tall as the area, scrolling sideways when the
+ * page is wider; original: the image's own pixels.
+ */
+export type Fit = 'screen' | 'width' | 'height' | 'original';
+export const FITS: readonly Fit[] = ['screen', 'width', 'height', 'original'];
+export const DEFAULT_FIT: Fit = 'screen';
 /** One key for the browser: the fit is the reader's habit, not the series'. */
 export const FIT_STORAGE_KEY = 'inkpass:reader-fit';
 
