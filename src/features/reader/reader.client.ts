@@ -143,6 +143,7 @@ export function initReader(root: HTMLElement | null = document.getElementById('r
     fit = next;
     root.dataset.fit = next;
     resetZoom();
+    scrollToStart();
     for (const input of fits?.querySelectorAll<HTMLInputElement>('input') ?? []) input.checked = input.value === next;
     if (persist) {
       try {
@@ -158,9 +159,11 @@ export function initReader(root: HTMLElement | null = document.getElementById('r
     if (on && (topBar.contains(document.activeElement) || bottomBar.contains(document.activeElement))) stage.focus({ preventScroll: true });
   };
 
+  // A page wider than the area starts at the edge where reading starts (the right one in rtl).
+  const scrollToStart = () => stage.scrollTo(mode === 'rtl' ? stage.scrollWidth : 0, 0);
   const render = () => {
     resetZoom();
-    stage.scrollTo(0, 0);
+    scrollToStart();
     slots.forEach((s, i) => s.classList.toggle('is-current', i === index));
     for (const i of [index, ...preloadRange(index, total)]) if (imgs[i]) imgs[i]!.loading = 'eager';
     if (prevBtn) prevBtn.disabled = index <= 0;
