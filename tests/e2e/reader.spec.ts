@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import { DEMO } from '@db/seed/index';
-import { expect, message, test } from './fixtures';
+import { brUrl, expect, message, test } from './fixtures';
 
 interface ChapterLink {
   href: string;
@@ -50,7 +50,7 @@ async function clickZone(page: Page, fraction: number) {
 test.describe('reader', () => {
   test('pages through a manga right to left', async ({ page }) => {
     const total = await openFirstChapter(page, DEMO.readerManga);
-    await expect(page.getByRole('radio', { name: message('en', 'reader.mode.rtl') })).toBeChecked();
+    await expect(page.getByRole('radio', { name: message('en', 'reader.mode.rtl'), includeHidden: true })).toBeChecked();
     await expect(counter(page)).toHaveText(pageText(1, total));
     await expect(counter(page)).toHaveAttribute('aria-live', 'polite');
     await expect(page.locator('.reader-page:visible')).toHaveCount(1);
@@ -75,7 +75,7 @@ test.describe('reader', () => {
 
   test('pages through a comic left to right and ends with the next-chapter link', async ({ page }) => {
     const total = await openFirstChapter(page, DEMO.readerComic);
-    await expect(page.getByRole('radio', { name: message('en', 'reader.mode.ltr') })).toBeChecked();
+    await expect(page.getByRole('radio', { name: message('en', 'reader.mode.ltr'), includeHidden: true })).toBeChecked();
     await expect(counter(page)).toHaveText(pageText(1, total));
 
     await page.keyboard.press('ArrowRight');
@@ -120,7 +120,7 @@ test.describe('reader', () => {
 
   test('scrolls a webtoon with every page in the strip and the counter following', async ({ page }) => {
     const total = await openFirstChapter(page, DEMO.readerWebtoon);
-    await expect(page.getByRole('radio', { name: message('en', 'reader.mode.vertical') })).toBeChecked();
+    await expect(page.getByRole('radio', { name: message('en', 'reader.mode.vertical'), includeHidden: true })).toBeChecked();
     const imgs = page.locator('.reader-page img');
     await expect(imgs).toHaveCount(total);
     await expect(page.locator('.reader-page:visible')).toHaveCount(total);
@@ -142,6 +142,8 @@ test.describe('reader', () => {
   test('switches modes and remembers the choice per format', async ({ page }) => {
     const total = await openFirstChapter(page, DEMO.readerManga);
     const url = page.url();
+    // The mode switch sits in the reader's settings.
+    await page.getByRole('button', { name: message('en', 'reader.settings') }).click();
     await page.getByRole('radio', { name: message('en', 'reader.mode.vertical') }).check();
     await expect(page.locator('#reader')).toHaveAttribute('data-mode', 'vertical');
     await expect(page.locator('.reader-page:visible')).toHaveCount(total);
@@ -152,12 +154,12 @@ test.describe('reader', () => {
     await expect(counter(page)).toHaveText(pageText(2, total));
 
     await page.reload();
-    await expect(page.getByRole('radio', { name: message('en', 'reader.mode.ltr') })).toBeChecked();
+    await expect(page.getByRole('radio', { name: message('en', 'reader.mode.ltr'), includeHidden: true })).toBeChecked();
     await expect(page.locator('#reader')).toHaveAttribute('data-mode', 'ltr');
 
     // The manga choice does not change how webtoons open.
     await openFirstChapter(page, DEMO.readerWebtoon);
-    await expect(page.getByRole('radio', { name: message('en', 'reader.mode.vertical') })).toBeChecked();
+    await expect(page.getByRole('radio', { name: message('en', 'reader.mode.vertical'), includeHidden: true })).toBeChecked();
     await page.goto(url);
     await expect(page.locator('#reader')).toHaveAttribute('data-mode', 'ltr');
   });
@@ -191,5 +193,205 @@ test.describe('reader', () => {
     await expect(login).toHaveAttribute('href', `/auth/login/?next=${encodeURIComponent(found!)}`);
     await expect(page.locator('img[src*="/media/p/"]')).toHaveCount(0);
     expect(await page.content()).not.toContain('/media/p/');
+  });
+});
+
+/** Opens chapter `number` of a series (by its link on the series page). */
+async function openChapter(page: Page, slug: string, number: number): Promise<number> {
+  const link = (await chapterLinks(page, slug)).find((l) => l.number === number);
+  expect(link, `chapter ${number} of ${slug}`).toBeTruthy();
+  await page.goto(link!.href);
+  await expect(page.locator('#reader.is-js')).toBeVisible();
+  return page.locator('.reader-page img').count();
+}
+
+/** Touches the reading area with synthetic touch events: each step lists the fingers down (x, y). */
+async function touchSequence(page: Page, steps: Array<{ type: 'touchstart' | 'touchmove' | 'touchend'; points: Array<[number, number]>; changed?: Array<[number, number]> }>) {
+  await page.locator('#reader-stage').evaluate((el, steps) => {
+    const r = el.getBoundingClientRect();
+    const make = (pts: Array<[number, number]>) => pts.map(([fx, fy], i) => new Touch({ identifier: i + 1, target: el, clientX: r.left + r.width * fx, clientY: r.top + r.height * fy }));
+    for (const s of steps) {
+      const touches = make(s.points);
+      el.dispatchEvent(new TouchEvent(s.type, { touches, changedTouches: s.changed ? make(s.changed) : touches, bubbles: true, cancelable: true }));
+    }
+  }, steps);
+}
+
+const doubleTapAt = (page: Page, fx: number, fy: number) =>
+  touchSequence(page, [
+    { type: 'touchstart', points: [[fx, fy]] },
+    { type: 'touchend', points: [], changed: [[fx, fy]] },
+    { type: 'touchstart', points: [[fx, fy]] },
+    { type: 'touchend', points: [], changed: [[fx, fy]] },
+  ]);
+
+const currentImg = (page: Page) => page.locator('.reader-page.is-current img');
+const settingsButton = (page: Page) => page.getByRole('button', { name: message('en', 'reader.settings') });
+
+test.describe('reader view', () => {
+  test('on a phone the page starts right under the reader bar, with no site header', async ({ browser }) => {
+    const context = await browser.newContext({ hasTouch: true, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await openFirstChapter(page, DEMO.readerManga);
+    await expect(page.getByRole('search')).toHaveCount(0);
+    await expect(page.getByRole('link', { name: message('en', 'header.login') })).toHaveCount(0);
+    const home = page.getByRole('link', { name: message('en', 'reader.home') });
+    await expect(home).toHaveAttribute('href', '/');
+    const bar = (await page.locator('#reader-top').boundingBox())!;
+    expect(bar.y).toBe(0);
+    const img = (await currentImg(page).boundingBox())!;
+    // The stage's 8 px padding is all that sits between the bar and the page.
+    expect(img.y - (bar.y + bar.height)).toBeGreaterThanOrEqual(0);
+    expect(img.y - (bar.y + bar.height)).toBeLessThanOrEqual(12);
+    expect(img.width).toBeGreaterThan(360);
+    await context.close();
+  });
+
+  test('a tap in the middle leaves only the page on screen, and F brings the bars back', async ({ browser }) => {
+    const context = await browser.newContext({ hasTouch: true, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await openFirstChapter(page, DEMO.readerComic);
+    await touchSequence(page, [
+      { type: 'touchstart', points: [[0.5, 0.5]] },
+      { type: 'touchend', points: [], changed: [[0.5, 0.5]] },
+    ]);
+    await expect(page.locator('#reader-top')).not.toBeInViewport();
+    await expect(page.locator('#reader-bottom')).not.toBeInViewport();
+    await expect(page.locator('#reader-top')).toBeHidden();
+    await expect(page.getByRole('link', { name: message('en', 'reader.home') })).toBeHidden();
+    const img = (await currentImg(page).boundingBox())!;
+    expect(img.y).toBeLessThanOrEqual(10);
+    expect(img.y).toBeGreaterThanOrEqual(0);
+    // The keyboard equivalent: F toggles, Escape leaves.
+    await page.keyboard.press('f');
+    await expect(page.locator('#reader-top')).toBeInViewport();
+    await page.keyboard.press('f');
+    await expect(page.locator('#reader-top')).toBeHidden();
+    await page.keyboard.press('Escape');
+    await expect(page.locator('#reader-top')).toBeInViewport();
+    await expect(page.locator('#reader-bottom')).toBeInViewport();
+    await context.close();
+  });
+
+  test('page sizes change the page and are remembered across a reload', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openFirstChapter(page, DEMO.readerManga);
+    const whole = (await currentImg(page).boundingBox())!;
+    await settingsButton(page).click();
+    await expect(page.getByRole('radio', { name: message('en', 'reader.fit.screen') })).toBeChecked();
+    await page.getByRole('radio', { name: message('en', 'reader.fit.width') }).check();
+    const stage = (await page.locator('#reader-stage').boundingBox())!;
+    await expect.poll(async () => (await currentImg(page).boundingBox())!.width).toBeGreaterThan(stage.width - 40);
+    expect((await currentImg(page).boundingBox())!.width).toBeGreaterThan(whole.width * 1.5);
+
+    await page.reload();
+    await expect(page.locator('#reader')).toHaveAttribute('data-fit', 'width');
+    await expect.poll(async () => (await currentImg(page).boundingBox())!.width).toBeGreaterThan(stage.width - 40);
+    await settingsButton(page).click();
+    await expect(page.getByRole('radio', { name: message('en', 'reader.fit.width') })).toBeChecked();
+
+    await page.getByRole('radio', { name: message('en', 'reader.fit.original') }).check();
+    const natural = Number(await currentImg(page).getAttribute('width'));
+    await expect.poll(async () => Math.round((await currentImg(page).boundingBox())!.width)).toBe(natural);
+    await page.getByRole('radio', { name: message('en', 'reader.fit.height') }).check();
+    await expect.poll(async () => Math.round((await currentImg(page).boundingBox())!.height)).toBe(Math.round(stage.height - 16));
+  });
+
+  test('a double tap zooms the page, swipes then pan instead of turning, and a pinch zooms too', async ({ browser }) => {
+    const context = await browser.newContext({ hasTouch: true, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const total = await openFirstChapter(page, DEMO.readerComic);
+    const before = (await currentImg(page).boundingBox())!;
+    await doubleTapAt(page, 0.5, 0.3);
+    await expect(page.locator('#reader')).toHaveClass(/is-zoomed/);
+    await expect.poll(async () => (await currentImg(page).boundingBox())!.width).toBeGreaterThan(before.width * 2);
+    // A long drag while zoomed moves the page, never to the next one.
+    await touchSequence(page, [
+      { type: 'touchstart', points: [[0.8, 0.5]] },
+      { type: 'touchmove', points: [[0.2, 0.5]] },
+      { type: 'touchend', points: [], changed: [[0.2, 0.5]] },
+    ]);
+    await page.waitForTimeout(400);
+    await expect(counter(page)).toHaveText(pageText(1, total));
+    await doubleTapAt(page, 0.5, 0.5);
+    await expect(page.locator('#reader')).not.toHaveClass(/is-zoomed/);
+    await expect.poll(async () => Math.round((await currentImg(page).boundingBox())!.width)).toBe(Math.round(before.width));
+
+    await touchSequence(page, [
+      { type: 'touchstart', points: [[0.4, 0.4], [0.6, 0.6]] },
+      { type: 'touchmove', points: [[0.2, 0.2], [0.8, 0.8]] },
+      { type: 'touchend', points: [], changed: [[0.2, 0.2], [0.8, 0.8]] },
+    ]);
+    await expect(page.locator('#reader')).toHaveClass(/is-zoomed/);
+    await expect(counter(page)).toHaveText(pageText(1, total));
+    await context.close();
+  });
+
+  test('on a computer double-click, + and - zoom and 0 resets', async ({ page }) => {
+    await openFirstChapter(page, DEMO.readerManga);
+    const box = (await page.locator('#reader-stage').boundingBox())!;
+    await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 3);
+    await expect(page.locator('#reader')).toHaveClass(/is-zoomed/);
+    await expect(counter(page)).toHaveText(/^\D*1\D/);
+    await page.keyboard.press('0');
+    await expect(page.locator('#reader')).not.toHaveClass(/is-zoomed/);
+    await page.keyboard.press('+');
+    await expect(page.locator('#reader')).toHaveClass(/is-zoomed/);
+    await page.keyboard.press('-');
+    await expect(page.locator('#reader')).not.toHaveClass(/is-zoomed/);
+  });
+
+  test('the scrubber says which page and jumps to the one chosen', async ({ page }) => {
+    const total = await openFirstChapter(page, DEMO.readerComic);
+    const scrub = page.getByRole('slider', { name: message('en', 'reader.scrubber') });
+    await expect(scrub).toHaveAttribute('aria-valuetext', pageText(1, total));
+    await scrub.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(counter(page)).toHaveText(pageText(2, total));
+    await expect(scrub).toHaveAttribute('aria-valuetext', pageText(2, total));
+    await scrub.fill(String(total - 1));
+    await expect(counter(page)).toHaveText(pageText(total - 1, total));
+    expect(await currentAlt(page)).toMatch(new RegExp(`${total - 1}$`));
+    // Turning a page moves the scrubber along.
+    await page.locator('#reader-stage').focus();
+    await page.keyboard.press('Home');
+    await expect(scrub).toHaveValue('1');
+  });
+
+  test('the end card shows the next chapter with its picture, a favorite button and the way back', async ({ page, reader: _signedIn }) => {
+    await openFirstChapter(page, DEMO.readerComic);
+    const nextName = await page.locator('#reader-bottom a[rel="next"]').getAttribute('title');
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowRight');
+    const end = page.locator('.reader-end');
+    await expect(end).toBeVisible();
+    const next = end.getByRole('link', { name: new RegExp(message('en', 'reader.nextChapter')) });
+    await expect(next).toContainText(nextName!);
+    await expect(next.locator('img')).toBeVisible();
+    await expect(next).toContainText(message('en', 'chapter.price.free'));
+    const favorite = end.getByRole('button', { name: message('en', 'series.favorite') });
+    await expect(favorite).toHaveAttribute('aria-pressed', 'false');
+    await favorite.click();
+    await expect(favorite).toHaveAttribute('aria-pressed', 'true');
+    await expect(end.getByRole('link', { name: message('en', 'reader.chapterList') })).toHaveAttribute('href', /^\/comics\//);
+  });
+
+  test('the end card before a paid chapter shows its lock and price, on both sites', async ({ page }) => {
+    // The reader manga's first five chapters are free; the sixth costs keys.
+    await openChapter(page, DEMO.readerManga, 5);
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowLeft');
+    const end = page.locator('.reader-end');
+    await expect(end).toBeVisible();
+    const price = new RegExp(message('en', 'reader.end.price', { price: 7 }).replace('7', '\\d+'));
+    await expect(end.getByRole('link', { name: new RegExp(message('en', 'reader.nextChapter')) })).toContainText(price);
+    await expect(end.getByRole('link', { name: message('en', 'series.favorite') })).toHaveAttribute('href', /^\/auth\/login\//);
+
+    await page.goto(brUrl(new URL(page.url()).pathname));
+    await expect(page.locator('#reader.is-js')).toBeVisible();
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowLeft');
+    const brPrice = new RegExp(message('pt-BR', 'reader.end.price', { price: 7 }).replace('7', '\\d+'));
+    await expect(page.locator('.reader-end').getByRole('link', { name: new RegExp(message('pt-BR', 'reader.nextChapter')) })).toContainText(brPrice);
   });
 });

@@ -4,7 +4,7 @@
  * Chapters are picked from the demo catalogue (db/seed DEMO) through the app's own modules.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { htmlText, message, selectedDialects, useServer, type ServerClient } from './harness';
+import { createReader, htmlText, message, selectedDialects, useServer, type ServerClient } from './harness';
 import { DEMO } from '@db/seed/index';
 import { readerPath, loginPath, manifestPath, chapterPagePath } from '~/lib/paths';
 import { signPage } from '~/features/reader/index.server';
@@ -223,6 +223,26 @@ describe.each(selectedDialects())('%s', (dialect) => {
       const next = manga.free[1]!;
       const res = await server.request(pathOf(manga, c));
       expect(res.text).toContain(`href="${pathOf(manga, next)}"`);
+    });
+
+    it('has no site header or footer, and links home and to the series from its own bar', async () => {
+      const res = await server.request(pathOf(manga, manga.free[0]!));
+      expect(res.text).not.toContain('class="site-header"');
+      expect(res.text).not.toContain('class="site-footer"');
+      expect(res.text).toMatch(new RegExp(`<a class="reader-logo" href="/" aria-label="${message('en', 'reader.home')}"`));
+    });
+
+    it('prices the next chapter on the end card with the rule its own page uses', async () => {
+      const last = manga.free[manga.free.length - 1]!;
+      const next = manga.paid.find((c) => c.number > last.number)!;
+      const { cookie } = await createReader(server, { site: 'en' });
+      const [end, own] = await Promise.all([server.request(pathOf(manga, last), { headers: { cookie } }), server.request(pathOf(manga, next), { headers: { cookie } })]);
+      // The next chapter's own locked page offers the unlock at its price.
+      const price = Number(/<button class="btn btn-primary btn-unlock"[^>]* data-price="(\d+)"/.exec(own.text)?.[1]);
+      expect(price).toBeGreaterThan(0);
+      const card = /<a class="reader-end-next is-locked" href="([^"]+)"[^>]*>([\s\S]*?)<\/a>/.exec(end.text);
+      expect(card?.[1]).toBe(pathOf(manga, next));
+      expect(htmlText(card![2]!)).toContain(message('en', 'reader.end.price', { price }));
     });
 
     it('ships no React on the reader', async () => {

@@ -17,6 +17,23 @@ import {
   type Action,
   type Mode,
 } from '~/features/reader/modes';
+import {
+  clampZoom,
+  doubleTapZoom,
+  DOUBLE_TAP_MS,
+  isDoubleTap,
+  isZoomed,
+  NO_ZOOM,
+  pageValueText,
+  panBy,
+  resolveFit,
+  viewKey,
+  zoomAt,
+  zoomTransform,
+  ZOOM_STEP,
+  type Fit,
+  type Zoom,
+} from '~/features/reader/view';
 import { createProgressReporter } from '~/features/library';
 
 /** Refresh the page URLs this long before they expire. */
@@ -44,26 +61,109 @@ export function initReader(root: HTMLElement | null = document.getElementById('r
   const prevBtn = root.querySelector<HTMLButtonElement>('#reader-prev-page');
   const nextBtn = root.querySelector<HTMLButtonElement>('#reader-next-page');
   const modes = root.querySelector<HTMLFieldSetElement>('#reader-modes');
+  const settings = root.querySelector<HTMLElement>('#reader-settings');
+  const settingsBtn = root.querySelector<HTMLButtonElement>('#reader-settings-btn');
+  const settingsPanel = root.querySelector<HTMLElement>('#reader-settings-panel');
+  const settingsOpen = () => !!settingsPanel && !settingsPanel.hidden;
+  const openSettings = (open: boolean) => {
+    if (!settingsPanel || !settingsBtn) return;
+    settingsPanel.hidden = !open;
+    settingsBtn.setAttribute('aria-expanded', String(open));
+  };
+  const fits = root.querySelector<HTMLFieldSetElement>('#reader-fits');
+  const scrubber = root.querySelector<HTMLElement>('#reader-scrubber');
+  const scrub = root.querySelector<HTMLInputElement>('#reader-scrub');
+  const topBar = root.querySelector<HTMLElement>('#reader-top')!;
+  const bottomBar = root.querySelector<HTMLElement>('#reader-bottom')!;
   const total = pages.length;
   const template = root.dataset.counter ?? '{page} / {total}';
   const storageKey = root.dataset.storageKey ?? '';
   let mode: Mode = isMode(root.dataset.mode) ? root.dataset.mode : isMode(root.dataset.defaultMode) ? root.dataset.defaultMode : 'vertical';
   let index = 0;
+  let fit: Fit = resolveFit(root.dataset.fit);
+  let zoom: Zoom = NO_ZOOM;
 
   root.classList.add('is-js');
   if (modes) modes.hidden = false;
-  // Paged pages fit the viewport below the site header; it can change height (wrapping, rotation).
-  const measure = () => root.style.setProperty('--reader-top', `${root.offsetTop}px`);
+  if (settings) settings.hidden = false;
+  if (scrubber) scrubber.hidden = false;
+  // A paged page fills the space between the bars; they change height when they wrap or the
+  // phone turns.
+  const measure = () => {
+    root.style.setProperty('--top-h', `${topBar.offsetHeight}px`);
+    root.style.setProperty('--bottom-h', `${bottomBar.offsetHeight}px`);
+  };
   measure();
   addEventListener('resize', measure, { passive: true });
 
   const progress = createProgressReporter(root, total);
   const showCounter = () => {
     progress?.at(index);
-    if (counter) counter.textContent = template.replace('{page}', String(pageNumber(index, total))).replace('{total}', String(total));
+    const text = pageValueText(template, pageNumber(index, total), total);
+    if (counter) counter.textContent = text;
+    if (scrub) {
+      scrub.value = String(pageNumber(index, total));
+      scrub.setAttribute('aria-valuetext', text);
+    }
   };
 
+  // Zoom of the current page (paged modes): a transform on its image, clamped to its box.
+  const currentImg = () => (isPaged(mode) ? imgs[index] ?? null : null);
+  const applyZoom = (next: Zoom) => {
+    const img = currentImg();
+    zoom = img ? clampZoom(next, img.offsetWidth, img.offsetHeight) : NO_ZOOM;
+    if (img) img.style.transform = zoomTransform(zoom);
+    root.classList.toggle('is-zoomed', isZoomed(zoom));
+  };
+  const resetZoom = () => {
+    for (const img of imgs) img.style.transform = '';
+    zoom = NO_ZOOM;
+    root.classList.remove('is-zoomed');
+  };
+  /** A client point in the current image's own (untransformed) box. */
+  const boxPoint = (img: HTMLImageElement, cx: number, cy: number) => {
+    const r = img.getBoundingClientRect();
+    return { x: cx - (r.left - zoom.x), y: cy - (r.top - zoom.y) };
+  };
+  const zoomTo = (scale: number, cx?: number, cy?: number) => {
+    const img = currentImg();
+    if (!img) return;
+    const r = stage.getBoundingClientRect();
+    const p = boxPoint(img, cx ?? r.left + r.width / 2, cy ?? r.top + r.height / 2);
+    applyZoom(zoomAt(zoom, scale, p.x, p.y, img.offsetWidth, img.offsetHeight));
+  };
+  const doubleTap = (cx: number, cy: number) => {
+    const img = currentImg();
+    if (!img) return;
+    const p = boxPoint(img, cx, cy);
+    applyZoom(doubleTapZoom(zoom, p.x, p.y, img.offsetWidth, img.offsetHeight));
+  };
+
+  const setFit = (next: Fit, persist: boolean) => {
+    fit = next;
+    root.dataset.fit = next;
+    resetZoom();
+    scrollToStart();
+    for (const input of fits?.querySelectorAll<HTMLInputElement>('input') ?? []) input.checked = input.value === next;
+    if (persist) {
+      try {
+        localStorage.setItem(root.dataset.fitKey ?? '', next);
+      } catch { /* private mode: the choice lasts for this page only */ }
+    }
+  };
+
+  const setImmersive = (on: boolean) => {
+    root.classList.toggle('is-immersive', on);
+    if (on) openSettings(false);
+    // Bars that slid away keep no focus.
+    if (on && (topBar.contains(document.activeElement) || bottomBar.contains(document.activeElement))) stage.focus({ preventScroll: true });
+  };
+
+  // A page wider than the area starts at the edge where reading starts (the right one in rtl).
+  const scrollToStart = () => stage.scrollTo(mode === 'rtl' ? stage.scrollWidth : 0, 0);
   const render = () => {
+    resetZoom();
+    scrollToStart();
     slots.forEach((s, i) => s.classList.toggle('is-current', i === index));
     for (const i of [index, ...preloadRange(index, total)]) if (imgs[i]) imgs[i]!.loading = 'eager';
     if (prevBtn) prevBtn.disabled = index <= 0;
@@ -73,7 +173,7 @@ export function initReader(root: HTMLElement | null = document.getElementById('r
 
   const go = (action: Action) => {
     if (action === 'toggle') {
-      root.classList.toggle('is-immersive');
+      setImmersive(!root.classList.contains('is-immersive'));
       return;
     }
     if (!isPaged(mode)) return;
@@ -98,6 +198,7 @@ export function initReader(root: HTMLElement | null = document.getElementById('r
     for (const input of modes?.querySelectorAll<HTMLInputElement>('input') ?? []) input.checked = input.value === next;
     if (prevBtn) prevBtn.hidden = !isPaged(next);
     if (nextBtn) nextBtn.hidden = !isPaged(next);
+    resetZoom();
     if (isPaged(next)) {
       index = Math.min(index, total);
       render();
@@ -136,37 +237,188 @@ export function initReader(root: HTMLElement | null = document.getElementById('r
   });
   prevBtn?.addEventListener('click', () => go('prev'));
   nextBtn?.addEventListener('click', () => go('next'));
+  settingsBtn?.addEventListener('click', () => openSettings(!settingsOpen()));
+  fits?.addEventListener('change', (e) => setFit(resolveFit((e.target as HTMLInputElement).value), true));
+  root.querySelector('#reader-zoom-in')?.addEventListener('click', () => zoomTo(zoom.s * ZOOM_STEP));
+  root.querySelector('#reader-zoom-out')?.addEventListener('click', () => zoomTo(zoom.s / ZOOM_STEP));
+  root.querySelector('#reader-immersive')?.addEventListener('click', () => setImmersive(true));
+  // The scrubber jumps to a page (paged modes) or scrolls it into view (vertical).
+  scrub?.addEventListener('input', () => {
+    const target = Math.max(0, Math.min(total - 1, Number(scrub.value) - 1));
+    if (isPaged(mode)) {
+      if (target === index) return;
+      index = target;
+      render();
+      checkExpiry();
+    } else {
+      index = target;
+      showCounter();
+      pages[target]?.scrollIntoView({ block: 'start' });
+    }
+  });
 
   document.addEventListener('keydown', (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
+    // Escape closes the settings first, and gives focus back to their button.
+    if (e.key === 'Escape' && settingsOpen()) {
+      openSettings(false);
+      settingsBtn?.focus();
+      return;
+    }
     const t = e.target as HTMLElement;
     // Form fields keep their keys (arrows move between the mode radios); buttons and links keep Space.
     if (t.closest('input, textarea, select, [contenteditable="true"]')) return;
     if (e.key === ' ' && t.closest('a, button')) return;
+    const view = viewKey(e.key);
+    if (view === 'immersive' || (view === 'leaveImmersive' && root.classList.contains('is-immersive'))) {
+      e.preventDefault();
+      setImmersive(view === 'immersive' && !root.classList.contains('is-immersive'));
+      return;
+    }
+    if (view && view !== 'leaveImmersive' && currentImg()) {
+      e.preventDefault();
+      zoomTo(view === 'zoomIn' ? zoom.s * ZOOM_STEP : view === 'zoomOut' ? zoom.s / ZOOM_STEP : 1);
+      return;
+    }
     const action = keyAction(e.key, mode);
     if (!action) return;
     e.preventDefault();
     go(action);
   });
 
-  stage.addEventListener('click', (e) => {
-    if ((e.target as HTMLElement).closest('a, button, input, label')) return;
+  // Taps and clicks. A tap waits DOUBLE_TAP_MS for a second one: two on the same spot zoom
+  // (or unzoom) the page instead of turning it twice. While zoomed a single tap does nothing but
+  // the bars (the middle), so panning never turns a page.
+  let lastTap: { x: number; y: number; t: number } | null = null;
+  let pendingTap: ReturnType<typeof setTimeout> | null = null;
+  const tap = (cx: number, cy: number) => {
+    // A tap beside the open settings closes them, and does nothing else.
+    if (settingsOpen()) {
+      openSettings(false);
+      return;
+    }
+    const now = performance.now();
+    if (isPaged(mode) && isDoubleTap(lastTap, cx, cy, now)) {
+      if (pendingTap) clearTimeout(pendingTap);
+      pendingTap = null;
+      lastTap = null;
+      doubleTap(cx, cy);
+      return;
+    }
+    if (pendingTap) {
+      // A second tap elsewhere: the first one acts now.
+      clearTimeout(pendingTap);
+      flush();
+    }
+    lastTap = { x: cx, y: cy, t: now };
     const rect = stage.getBoundingClientRect();
-    go(tapAction(tapZone(e.clientX - rect.left, rect.width), mode));
+    const action = tapAction(tapZone(cx - rect.left, rect.width), mode);
+    const act = () => {
+      pendingTap = null;
+      if (action === 'toggle' || !isZoomed(zoom)) go(action);
+    };
+    flush = act;
+    // Vertical mode has no double tap here (the browser zooms the strip): act at once.
+    if (!isPaged(mode)) act();
+    else pendingTap = setTimeout(act, DOUBLE_TAP_MS);
+  };
+  let flush: () => void = () => {};
+  const ignored = (t: EventTarget | null) => !!(t as HTMLElement | null)?.closest?.('a, button, input, label, form');
+
+  stage.addEventListener('click', (e) => {
+    if (ignored(e.target)) return;
+    if (dragged) {
+      dragged = false;
+      return;
+    }
+    tap(e.clientX, e.clientY);
   });
 
-  let touch: { x: number; y: number } | null = null;
+  // Desktop: ctrl + wheel zooms around the pointer; dragging a zoomed page pans it.
+  stage.addEventListener('wheel', (e) => {
+    if (!e.ctrlKey || !currentImg()) return;
+    e.preventDefault();
+    zoomTo(e.deltaY < 0 ? zoom.s * ZOOM_STEP : zoom.s / ZOOM_STEP, e.clientX, e.clientY);
+  }, { passive: false });
+  let drag: { x: number; y: number; id: number } | null = null;
+  let dragged = false;
+  stage.addEventListener('pointerdown', (e) => {
+    if (e.pointerType !== 'mouse' || !isZoomed(zoom) || ignored(e.target)) return;
+    drag = { x: e.clientX, y: e.clientY, id: e.pointerId };
+    dragged = false;
+  });
+  stage.addEventListener('pointermove', (e) => {
+    if (!drag || e.pointerId !== drag.id) return;
+    const img = currentImg();
+    if (!img) return;
+    const dx = e.clientX - drag.x;
+    const dy = e.clientY - drag.y;
+    if (Math.abs(dx) + Math.abs(dy) > 3) dragged = true;
+    drag = { ...drag, x: e.clientX, y: e.clientY };
+    applyZoom(panBy(zoom, dx, dy, img.offsetWidth, img.offsetHeight));
+  });
+  const endDrag = () => { drag = null; };
+  stage.addEventListener('pointerup', endDrag);
+  stage.addEventListener('pointercancel', endDrag);
+
+  // Touch: one finger swipes (unzoomed) or pans (zoomed); two fingers pinch. Handled here in
+  // full, so a tap's own click is cancelled (no tap counted twice).
+  let touch: { x: number; y: number; lx: number; ly: number; moved: boolean } | null = null;
+  let pinch: { d: number; s: number } | null = null;
+  const distance = (t: TouchList) => Math.hypot(t[0]!.clientX - t[1]!.clientX, t[0]!.clientY - t[1]!.clientY);
   stage.addEventListener('touchstart', (e) => {
-    const zoomed = (window.visualViewport?.scale ?? 1) > 1.01;
-    touch = e.touches.length === 1 && !zoomed ? { x: e.touches[0]!.clientX, y: e.touches[0]!.clientY } : null;
+    if (ignored(e.target)) return;
+    const pageZoomed = (window.visualViewport?.scale ?? 1) > 1.01;
+    if (e.touches.length === 2 && currentImg() && !pageZoomed) {
+      pinch = { d: distance(e.touches), s: zoom.s };
+      touch = null;
+      return;
+    }
+    const t0 = e.touches[0];
+    touch = e.touches.length === 1 && t0 && !pageZoomed ? { x: t0.clientX, y: t0.clientY, lx: t0.clientX, ly: t0.clientY, moved: false } : null;
   }, { passive: true });
+  stage.addEventListener('touchmove', (e) => {
+    const img = currentImg();
+    if (pinch && e.touches.length === 2 && img) {
+      if (e.cancelable) e.preventDefault();
+      const r0 = e.touches[0]!;
+      const r1 = e.touches[1]!;
+      const p = boxPoint(img, (r0.clientX + r1.clientX) / 2, (r0.clientY + r1.clientY) / 2);
+      applyZoom(zoomAt(zoom, pinch.s * (distance(e.touches) / pinch.d), p.x, p.y, img.offsetWidth, img.offsetHeight));
+      return;
+    }
+    const t = e.touches[0];
+    if (!touch || !t) return;
+    if (Math.hypot(t.clientX - touch.x, t.clientY - touch.y) > 10) touch.moved = true;
+    if (isZoomed(zoom) && img) {
+      if (e.cancelable) e.preventDefault();
+      applyZoom(panBy(zoom, t.clientX - touch.lx, t.clientY - touch.ly, img.offsetWidth, img.offsetHeight));
+    }
+    touch.lx = t.clientX;
+    touch.ly = t.clientY;
+  }, { passive: false });
   stage.addEventListener('touchend', (e) => {
+    if (pinch) {
+      if (e.touches.length === 0) pinch = null;
+      if (e.cancelable) e.preventDefault();
+      return;
+    }
     const t = e.changedTouches[0];
     if (!touch || !t) return;
-    const action = swipeAction(t.clientX - touch.x, t.clientY - touch.y, stage.clientWidth, mode);
+    const start = touch;
     touch = null;
+    const dx = t.clientX - start.x;
+    const dy = t.clientY - start.y;
+    if (!start.moved && Math.hypot(dx, dy) <= 10) {
+      if (e.cancelable) e.preventDefault();
+      tap(t.clientX, t.clientY);
+      return;
+    }
+    // No page turn while zoomed, nor while the page is wider than the area (that swipe scrolls it).
+    if (isZoomed(zoom) || stage.scrollWidth > stage.clientWidth + 1) return;
+    const action = swipeAction(dx, dy, stage.clientWidth, mode);
     if (action) go(action);
-  }, { passive: true });
+  }, { passive: false });
 
   // Signed page URLs expire (about two hours): the manifest hands out fresh ones.
   const manifestUrl = root.dataset.manifest;
@@ -203,5 +455,6 @@ export function initReader(root: HTMLElement | null = document.getElementById('r
   const idle = (window as { requestIdleCallback?: (cb: () => void) => void }).requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 200));
   idle(() => void refresh());
 
+  setFit(fit, false);
   setMode(mode, false);
 }

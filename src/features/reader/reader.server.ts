@@ -10,7 +10,7 @@ import type { Locale } from '~/lib/site';
 import { displayChapterName, type ChapterAccess } from '~/features/catalog';
 import { defaultMode, type Mode } from './modes';
 import { buildManifest, type Manifest } from './manifest';
-import { manifestPath as manifestPathFor, chapterPrefix, numberSegment, readerPath, seriesPath } from '~/lib/paths';
+import { manifestPath as manifestPathFor, chapterPrefix, numberSegment, readerPath, seriesPath, mediaUrl } from '~/lib/paths';
 import { pageViewer, signedPageUrl, verifyPage } from './signing.server';
 import { fileResponse, mediaFile, mediaForbidden, mediaNotFound } from '~/server/media';
 import { relativeTime } from '~/lib/dates';
@@ -42,6 +42,22 @@ export interface ChapterLink {
   name: string;
 }
 
+/**
+ * The next chapter as the end card shows it: its thumbnail and, from the same pricing rule as
+ * this chapter (wallet `chapterAccessFor`), whether the visitor may read it or what it costs.
+ */
+export interface NextChapterCard extends ChapterLink {
+  /** Public media URL of the chapter's thumbnail, or null. */
+  thumbnail: string | null;
+  /** Its subtitle ("The Duel"), if any. */
+  title: string | null;
+  readable: boolean;
+  /** What a key unlock costs now (0 when readable for free). */
+  price: number;
+  /** Why it is readable: free for everyone, or this reader's (owned, rented, subscribed). */
+  reason: ChapterAccess['reason'];
+}
+
 export interface ReaderModel {
   series: SeriesRow;
   chapter: ChapterRow;
@@ -68,6 +84,8 @@ export interface ReaderModel {
   pages: ReaderPage[];
   prev: ChapterLink | null;
   next: ChapterLink | null;
+  /** The end card's next chapter (only for a readable chapter, whose pages end on the card). */
+  nextCard: NextChapterCard | null;
   defaultMode: Mode;
   /** The series has geoblocks, so the answer depends on the visitor's country (no shared caching). */
   countryDependent: boolean;
@@ -151,8 +169,22 @@ async function buildModel(db: DB, series: SeriesRow, chapter: ChapterRow, ctx: R
   };
 
   let pages: ReaderPage[] = [];
+  let nextCard: NextChapterCard | null = null;
   if (state === 'readable') {
-    const rows = await chapterPageRows(db, chapter.id);
+    const nextLink = link(adjacent.next);
+    const [rows, nextFound] = await Promise.all([chapterPageRows(db, chapter.id), adjacent.next ? findChapter(db, adjacent.next.e4pid) : null]);
+    if (nextLink && nextFound) {
+      // The same door as this chapter's state: the pricing rule is never repeated here.
+      const { access: nextAccess } = await chapterAccessFor(db, { series, chapter: nextFound.chapter, userId, country, now });
+      nextCard = {
+        ...nextLink,
+        thumbnail: mediaUrl(nextFound.chapter.thumbnail),
+        title: nextFound.chapter.title?.trim() || null,
+        readable: nextAccess.readable,
+        price: nextAccess.finalPrice,
+        reason: nextAccess.reason,
+      };
+    }
     pages = rows.map((r, i) => ({
       position: Number(r.position),
       src: signedPageUrl(chapter.e4pid, Number(r.position), now, undefined, viewer),
@@ -180,6 +212,7 @@ async function buildModel(db: DB, series: SeriesRow, chapter: ChapterRow, ctx: R
     pages,
     prev: link(adjacent.prev),
     next: link(adjacent.next),
+    nextCard,
     defaultMode: defaultMode(series.format),
     countryDependent: blockedIn.size > 0,
   };
