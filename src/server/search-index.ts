@@ -4,7 +4,7 @@
  *   SQLite      FTS5 table series_fts (external content = series_search), `"term"*` prefix terms
  *   PostgreSQL  GIN index on to_tsvector('simple', document), `term:* & term2:*` tsquery
  * Documents live in series_search (migration 2026-11-21T03-search) and are rebuilt by
- * reindexSeries, which must run whenever a series, its credits, tags or keywords change
+ * reindexSeries, which must run whenever a series, its translations, credits, tags or keywords change
  * (docs/content.md). Query terms come from normalizeQuery only: letters and digits, never
  * raw user text, so no FTS or tsquery syntax can reach the engines.
  */
@@ -34,7 +34,7 @@ async function inTransaction<T>(db: AnyDb, run: (trx: AnyDb) => Promise<T>): Pro
 /** Builds the documents of these series (ids that no longer exist are skipped). */
 async function buildDocuments(db: AnyDb, ids: readonly number[]): Promise<{ series_id: number; name: string; document: string }[]> {
   if (!ids.length) return [];
-  const [series, people, tags, keywords] = await Promise.all([
+  const [series, people, tags, keywords, texts] = await Promise.all([
     db.selectFrom('series').select(['id', 'name', 'alt']).where('id', 'in', ids).orderBy('id').execute(),
     db.selectFrom('series_people').innerJoin('people', 'people.id', 'series_people.person_id')
       .select(['series_people.series_id as sid', 'people.name', 'people.alt'])
@@ -45,6 +45,9 @@ async function buildDocuments(db: AnyDb, ids: readonly number[]): Promise<{ seri
     db.selectFrom('series_keywords').innerJoin('keywords', 'keywords.id', 'series_keywords.keyword_id')
       .select(['series_keywords.series_id as sid', 'keywords.word'])
       .where('series_keywords.series_id', 'in', ids).orderBy('series_keywords.series_id').orderBy('keywords.word').execute(),
+    // Translated names: a series is found by its name on either site.
+    db.selectFrom('series_texts').select(['series_id as sid', 'name'])
+      .where('series_id', 'in', ids).where('name', 'is not', null).orderBy('series_id').orderBy('language').execute(),
   ]);
   const extra = new Map<number, (string | null)[]>();
   const add = (sid: number, ...texts: (string | null)[]) => {
@@ -55,6 +58,7 @@ async function buildDocuments(db: AnyDb, ids: readonly number[]): Promise<{ seri
   for (const p of people) add(p.sid, p.name, p.alt);
   for (const t of tags) add(t.sid, t.name, t.name_pt);
   for (const k of keywords) add(k.sid, k.word);
+  for (const t of texts) add(t.sid, t.name);
   return series.map((s) => ({
     series_id: Number(s.id),
     name: normalizeText(s.name),
