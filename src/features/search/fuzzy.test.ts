@@ -13,7 +13,7 @@ const DOCS: SuggestDoc[] = [
   doc(7, ['Coração de Aço'], 300, 'lucas andrade'),
   doc(8, ['Ghost Ward 13'], 1, '', ['JP']),
 ];
-const index = buildSuggestIndex(DOCS);
+const index = await buildSuggestIndex(DOCS);
 const search = (q: string, country?: string) => index.search(q, { limit: 8, country });
 
 describe('suggestion ranking', () => {
