@@ -27,6 +27,12 @@ describe('series texts fallback', () => {
     expect('description' in localizeRow(row, { description: 'x' })).toBe(false);
   });
 
+  it('lists the original name among the alternative names instead of the translated one', () => {
+    const row = { name: 'Midnight Volleyball Club', alt: 'Clube de Vôlei da Meia-Noite\nMayonaka Volley' };
+    expect(localizeRow(row, { name: 'Clube de Vôlei da Meia-Noite' }).alt).toBe('Midnight Volleyball Club\nMayonaka Volley');
+    expect(localizeRow(row, { description: 'x' }).alt).toBe(row.alt);
+  });
+
   it('translates the chapter name format ("Round {num}" → "Rodada {num}")', () => {
     expect(localizeRow({ chapter_name_format: 'Round {num}' }, { chapter_name_format: 'Rodada {num}' }).chapter_name_format).toBe('Rodada {num}');
   });

@@ -20,13 +20,17 @@ export function localizedText<O extends string | null>(original: O, translation:
  * A copy of `row` with each translated field it has replaced by its translation (fallback per
  * field); the row itself when there is nothing to replace. Fields the row does not carry are not added.
  */
-export function localizeRow<R extends Partial<Record<TranslatedField, string | null>>>(row: R, translation: SeriesTranslation | undefined): R {
+export function localizeRow<R extends Partial<Record<TranslatedField, string | null>> & { alt?: string }>(row: R, translation: SeriesTranslation | undefined): R {
   if (!translation) return row;
   let out: R | undefined;
   for (const f of TRANSLATED_FIELDS) {
     if (!(f in row)) continue;
     const value = localizedText(row[f] ?? null, translation[f]);
     if (value !== row[f]) (out ??= { ...row })[f] = value as R[typeof f];
+  }
+  // A translated name is no longer an alternative name; the original becomes one.
+  if (out && typeof row.alt === 'string' && typeof row.name === 'string' && out.name !== row.name) {
+    out.alt = [row.name, ...row.alt.split('\n').filter((a) => a.trim() && a.trim() !== out!.name)].join('\n');
   }
   return out ?? row;
 }
