@@ -115,6 +115,21 @@ export interface SeriesLanguageTable {
   last_updated: number;
 }
 
+/**
+ * A series' texts in one content language (migration 2026-11-25T02-series-texts). Null columns
+ * and missing rows fall back to the series' own (original-language) text.
+ */
+export interface SeriesTextTable {
+  series_id: number;
+  /** Content language: 'en', 'pt-br'. */
+  language: string;
+  name: string | null;
+  description: string | null;
+  excerpt: string | null;
+  update_text: string | null;
+  chapter_name_format: string | null;
+}
+
 /** One search document per series (migration 2026-11-21T03-search; src/features/search/). */
 export interface SeriesSearchTable {
   series_id: number;
@@ -513,6 +528,7 @@ export interface Database {
   series_keywords: SeriesKeywordTable;
   series_languages: SeriesLanguageTable;
   series_search: SeriesSearchTable;
+  series_texts: SeriesTextTable;
   campaigns: CampaignTable;
   chapters: ChapterTable;
   chapter_pages: ChapterPageTable;

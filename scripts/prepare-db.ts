@@ -3,7 +3,7 @@
 import { createDb } from '~/server/db';
 import { config } from '~/server/config.mjs';
 import { migrateToLatest } from '@db/migrate';
-import { isCatalogEmpty, seedDemo } from '@db/seed/index';
+import { isCatalogEmpty, seedDemo, seedDemoTexts } from '@db/seed/index';
 import { seedDemoUsers } from '@db/seed/users';
 import { seedShop } from '@db/seed/shop';
 import { refreshReleasedSeries } from '~/features/catalog/index.server';
@@ -20,6 +20,9 @@ try {
     // Chapters scheduled while the server was down are out now: bring the series counters up to date
     // (the running server then checks once a minute; see src/features/catalog/release.server.ts).
     const touched = await refreshReleasedSeries(db, 0, Math.floor(Date.now() / 1000));
+    // A catalogue seeded before per-language series texts existed gets the demo's translations.
+    const texts = await seedDemoTexts(db);
+    if (texts) console.log(`Added ${texts} demo series translations`);
     if (touched) console.log(`Release counters checked for ${touched} series`);
   }
   const users = await seedDemoUsers(db);

@@ -9,7 +9,7 @@
 import { createDb } from '~/server/db';
 import { config } from '~/server/config.mjs';
 import { migrateToLatest } from '@db/migrate';
-import { clearCatalog, isCatalogEmpty, seedDemo } from '@db/seed/index';
+import { clearCatalog, isCatalogEmpty, seedDemo, seedDemoTexts } from '@db/seed/index';
 import { seedDemoUsers } from '@db/seed/users';
 import { seedShop } from '@db/seed/shop';
 
@@ -35,6 +35,8 @@ try {
   if (!empty) {
     // Not an error: npm start seeds only an empty catalogue, and so does this script without --force.
     console.log('The catalogue already has series; nothing seeded. Run `npm run seed -- --force` to replace it.');
+    const texts = await seedDemoTexts(db);
+    if (texts) console.log(`Added ${texts} demo series translations`);
   } else {
     const result = await seedDemo(db, { mediaDir: config.mediaDir, large, log: (m) => console.log(`  ${m}`) });
     const secs = ((Date.now() - started) / 1000).toFixed(1);

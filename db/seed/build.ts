@@ -4,7 +4,8 @@
  * and the denormalised counters. Nothing here touches the database or disk.
  */
 import type { Insertable } from 'kysely';
-import type { CampaignTable, ChapterTable, SeriesTable } from '../schema';
+import type { CampaignTable, ChapterTable, SeriesTable, SeriesTextTable } from '../schema';
+import { PT_DESCRIPTIONS, PT_NAME_FORMATS } from './catalog-pt';
 import { type Format, type PoolImage, type SeriesArtSpec, poolPages, poolThumbs, seriesImages } from './art';
 import { KEYWORDS, PUBLISHERS, type SeriesDef, TAGS, type UpdateStatus } from './catalog';
 import { Rng } from './prng';
@@ -35,7 +36,11 @@ export interface BuiltSeries {
   people: { name: string; role: 'author' | 'artist'; position: number }[];
   campaigns: CampaignRowData[];
   chapters: ChapterRowData[];
+  /** The series' texts in other languages (series_texts without series_id). */
+  texts: SeriesTextData[];
 }
+
+export type SeriesTextData = Omit<Insertable<SeriesTextTable>, 'series_id'>;
 
 // ---------------------------------------------------------------- text helpers
 
@@ -309,14 +314,20 @@ export function chapterPages(format: Format, e4pid: string, count: number): Pool
 
 function updateText(rng: Rng, status: UpdateStatus, format: Format, pt: boolean): string | null {
   if (!rng.chance(0.7)) return null;
+  return scheduleText(status, format, pt);
+}
+
+/** A series' update text from its status ("New chapters every Sunday" / "Novos capítulos todo domingo"). */
+export function scheduleText(status: UpdateStatus, format: Format, pt: boolean): string | null {
   const unit = format === 'WEBTOON' ? (pt ? 'episódios' : 'episodes') : pt ? 'capítulos' : 'chapters';
   const wd = WEEKDAY[status];
-  if (wd !== undefined) return pt ? `Novos ${unit} toda ${WEEKDAY_PT[wd]}` : `New ${unit} every ${WEEKDAY_EN[wd]}`;
+  // "todo domingo", "todo sábado", but "toda segunda-feira".
+  if (wd !== undefined) return pt ? `Novos ${unit} ${wd === 0 || wd === 6 ? 'todo' : 'toda'} ${WEEKDAY_PT[wd]}` : `New ${unit} every ${WEEKDAY_EN[wd]}`;
   switch (status) {
     case 'DAILY':
       return pt ? `Novos ${unit} todos os dias` : `New ${unit} every day`;
     case 'WEEKLY':
-      return pt ? 'Atualizado toda semana' : 'Updated weekly';
+      return pt ? 'Atualizado semanalmente' : 'Updated weekly';
     case 'BI_WEEKLY':
       return pt ? 'Atualizado a cada duas semanas' : 'Updated every two weeks';
     case 'MONTHLY':
@@ -387,6 +398,28 @@ const publisherOf = (key: string) => {
   if (!p) throw new Error(`unknown publisher ${key}`);
   return p;
 };
+
+/** Texts for the other site's language: Portuguese for a series published in both languages. */
+function demoTexts(def: SeriesDef, row: SeriesRowData): SeriesTextData[] {
+  if (def.lang !== 'both') return [];
+  const description = PT_DESCRIPTIONS[def.name];
+  if (!description) throw new Error(`No Portuguese description for "${def.name}" (db/seed/catalog-pt.ts)`);
+  return [ptTexts(def.pt ?? null, description, row)];
+}
+
+/** The Portuguese row of a series whose original is English: update text and chapter name format from the same templates. */
+function ptTexts(name: string | null, description: string, row: SeriesRowData): SeriesTextData {
+  const format = row.chapter_name_format ?? null;
+  return {
+    language: 'pt-br',
+    name,
+    description,
+    excerpt: firstSentence(description),
+    // Generated texts follow the English one (none when it has none); a hand-written one stays as it is.
+    update_text: row.update_text == null ? null : (scheduleText(row.update_status as UpdateStatus, row.format, true) ?? null),
+    chapter_name_format: format == null ? null : (PT_NAME_FORMATS[format] ?? null),
+  };
+}
 
 /** Builds one demo series from its definition. */
 export function buildDemoSeries(def: SeriesDef, ctx: BuildContext): { series: BuiltSeries; art: SeriesArtSpec } {
@@ -497,7 +530,7 @@ export function buildDemoSeries(def: SeriesDef, ctx: BuildContext): { series: Bu
     : [];
 
   return {
-    series: { row, publisher: def.pub, languages: d.languages, tags: def.tags, keywords: def.kw, people, campaigns, chapters },
+    series: { row, publisher: def.pub, languages: d.languages, tags: def.tags, keywords: def.kw, people, campaigns, chapters, texts: demoTexts(def, row) },
     art: { slug, name: def.name, format: def.format, color: def.color, publisher: pub.name, author: def.author },
   };
 }
@@ -602,8 +635,15 @@ export function buildBulkSeries(index: number, artSlugs: { slug: string; format:
     chapter_count: d.chapter_count,
   };
   const tags = rng.sample(TAGS.map((t) => t.slug), rng.int(1, 3));
+  // A series in both languages gets its Portuguese texts (a fork, so the English draws stay as they were).
+  const texts: SeriesTextData[] = [];
+  if (both) {
+    const ptRng = new Rng(`bulk-pt:${index}`);
+    texts.push(ptTexts(alt[0] ?? null, `Uma história ${ptRng.pick(['arrebatadora', 'tranquila', 'eletrizante', 'divertida', 'sombria'])} sobre ${name}. Ninguém sabe como termina. Nem mesmo quem escreve.`, row));
+  }
   return {
     row,
+    texts,
     publisher: pub,
     languages: d.languages,
     tags,

@@ -96,7 +96,7 @@ export async function isCatalogEmpty(db: DB): Promise<boolean> {
 /** Deletes every catalogue row (series, chapters, pages and their reference data). */
 export async function clearCatalog(db: DB): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    for (const table of ['chapter_pages', 'chapters', 'campaigns', 'series_languages', 'series_keywords', 'series_tags', 'series_people', 'series', 'keywords', 'tags', 'people', 'publishers'] as const) {
+    for (const table of ['chapter_pages', 'chapters', 'campaigns', 'series_texts', 'series_languages', 'series_keywords', 'series_tags', 'series_people', 'series', 'keywords', 'tags', 'people', 'publishers'] as const) {
       await trx.deleteFrom(table).execute();
     }
   });
@@ -160,12 +160,15 @@ async function insertSeries(trx: Db, built: BuiltSeries[], lk: Lookups): Promise
     keywords: built.flatMap((b) => b.keywords.map((k) => ({ series_id: sid(b), keyword_id: lk.keywords.get(k)! }))),
     languages: built.flatMap((b) => b.languages.map((l) => ({ series_id: sid(b), ...l }))),
     campaigns: built.flatMap((b) => b.campaigns.map((c) => ({ series_id: sid(b), ...c }))),
+    texts: built.flatMap((b) => b.texts.map((t) => ({ series_id: sid(b), ...t }))),
   };
   for (const rows of chunks(links.people, LINK_BATCH)) await trx.insertInto('series_people').values(rows).execute();
   for (const rows of chunks(links.tags, LINK_BATCH)) await trx.insertInto('series_tags').values(rows).execute();
   for (const rows of chunks(links.keywords, LINK_BATCH)) await trx.insertInto('series_keywords').values(rows).execute();
   for (const rows of chunks(links.languages, LINK_BATCH)) await trx.insertInto('series_languages').values(rows).execute();
   for (const rows of chunks(links.campaigns, LINK_BATCH)) await trx.insertInto('campaigns').values(rows).execute();
+  // 7 columns: 500 rows stay under SQLite's 32,766 bound parameters.
+  for (const rows of chunks(links.texts, 500)) await trx.insertInto('series_texts').values(rows).execute();
 
   const chapters = built.flatMap((b) => b.chapters.map((c) => ({ ...c, series_id: sid(b) })));
   const formatOf = new Map(built.flatMap((b) => b.chapters.map((c) => [c.e4pid, b.row.format] as const)));
@@ -233,4 +236,32 @@ export async function seedDemo(db: DB, opts: SeedOptions): Promise<{ series: num
     }
   }
   return { series, chapters };
+}
+
+/**
+ * Adds the demo series' translations (series_texts) that an already seeded catalogue lacks: a
+ * database seeded before series texts existed gets them without a reseed. Matches series by
+ * slug (the demo's slugs are stable); never overwrites a translation that is there. Returns how
+ * many rows it added.
+ */
+export async function seedDemoTexts(db: DB, now = Math.floor(Date.now() / 1000)): Promise<number> {
+  const ctx: BuildContext = { now, ids: new IdBook(), slugs: new SlugBook() };
+  const built = SERIES.map((def) => buildDemoSeries(def, ctx).series).filter((b) => b.texts.length);
+  if (!built.length) return 0;
+  const slugs = built.map((b) => b.row.slug);
+  const [series, existing] = await Promise.all([
+    db.selectFrom('series').select(['id', 'slug']).where('slug', 'in', slugs).execute(),
+    db.selectFrom('series_texts').innerJoin('series', 'series.id', 'series_texts.series_id').select(['series.slug', 'series_texts.language']).where('series.slug', 'in', slugs).execute(),
+  ]);
+  const idOf = new Map(series.map((s) => [s.slug, Number(s.id)]));
+  const have = new Set(existing.map((e) => `${e.slug}|${e.language}`));
+  const rows = built.flatMap((b) => {
+    const id = idOf.get(b.row.slug);
+    return id === undefined ? [] : b.texts.filter((t) => !have.has(`${b.row.slug}|${t.language}`)).map((t) => ({ series_id: id, ...t }));
+  });
+  if (!rows.length) return 0;
+  await db.insertInto('series_texts').values(rows).execute();
+  // Translated names are searchable (series_search); rebuild those documents.
+  await reindexSeries(db, rows.map((r) => r.series_id));
+  return rows.length;
 }

@@ -8,7 +8,7 @@ import { migrateToLatest } from '../migrate';
 import { plannedKeys, poolPages, svgSources } from './art';
 import { slugify } from './build';
 import { PUBLISHERS, SERIES } from './catalog';
-import { DEMO, clearCatalog, isCatalogEmpty, seedDemo } from './index';
+import { DEMO, clearCatalog, isCatalogEmpty, seedDemo, seedDemoTexts } from './index';
 
 // A fixed clock: 2026-03-04 10:20:00 UTC (a Wednesday).
 const NOW = 1772619600;
@@ -371,6 +371,47 @@ describe('demo catalogue', () => {
       expect(cb).toEqual(ca);
       await clearCatalog(other);
       expect(await isCatalogEmpty(other)).toBe(true);
+    } finally {
+      await other.destroy();
+    }
+  }, 60_000);
+
+  it('gives every series shown on the Portuguese site Portuguese texts', async () => {
+    const rows = await db.selectFrom('series').innerJoin('series_languages', 'series_languages.series_id', 'series.id')
+      .leftJoin('series_texts', (j) => j.onRef('series_texts.series_id', '=', 'series.id').on('series_texts.language', '=', 'pt-br'))
+      .select(['series.slug', 'series.name', 'series.description', 'series.update_text', 'series.chapter_name_format', 'series.alt',
+        'series_texts.name as pt_name', 'series_texts.description as pt_description', 'series_texts.excerpt as pt_excerpt',
+        'series_texts.update_text as pt_update', 'series_texts.chapter_name_format as pt_format'])
+      .where('series_languages.site_id', '=', 3).execute();
+    const both = SERIES.filter((d) => d.lang === 'both');
+    expect(rows.filter((r) => r.pt_description != null)).toHaveLength(both.length);
+    for (const r of rows) {
+      const def = SERIES.find((d) => slugify(d.name) === r.slug)!;
+      if (def.lang === 'pt') {
+        // The original is Portuguese already.
+        expect(r.pt_description).toBeNull();
+        continue;
+      }
+      expect(r.pt_name).toBe(def.pt);
+      expect(r.pt_description).not.toBe(r.description);
+      expect(r.pt_description).toMatch(/[ãçéêíóõú]| (de|que|o|a) /);
+      expect(r.description.startsWith(r.pt_excerpt!)).toBe(false);
+      expect(r.pt_description!.startsWith(r.pt_excerpt!)).toBe(true);
+      if (r.update_text) expect(r.pt_update).toMatch(/^(Novos (capítulos|episódios) (todo|toda|todos os) |Atualizado |Novo capítulo|Em hiato)/);
+      else expect(r.pt_update).toBeNull();
+    }
+    expect(rows.find((r) => r.chapter_name_format === 'Round {num}')?.pt_format).toBe('Rodada {num}');
+    expect(rows.some((r) => r.pt_update === 'Novos capítulos todo domingo' || r.pt_update === 'Novos episódios todo domingo' || r.pt_update === 'Atualizado semanalmente')).toBe(true);
+  });
+
+  it('adds missing translations to an already seeded catalogue, once', async () => {
+    const other = await freshDb();
+    try {
+      await seedDemo(other, { mediaDir, now: NOW, images: false });
+      const before = await other.selectFrom('series_texts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      await other.deleteFrom('series_texts').execute();
+      expect(await seedDemoTexts(other, NOW)).toBe(Number(before.n));
+      expect(await seedDemoTexts(other, NOW)).toBe(0);
     } finally {
       await other.destroy();
     }

@@ -44,3 +44,8 @@ export function siteIdForLanguage(language: string): 0 | SiteId {
   if (language === 'pt-br') return 3;
   return 0;
 }
+
+/** The content language a locale's site shows ('en', 'pt-br'). */
+export function contentLanguage(locale: Locale): Site['language'] {
+  return locale === 'pt-BR' ? 'pt-br' : 'en';
+}

@@ -4,7 +4,7 @@
  *   SQLite      FTS5 table series_fts (external content = series_search), `"term"*` prefix terms
  *   PostgreSQL  GIN index on to_tsvector('simple', document), `term:* & term2:*` tsquery
  * Documents live in series_search (migration 2026-11-21T03-search) and are rebuilt by
- * reindexSeries, which must run whenever a series, its credits, tags or keywords change
+ * reindexSeries, which must run whenever a series, its translations, credits, tags or keywords change
  * (docs/content.md). Query terms come from normalizeQuery only: letters and digits, never
  * raw user text, so no FTS or tsquery syntax can reach the engines.
  */
@@ -34,7 +34,7 @@ async function inTransaction<T>(db: AnyDb, run: (trx: AnyDb) => Promise<T>): Pro
 /** Builds the documents of these series (ids that no longer exist are skipped). */
 async function buildDocuments(db: AnyDb, ids: readonly number[]): Promise<{ series_id: number; name: string; document: string }[]> {
   if (!ids.length) return [];
-  const [series, people, tags, keywords] = await Promise.all([
+  const [series, people, tags, keywords, texts] = await Promise.all([
     db.selectFrom('series').select(['id', 'name', 'alt']).where('id', 'in', ids).orderBy('id').execute(),
     db.selectFrom('series_people').innerJoin('people', 'people.id', 'series_people.person_id')
       .select(['series_people.series_id as sid', 'people.name', 'people.alt'])
@@ -45,6 +45,9 @@ async function buildDocuments(db: AnyDb, ids: readonly number[]): Promise<{ seri
     db.selectFrom('series_keywords').innerJoin('keywords', 'keywords.id', 'series_keywords.keyword_id')
       .select(['series_keywords.series_id as sid', 'keywords.word'])
       .where('series_keywords.series_id', 'in', ids).orderBy('series_keywords.series_id').orderBy('keywords.word').execute(),
+    // Translated names: a series is found by its name on either site.
+    db.selectFrom('series_texts').select(['series_id as sid', 'name'])
+      .where('series_id', 'in', ids).where('name', 'is not', null).orderBy('series_id').orderBy('language').execute(),
   ]);
   const extra = new Map<number, (string | null)[]>();
   const add = (sid: number, ...texts: (string | null)[]) => {
@@ -55,6 +58,7 @@ async function buildDocuments(db: AnyDb, ids: readonly number[]): Promise<{ seri
   for (const p of people) add(p.sid, p.name, p.alt);
   for (const t of tags) add(t.sid, t.name, t.name_pt);
   for (const k of keywords) add(k.sid, k.word);
+  for (const t of texts) add(t.sid, t.name);
   return series.map((s) => ({
     series_id: Number(s.id),
     name: normalizeText(s.name),
@@ -116,55 +120,6 @@ function tsquery(terms: readonly string[]): string {
   return terms.map((t) => `${t.replace(/[^\p{L}\p{N}]/gu, '')}:*`).join(' & ');
 }
 
-export interface SearchHit {
-  id: number;
-  slug: string;
-  name: string;
-  excerpt: string;
-  images: string;
-}
-
-export interface SearchOptions {
-  /** Series must have a language shown on one of these sites. */
-  siteIds: readonly number[];
-  limit: number;
-}
-
-/**
- * Series matching a user query, best first: exact name match, then name prefix, then the
- * engine's rank (bm25 / ts_rank), then popularity. BLOCKED series never match. A query that
- * normalises to fewer than 2 characters matches nothing.
- */
-export async function searchSeries(db: AnyDb, query: string, opts: SearchOptions): Promise<SearchHit[]> {
-  const { text, terms } = normalizeQuery(query);
-  const siteIds = [...new Set(opts.siteIds.map(Number).filter(Number.isSafeInteger))];
-  const limit = Math.max(1, Math.min(100, Math.floor(opts.limit) || 1));
-  if (!terms.length || !siteIds.length) return [];
-  const pg = isPostgres(db);
-  // SQLite drives the query from the FTS5 table (its rank column is bm25, lower is better).
-  const from = pg
-    ? sql`series_search ss`
-    : sql`series_fts join series_search ss on ss.series_id = series_fts.rowid`;
-  const match = pg
-    ? sql`to_tsvector('simple', ss.document) @@ to_tsquery('simple', ${tsquery(terms)})`
-    : sql`series_fts match ${ftsQuery(terms)}`;
-  const rank = pg
-    ? sql`ts_rank(to_tsvector('simple', ss.document), to_tsquery('simple', ${tsquery(terms)})) desc`
-    : sql`series_fts.rank asc`;
-  const prefix = `${text}%`;
-  const { rows } = await sql<{ id: number; slug: string; name: string; excerpt: string; images: string }>`
-    select s.id, s.slug, s.name, s.excerpt, s.images
-    from ${from}
-    join series s on s.id = ss.series_id
-    where ${match}
-      and s.state <> 'BLOCKED'
-      and exists (select 1 from series_languages sl where sl.series_id = s.id and sl.site_id in (${sql.join(siteIds)}))
-    order by case when ss.name = ${text} then 0 when ss.name like ${prefix} then 1 else 2 end,
-      ${rank}, s.popularity desc, s.id asc
-    limit ${limit}`.execute(db);
-  return rows.map((r) => ({ id: Number(r.id), slug: r.slug, name: r.name, excerpt: r.excerpt, images: r.images }));
-}
-
 /** The sites (1, 3) each series is shown on, ascending. */
 export async function seriesSites(db: AnyDb, ids: readonly number[]): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(ids.map((id) => [id, []]));
@@ -174,4 +129,59 @@ export async function seriesSites(db: AnyDb, ids: readonly number[]): Promise<Ma
   for (const r of rows) out.get(Number(r.series_id))?.push(Number(r.site_id));
   for (const list of out.values()) list.sort((a, b) => a - b);
   return out;
+}
+
+/** What the suggestions index holds of one series (src/features/search/fuzzy.ts). */
+export interface SuggestionRow {
+  id: number;
+  slug: string;
+  /** The original name and excerpt, and this language's translations (null: none). */
+  name: string;
+  excerpt: string;
+  t_name: string | null;
+  t_excerpt: string | null;
+  /** Alternative names, one per line. */
+  alt: string;
+  /** Translated names in every language, one per line. */
+  names: string;
+  images: string;
+  popularity: number;
+  /** JSON arrays of country codes: the series' own geoblocks and its publisher's. */
+  geoblocks: string;
+  publisher_geoblocks: string | null;
+  /** The full-text document (authors, tags, keywords, names), already normalised. */
+  document: string;
+}
+
+/**
+ * Every series the suggestions may show on these sites: ACTIVE only (REMOVED and BLOCKED never
+ * appear), shown on one of the sites, with its texts in `language` and its search document.
+ * One query for SQLite and PostgreSQL.
+ */
+export async function suggestionRows(db: AnyDb, siteIds: readonly number[], language: string): Promise<SuggestionRow[]> {
+  const ids = [...new Set(siteIds.map(Number).filter(Number.isSafeInteger))];
+  if (!ids.length) return [];
+  const rows = await db.selectFrom('series as s')
+    .leftJoin('series_search as ss', 'ss.series_id', 's.id')
+    .leftJoin('publishers as p', 'p.id', 's.publisher_id')
+    .leftJoin('series_texts as t', (j) => j.onRef('t.series_id', '=', 's.id').on('t.language', '=', language))
+    .select(['s.id', 's.slug', 's.name', 's.excerpt', 's.alt', 's.images', 's.popularity', 's.geoblocks', 'p.geoblocks as publisher_geoblocks',
+      'ss.document', 't.name as t_name', 't.excerpt as t_excerpt'])
+    .where('s.state', '=', 'ACTIVE')
+    .where((eb) => eb.exists(eb.selectFrom('series_languages as sl').select('sl.series_id').whereRef('sl.series_id', '=', 's.id').where('sl.site_id', 'in', ids)))
+    .orderBy('s.id')
+    .execute();
+  const names = new Map<number, string[]>();
+  for (const t of await db.selectFrom('series_texts').select(['series_id', 'name']).where('name', 'is not', null).execute()) {
+    const list = names.get(Number(t.series_id)) ?? [];
+    list.push(t.name!);
+    names.set(Number(t.series_id), list);
+  }
+  return rows.map((r) => ({
+    ...r,
+    id: Number(r.id),
+    popularity: Number(r.popularity),
+    document: r.document ?? '',
+    names: (names.get(Number(r.id)) ?? []).join('\n'),
+  }));
 }

@@ -1,3 +1,5 @@
+import { SITES, type SiteId } from '~/lib/site';
+import { localizeSeriesRows } from './texts.server';
 import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
@@ -76,8 +78,8 @@ export async function comicJson(db: DB, series: SeriesRow, abs: AbsoluteUrl, sit
 }
 
 /** Series sharing the most tags with this one (ties: popularity). */
-export function similarSeries(db: DB, seriesId: number, siteId: number, limit = 6) {
-  return repo.similarSeries(db, seriesId, siteId, limit);
+export async function similarSeries(db: DB, seriesId: number, siteId: number, limit = 6) {
+  return localizeSeriesRows(db, SITES[siteId as SiteId]?.language ?? 'en', await repo.similarSeries(db, seriesId, siteId, limit));
 }
 
 export async function comicResponseV2(db: DB, series: SeriesRow, abs: AbsoluteUrl, site: Site, t: T) {

@@ -8,3 +8,4 @@ export { loadSeriesPage } from './series.server';
 export { SITEMAP_CHUNK, escapeXml, sitemapChapterCount, sitemapChapters, sitemapSeries, urlset } from './sitemap.server';
 export { accessIn, anonymousPricer, type AnonymousPricer, campaignsOf, pricedChapterOf, pricedSeriesOf, pricingContext, pricingContextOf, sharedPricingContext, type PricingContext } from './pricing.server';
 export { chapterE4pid, promotionalVisual, type PromotionalVisual } from './promotion.server';
+export { localizeSeriesRows, seriesLocalizer, type Localize } from './texts.server';

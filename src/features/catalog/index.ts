@@ -11,3 +11,4 @@ export {
   adsPeriod, chooseCurrency, lineupOf, parseFreeAvailability, parseStrategy, priceChapter, seriesAccess, unlockBonus,
   type Balances as PricingBalances, type ChapterAccess, type ClosedReason, type FreeAvailability, type Method, type ReaderEntitlements, type Rental, type SeriesAccess, type UnlockMethods,
 } from './pricing';
+export { localizeRow, localizedText, type SeriesTranslation } from './texts';

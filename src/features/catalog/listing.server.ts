@@ -3,6 +3,7 @@
  * page and its cached total. The query itself (and how it walks the indexes) is
  * `listingQueries` in the catalogue repository; docs/api.md ("Query and indexes").
  */
+import { seriesLocalizer } from './texts.server';
 import type { DB } from '~/server/db';
 import { PAGE_SIZE, cleanQuery, siteIdsFor, type ListingParams } from './listing';
 import type { Format } from './rules';
@@ -52,10 +53,14 @@ async function cachedCount(q: ListingQuery, run: () => Promise<{ count: number }
 /** One page of series and the total matching count (a page past the end has no items). */
 export async function querySeries(db: DB, q: ListingQuery): Promise<ListingResult> {
   const queries = repo.listingQueries(db, q);
-  const [rows, total] = await Promise.all([queries.rows.execute(), cachedCount(q, () => queries.count.executeTakeFirst())]);
+  const [rows, total, localize] = await Promise.all([
+    queries.rows.execute(),
+    cachedCount(q, () => queries.count.executeTakeFirst()),
+    seriesLocalizer(db, q.language ?? 'en'),
+  ]);
   return {
     total,
-    items: rows.map(toListingItem),
+    items: rows.map((r) => toListingItem(localize(r))),
   };
 }
 
@@ -74,7 +79,7 @@ export function toListingItem(r: SeriesCardRow & { in_exclusive: number; update_
  * Resolves parsed params into a ListingQuery; an unknown category is dropped from the params,
  * and so is the favorited filter without a logged-in `userId`.
  */
-export async function resolveListing(db: DB, params: ListingParams, categories?: readonly Category[], userId?: number | null): Promise<{ query: ListingQuery; params: ListingParams }> {
+export async function resolveListing(db: DB, params: ListingParams, categories?: readonly Category[], userId?: number | null, language?: string): Promise<{ query: ListingQuery; params: ListingParams }> {
   let tagId: number | null = null;
   let effective = params.favorited && userId == null ? { ...params, favorited: false } : params;
   if (params.category) {
@@ -95,6 +100,7 @@ export async function resolveListing(db: DB, params: ListingParams, categories?:
     order: effective.order,
     offset: (effective.page - 1) * PAGE_SIZE,
     limit: PAGE_SIZE,
+    language,
   };
   return { query, params: effective };
 }
@@ -107,8 +113,11 @@ export async function primaryCategories(db: DB, locale: 'en' | 'pt-BR'): Promise
     .sort((a, b) => a.name.localeCompare(b.name, locale));
 }
 
-/** The listing's page of results for parsed params. An unknown category is ignored (params.category becomes null). */
-export async function listSeries(db: DB, params: ListingParams, categories?: readonly Category[], userId?: number | null): Promise<ListingResult & { params: ListingParams }> {
-  const resolved = await resolveListing(db, params, categories, userId);
+/**
+ * The listing's page of results for parsed params. An unknown category is ignored (params.category
+ * becomes null). `language` is the site's content language, the one the series' texts are shown in.
+ */
+export async function listSeries(db: DB, params: ListingParams, categories?: readonly Category[], userId?: number | null, language?: string): Promise<ListingResult & { params: ListingParams }> {
+  const resolved = await resolveListing(db, params, categories, userId, language);
   return { ...(await querySeries(db, resolved.query)), params: resolved.params };
 }

@@ -7,24 +7,30 @@ import type { ChapterRow, SeriesRow } from '@db/schema';
 import type { DB } from '~/server/db';
 import * as repo from './repository.server';
 import type { T } from '~/lib/i18n';
-import type { Locale } from '~/lib/site';
+import { contentLanguage, type Locale } from '~/lib/site';
 import { readerPath } from '~/lib/paths';
 import { displayChapterName } from './naming';
+import { seriesLocalizer } from './texts.server';
 
 /** A series by numeric id or e4pid (`SER-…`); anything else, an id out of range included, finds nothing. */
-export function findSeries(db: DB, ref: string): Promise<SeriesRow | undefined> {
-  return repo.findSeriesByIdOrE4pid(db, ref);
+// With `language` (a site's content language), the series' texts come in that language (texts.server.ts).
+export async function findSeries(db: DB, ref: string, language?: string): Promise<SeriesRow | undefined> {
+  return localized(db, await repo.findSeriesByIdOrE4pid(db, ref), language);
 }
 
-export function findSeriesBySlug(db: DB, slug: string): Promise<SeriesRow | undefined> {
-  return repo.findSeriesBySlug(db, slug);
+export async function findSeriesBySlug(db: DB, slug: string, language?: string): Promise<SeriesRow | undefined> {
+  return localized(db, await repo.findSeriesBySlug(db, slug), language);
 }
 
-/** A chapter by e4pid (`EPI-…`) with its series, or null. */
-export async function findChapter(db: DB, e4pid: string): Promise<{ series: SeriesRow; chapter: ChapterRow } | null> {
+async function localized(db: DB, series: SeriesRow | undefined, language: string | undefined): Promise<SeriesRow | undefined> {
+  return series && language ? (await seriesLocalizer(db, language))(series) : series;
+}
+
+/** A chapter by e4pid (`EPI-…`) with its series (in `language` when given), or null. */
+export async function findChapter(db: DB, e4pid: string, language?: string): Promise<{ series: SeriesRow; chapter: ChapterRow } | null> {
   const chapter = await repo.findChapterByE4pid(db, e4pid);
   if (!chapter) return null;
-  const series = await repo.findSeriesById(db, chapter.series_id);
+  const series = await localized(db, await repo.findSeriesById(db, chapter.series_id), language);
   return series ? { series, chapter } : null;
 }
 
@@ -51,7 +57,11 @@ export function pageMediaKey(db: DB, e4pid: string, position: number): Promise<s
 /** Name, series and reader path of chapters by id (a reader's key history links them). */
 export async function chapterLinks(db: DB, ids: readonly number[], t: T, locale: Locale): Promise<Map<number, { name: string; series: string; path: string }>> {
   if (!ids.length) return new Map();
-  const rows = await repo.chaptersWithSeries(db, ids);
+  const localize = await seriesLocalizer(db, contentLanguage(locale));
+  const rows = (await repo.chaptersWithSeries(db, ids)).map((r) => {
+    const l = localize({ series_id: r.series_id, name: r.series_name, chapter_name_format: r.chapter_name_format });
+    return { ...r, series_name: l.name, chapter_name_format: l.chapter_name_format };
+  });
   return new Map(rows.map((r) => {
     const number = Number(r.number);
     return [Number(r.id), {

@@ -173,7 +173,7 @@ export function promotableSeries(db: DB, exceptId: number, limit: number) {
 /** Chapters by id with what naming and linking them needs of their series. */
 export function chaptersWithSeries(db: DB, ids: readonly number[]) {
   return db.selectFrom('chapters').innerJoin('series', 'series.id', 'chapters.series_id')
-    .select(['chapters.id', 'chapters.e4pid', 'chapters.number', 'chapters.language', 'series.name as series_name', 'series.slug', 'series.format', 'series.chapter_name_format'])
+    .select(['chapters.id', 'chapters.e4pid', 'chapters.number', 'chapters.language', 'chapters.series_id', 'series.name as series_name', 'series.slug', 'series.format', 'series.chapter_name_format'])
     .where('chapters.id', 'in', [...ids]).execute();
 }
 
@@ -288,6 +288,8 @@ export interface ListingQuery {
   order: Order;
   offset: number;
   limit: number;
+  /** The content language the series' texts are shown in (texts.server.ts); default 'en'. */
+  language?: string;
 }
 
 const ORDER_COLUMN: Record<OrderKey, 'series.last_updated' | 'series.name' | 'series.popularity' | 'series.chapter_count'> = {
@@ -373,4 +375,14 @@ export function primaryTagBySlug(db: DB, slug: string) {
 
 export function primaryTags(db: DB) {
   return db.selectFrom('tags').select(['id', 'slug', 'name', 'name_pt', 'color']).where('is_primary', '=', 1).execute();
+}
+
+// ---------------------------------------------------------------- series texts
+
+/** Every translation into one content language (series_texts_language_idx). */
+export function seriesTextsOfLanguage(db: DB, language: string) {
+  return db.selectFrom('series_texts')
+    .select(['series_id', 'name', 'description', 'excerpt', 'update_text', 'chapter_name_format'])
+    .where('language', '=', language)
+    .execute();
 }

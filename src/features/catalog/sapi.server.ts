@@ -2,6 +2,7 @@
  * The anonymous JSON comics API (/sapi/comics, /sapi/comics/{e4pid}); documented in docs/api.md.
  * Field names follow the original API (uslug, link, ...), so they are snake_case on purpose.
  */
+import { seriesLocalizer } from './texts.server';
 import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
 import { PAGE_SIZE, MAX_PAGE, type Order } from './listing';
@@ -114,6 +115,7 @@ export async function sapiComicList(db: DB, opts: { site: Site; ordering: SapiOr
     order: orderFor(opts.ordering),
     offset: (page - 1) * PAGE_SIZE,
     limit: PAGE_SIZE,
+    language: opts.site.language,
   });
   const hasNext = page * PAGE_SIZE < total && page < MAX_PAGE;
   const next = hasNext ? opts.origin + sapiComicsPath({ ordering: opts.ordering, page: page + 1 }) : null;
@@ -123,7 +125,8 @@ export async function sapiComicList(db: DB, opts: { site: Site; ordering: SapiOr
 /** One comic by e4pid, or null when there is none (or it is blocked everywhere). */
 export async function sapiComicDetail(db: DB, e4pid: string, opts: { site: Site; origin: string }): Promise<SapiComicDetail | null> {
   if (!/^SER-[A-Za-z0-9_-]{1,40}$/.test(e4pid)) return null;
-  const row = await findSeriesByE4pid(db, e4pid);
+  const found = await findSeriesByE4pid(db, e4pid);
+  const row = found && (await seriesLocalizer(db, opts.site.language))(found);
   if (!row || row.state === 'BLOCKED') return null;
   const id = Number(row.id);
   const [people, tags, languages] = await Promise.all([seriesPeople(db, id), seriesTags(db, id), seriesLanguages(db, id)]);

@@ -1,3 +1,4 @@
+import { seriesLocalizer } from './texts.server';
 import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
@@ -137,8 +138,10 @@ export interface SeriesProgress {
 
 /** Everything the anonymous series page shows, or null when the slug is unknown. */
 export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptions): Promise<SeriesPage | null> {
-  const series = await repo.findSeriesBySlug(db, slug);
-  if (!series) return null;
+  const found = await repo.findSeriesBySlug(db, slug);
+  if (!found) return null;
+  // Name, description, excerpt, update text and chapter name format in the site's language.
+  const series = (await seriesLocalizer(db, opts.site.language))(found);
   const [people, tags, languages, campaignRows, publisher] = await Promise.all([
     repo.seriesPeople(db, series.id),
     repo.seriesTags(db, series.id),

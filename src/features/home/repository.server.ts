@@ -8,6 +8,13 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from '@db/schema';
 import type { DB } from '~/server/db';
+import { localizeSeriesRows } from '~/features/catalog/index.server';
+import { SITES, type SiteId } from '~/lib/site';
+
+/** Card rows with the series' texts (name, excerpt, chapter name format) in the site's language. */
+async function localized<R extends { id: number }>(db: DB, siteId: number, rows: Promise<R[]>): Promise<R[]> {
+  return localizeSeriesRows(db, SITES[siteId as SiteId]?.language ?? 'en', await rows);
+}
 
 const CARD_COLUMNS = [
   'series.id', 'series.e4pid', 'series.slug', 'series.name', 'series.format', 'series.adult', 'series.in_exclusive',
@@ -43,33 +50,33 @@ function notIn<Q extends { where: (...a: any[]) => Q }>(q: Q, ids: readonly numb
 }
 
 export function popularCards(db: DB, siteId: number, limit: number, exclude: readonly number[] = []) {
-  return notIn(cards(db, siteId), exclude).orderBy('series.popularity', 'desc').orderBy('series.id', 'desc').limit(limit).execute();
+  return localized(db, siteId, notIn(cards(db, siteId), exclude).orderBy('series.popularity', 'desc').orderBy('series.id', 'desc').limit(limit).execute());
 }
 
 export function hypeCards(db: DB, siteId: number, limit: number) {
-  return cards(db, siteId).where('series.in_hype', '=', 1).orderBy('series.popularity', 'desc').orderBy('series.id', 'desc').limit(limit).execute();
+  return localized(db, siteId, cards(db, siteId).where('series.in_hype', '=', 1).orderBy('series.popularity', 'desc').orderBy('series.id', 'desc').limit(limit).execute());
 }
 
 /** No index on created_at: one scan of the site's series keeping the top rows (about 6 ms on 10,000 series). */
 export function newestCards(db: DB, siteId: number, limit: number) {
-  return cards(db, siteId).orderBy('series.created_at', 'desc').orderBy('series.id', 'desc').limit(limit).execute();
+  return localized(db, siteId, cards(db, siteId).orderBy('series.created_at', 'desc').orderBy('series.id', 'desc').limit(limit).execute());
 }
 
 export function exclusiveCards(db: DB, siteId: number, limit: number) {
-  return cards(db, siteId).where('series.in_exclusive', '=', 1).orderBy('series.popularity', 'desc').orderBy('series.id', 'desc').limit(limit).execute();
+  return localized(db, siteId, cards(db, siteId).where('series.in_exclusive', '=', 1).orderBy('series.popularity', 'desc').orderBy('series.id', 'desc').limit(limit).execute());
 }
 
 export function tagCards(db: DB, siteId: number, tagId: number, limit: number) {
-  return cards(db, siteId)
+  return localized(db, siteId, cards(db, siteId)
     .where((eb) => eb.exists(eb.selectFrom('series_tags').select(sql.lit(1).as('one')).where('series_tags.tag_id', '=', tagId).whereRef('series_tags.series_id', '=', 'series.id')))
     .orderBy('series.popularity', 'desc')
     .orderBy('series.id', 'desc')
     .limit(limit)
-    .execute();
+    .execute());
 }
 
 export function cardsByIds(db: DB, siteId: number, ids: readonly number[]) {
-  return cards(db, siteId).where('series.id', 'in', [...ids]).execute();
+  return localized(db, siteId, cards(db, siteId).where('series.id', 'in', [...ids]).execute());
 }
 
 export function tags(db: DB) {
@@ -115,8 +122,8 @@ export function seriesTags(db: DB, seriesIds: readonly number[]) {
 }
 
 /** Chapters of one language released in (from, to], soonest first, with their series' naming and strategy. */
-export function upcomingChapters(db: DB, language: string, from: number, to: number, limit: number) {
-  return db
+export async function upcomingChapters(db: DB, language: string, from: number, to: number, limit: number) {
+  const rows = await db
     .selectFrom('chapters')
     .innerJoin('series', 'series.id', 'chapters.series_id')
     .select(['chapters.series_id', 'chapters.released_at', 'chapters.number', 'series.availability_strategy', 'series.chapter_name_format', 'series.format'])
@@ -129,6 +136,7 @@ export function upcomingChapters(db: DB, language: string, from: number, to: num
     .orderBy('chapters.series_id', 'asc')
     .limit(limit)
     .execute();
+  return localizeSeriesRows(db, language, rows);
 }
 
 export function reelSeries(db: DB, e4pid: string) {

@@ -7,6 +7,7 @@ import type { DB } from '~/server/db';
 import * as repo from './repository.server';
 import { findSeries } from '~/features/catalog/index.server';
 import { parseImages, type SeriesImages, SERIES_CARD_COLUMNS, toSeriesCard, type SeriesCard } from '~/features/catalog';
+import { seriesLocalizer } from '~/features/catalog/index.server';
 import type { Format } from '~/features/catalog';
 import { FAVORITES_PAGE_SIZE, favoritesPageCount } from './favorites';
 
@@ -55,10 +56,13 @@ export async function listFavorites(
 ): Promise<FavoritesPage> {
   const limit = options.limit ?? FAVORITES_PAGE_SIZE;
   const language = options.language || null;
-  const [rows, total] = await Promise.all([
+  const [found, total, localize] = await Promise.all([
     repo.favoriteRows(db, userId, language, SERIES_CARD_COLUMNS, limit, (Math.max(1, options.page) - 1) * limit),
     repo.favoriteCount(db, userId, language),
+    // Series texts in the site's language (the catalogue's translations).
+    seriesLocalizer(db, options.preferLanguage ?? 'en'),
   ]);
+  const rows = found.map(localize);
   const ids = rows.map((r) => Number(r.id));
   const progress = new Map<number, { lastRead: number; chapter: ContinueChapter }>();
   if (ids.length > 0) {

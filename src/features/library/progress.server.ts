@@ -7,6 +7,7 @@ import type { DB } from '~/server/db';
 import * as repo from './repository.server';
 import type { Format } from '~/features/catalog';
 import { parseImages, SERIES_CARD_COLUMNS, toSeriesCard, type SeriesCard } from '~/features/catalog';
+import { seriesLocalizer } from '~/features/catalog/index.server';
 import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
 import { historyState } from './progress';
 
@@ -88,8 +89,10 @@ export interface HistoryPage {
  * One entry per series, the reader's newest progress row in it, newest first. The newest row
  * per series is the one no other row of the same user and series beats on (last_read, chapter_id).
  */
-export async function loadHistory(db: DB, userId: number, limit: number, skip: number): Promise<HistoryPage> {
-  const rows = await repo.newestProgressPerSeries(db, userId, SERIES_CARD_COLUMNS, limit + 1, skip);
+export async function loadHistory(db: DB, userId: number, limit: number, skip: number, language = 'en'): Promise<HistoryPage> {
+  // Series texts in the site's language (`language`: the site's content language).
+  const [found, localize] = await Promise.all([repo.newestProgressPerSeries(db, userId, SERIES_CARD_COLUMNS, limit + 1, skip), seriesLocalizer(db, language)]);
+  const rows = found.map(localize);
   const entries = rows.slice(0, limit).map((r): HistoryEntry => {
     const series = { slug: r.slug, format: r.format as Format };
     const completion = Number(r.completion);

@@ -6,7 +6,7 @@
 import type { ChapterRow, SeriesRow } from '@db/schema';
 import type { DB } from '~/server/db';
 import type { T } from '~/lib/i18n';
-import type { Locale } from '~/lib/site';
+import { contentLanguage, type Locale } from '~/lib/site';
 import { displayChapterName, type ChapterAccess } from '~/features/catalog';
 import { defaultMode, type Mode } from './modes';
 import { buildManifest, type Manifest } from './manifest';
@@ -120,7 +120,7 @@ const ID_SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;
 export async function loadReader(db: DB, params: ReaderParams, ctx: ReaderContext, suffix = ''): Promise<ReaderResult> {
   const id = params.id ?? '';
   if (!ID_SEGMENT.test(id)) return { kind: 'notFound' };
-  const found = await findChapter(db, `EPI-${id}`);
+  const found = await findChapter(db, `EPI-${id}`, contentLanguage(ctx.locale));
   if (!found) return { kind: 'notFound' };
   const { series, chapter } = found;
   const lastSegment = `${chapterPrefix(chapter.language, series.format)}-${numberSegment(Number(chapter.number))}`;
@@ -133,7 +133,7 @@ export async function loadReader(db: DB, params: ReaderParams, ctx: ReaderContex
 /** The same model found by the chapter's e4pid (`EPI-...`), for the manifest API. */
 export async function loadReaderByE4pid(db: DB, e4pid: string, ctx: ReaderContext): Promise<ReaderResult> {
   if (!/^EPI-[A-Za-z0-9_-]{1,64}$/.test(e4pid)) return { kind: 'notFound' };
-  const found = await findChapter(db, e4pid);
+  const found = await findChapter(db, e4pid, contentLanguage(ctx.locale));
   if (!found) return { kind: 'notFound' };
   return { kind: 'ok', model: await buildModel(db, found.series, found.chapter, ctx) };
 }

@@ -46,7 +46,7 @@ export async function siteFeed(db: DB, ctx: FeedContext): Promise<string> {
 /** A series' newest 50 released chapters in the site's language; null for unknown, BLOCKED or REMOVED series. */
 export async function seriesFeed(db: DB, slug: string, ctx: FeedContext): Promise<string | null> {
   if (!/^[a-z0-9-]{1,200}$/.test(slug)) return null;
-  const series = await findSeriesBySlug(db, slug);
+  const series = await findSeriesBySlug(db, slug, ctx.site.language);
   if (!series || series.state !== 'ACTIVE') return null;
   const rows = await releasesBetween(db, { language: ctx.site.language, after: 0, until: ctx.now, seriesIds: [Number(series.id)], order: 'desc', limit: FEED_MAX_ITEMS });
   const site = ctx.t('site.name');

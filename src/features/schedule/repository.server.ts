@@ -6,6 +6,13 @@
  */
 import type { DB } from '~/server/db';
 import type { Campaign, SeriesCardRow } from '~/features/catalog';
+import { seriesLocalizer } from '~/features/catalog/index.server';
+import { SITES, type SiteId } from '~/lib/site';
+
+/** The content language of a site id (the series texts to show there). */
+function languageOfSite(siteId: number): string {
+  return SITES[siteId as SiteId]?.language ?? 'en';
+}
 
 export interface ReleaseRow {
   id: number;
@@ -101,7 +108,9 @@ export async function releasesBetween(db: DB, q: ReleaseQuery): Promise<ReleaseR
     .orderBy('chapters.number', q.order)
     .limit(q.limit)
     .execute();
-  return rows.map(releaseRowOf);
+  // Series names and chapter name formats in the site's language (catalog texts.server.ts).
+  const localize = await seriesLocalizer(db, q.language);
+  return rows.map((r) => localize(releaseRowOf(r)));
 }
 
 /**
@@ -148,10 +157,11 @@ export async function newestReleased(db: DB, seriesIds: readonly number[], langu
     .where((eb) => eb.or(newest.map((n) => eb.and([eb('chapters.series_id', '=', Number(n.series_id)), eb('chapters.released_at', '=', Number(n.at))]))))
     .orderBy('chapters.number', 'desc')
     .execute();
+  const localize = await seriesLocalizer(db, language);
   for (const r of rows) {
     const sid = Number(r.series_id);
     if (out.has(sid)) continue;
-    out.set(sid, releaseRowOf(r));
+    out.set(sid, localize(releaseRowOf(r)));
   }
   return out;
 }
@@ -189,7 +199,8 @@ export async function findSiteSeries(db: DB, q: { siteId: number; ids: readonly 
     );
   if (q.publisherId != null) query = query.where('series.publisher_id', '=', q.publisherId);
   const rows = await query.orderBy('series.id').execute();
-  return rows.map((r) => ({ ...r, id: Number(r.id), adult: Number(r.adult), publisher_id: r.publisher_id == null ? null : Number(r.publisher_id) }));
+  const localize = await seriesLocalizer(db, languageOfSite(q.siteId));
+  return rows.map((r) => localize({ ...r, id: Number(r.id), adult: Number(r.adult), publisher_id: r.publisher_id == null ? null : Number(r.publisher_id) }));
 }
 
 export async function publisherExists(db: DB, id: number): Promise<boolean> {
@@ -223,9 +234,10 @@ export async function runningCampaigns(db: DB, q: { siteId: number; now: number;
     .orderBy('campaigns.id', 'asc')
     .limit(q.limit)
     .execute();
+  const localize = await seriesLocalizer(db, languageOfSite(q.siteId));
   return rows.map((r) => ({
     id: Number(r.id), name: r.name, override_all_free: Number(r.override_all_free), discount: Number(r.discount),
-    series: { id: Number(r.series_id), e4pid: r.e4pid, slug: r.slug, name: r.series_name, format: r.format, adult: Number(r.adult), color: r.color, images: r.images },
+    series: localize({ id: Number(r.series_id), e4pid: r.e4pid, slug: r.slug, name: r.series_name, format: r.format, adult: Number(r.adult), color: r.color, images: r.images }),
     starts_at: Number(r.starts_at), ends_at: Number(r.ends_at),
     override_starting_count: r.override_starting_count == null ? null : Number(r.override_starting_count),
     override_ending_count: r.override_ending_count == null ? null : Number(r.override_ending_count),

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
-import { json } from '~/server/http';
+import { json, varyOnCountry } from '~/server/http';
 import { SUGGEST_CACHE, suggest, suggestSites } from '~/features/search/index.server';
 
 /**
@@ -17,6 +17,10 @@ export const GET: APIRoute = async ({ url, locals }) => {
     site: locals.site,
     protocol: url.protocol,
     host: url.host,
+    // Series blocked in the reader's country are never suggested.
+    country: locals.country,
   });
-  return json(body, { status: body[1].length ? 200 : 404, cache: SUGGEST_CACHE });
+  const response = json(body, { status: body[1].length ? 200 : 404, cache: SUGGEST_CACHE });
+  varyOnCountry(response.headers);
+  return response;
 };

@@ -7,7 +7,7 @@ import { absoluteUrl } from '~/lib/paths';
 /** GET {api}/comic.public/{id}/episodes?language={lang}: episodes response (anonymous). */
 export const GET: APIRoute = async ({ params, url, locals }) => {
   const db = await getDb();
-  const series = await findSeries(db, params.ref ?? '');
+  const series = await findSeries(db, params.ref ?? '', locals.site.language);
   if (!series) return jsonError(404, locals.t('error.api.notFound'));
   const language = (url.searchParams.get('language') ?? '').toLowerCase().slice(0, 8);
   const abs = absoluteUrl(url);

@@ -12,7 +12,7 @@ export const GET: APIRoute = async ({ params, url, locals }) => {
   const db = await getDb();
   const caller = await apiCaller(db, url, user?.id ?? null, now, { expired: t('error.token.expired'), invalid: t('error.token.invalid'), login: t('error.api.loginRequired') });
   if (!caller.ok) return caller.response;
-  const series = await findSeries(db, params.ref ?? '');
+  const series = await findSeries(db, params.ref ?? '', locals.site.language);
   if (!series) return jsonError(404, t('error.api.notFound'));
   const language = (url.searchParams.get('language') ?? '').toLowerCase().slice(0, 8);
   const abs = absoluteUrl(url);

@@ -1,0 +1,36 @@
+/**
+ * Per-language series texts (docs/data-model.md, "Series texts"): the fallback rule. A site shows
+ * a series' text in its own content language when a translation exists and is not blank, and the
+ * series' original text otherwise, field by field. Pure and browser-safe.
+ */
+
+/** The series fields that may have a translation. */
+export const TRANSLATED_FIELDS = ['name', 'description', 'excerpt', 'update_text', 'chapter_name_format'] as const;
+export type TranslatedField = (typeof TRANSLATED_FIELDS)[number];
+
+/** One language's translation of a series; null or missing fields are not translated. */
+export type SeriesTranslation = Partial<Record<TranslatedField, string | null>>;
+
+/** The text to show: the translation when it has any non-space character, else the original. */
+export function localizedText<O extends string | null>(original: O, translation: string | null | undefined): O | string {
+  return translation != null && translation.trim() !== '' ? translation : original;
+}
+
+/**
+ * A copy of `row` with each translated field it has replaced by its translation (fallback per
+ * field); the row itself when there is nothing to replace. Fields the row does not carry are not added.
+ */
+export function localizeRow<R extends Partial<Record<TranslatedField, string | null>> & { alt?: string }>(row: R, translation: SeriesTranslation | undefined): R {
+  if (!translation) return row;
+  let out: R | undefined;
+  for (const f of TRANSLATED_FIELDS) {
+    if (!(f in row)) continue;
+    const value = localizedText(row[f] ?? null, translation[f]);
+    if (value !== row[f]) (out ??= { ...row })[f] = value as R[typeof f];
+  }
+  // A translated name is no longer an alternative name; the original becomes one.
+  if (out && typeof row.alt === 'string' && typeof row.name === 'string' && out.name !== row.name) {
+    out.alt = [row.name, ...row.alt.split('\n').filter((a) => a.trim() && a.trim() !== out!.name)].join('\n');
+  }
+  return out ?? row;
+}
