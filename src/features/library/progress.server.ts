@@ -9,6 +9,7 @@ import type { Format } from '~/features/catalog';
 import { parseImages, SERIES_CARD_COLUMNS, toSeriesCard, type SeriesCard } from '~/features/catalog';
 import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
 import { historyState } from './progress';
+import { continueLinks, type ContinueContext, type ContinueLink } from './continue.server';
 
 export interface ChapterProgress {
   chapterId: number;
@@ -74,6 +75,8 @@ export interface HistoryEntry {
   completed: boolean;
   state: 'read' | 'reading';
   lastRead: number;
+  /** Where the entry's button goes, by the one continue rule; null when nothing is available. */
+  next: ContinueLink | null;
 }
 
 export interface HistoryPage {
@@ -88,9 +91,11 @@ export interface HistoryPage {
  * One entry per series, the reader's newest progress row in it, newest first. The newest row
  * per series is the one no other row of the same user and series beats on (last_read, chapter_id).
  */
-export async function loadHistory(db: DB, userId: number, limit: number, skip: number): Promise<HistoryPage> {
-  const rows = await repo.newestProgressPerSeries(db, userId, SERIES_CARD_COLUMNS, limit + 1, skip);
-  const entries = rows.slice(0, limit).map((r): HistoryEntry => {
+export async function loadHistory(db: DB, userId: number, limit: number, skip: number, ctx: ContinueContext): Promise<HistoryPage> {
+  const rows = await repo.newestProgressPerSeries(db, userId, [...SERIES_CARD_COLUMNS, 'series.chapter_name_format'], limit + 1, skip);
+  const shown = rows.slice(0, limit);
+  const next = await continueLinks(db, userId, shown.map((r) => ({ id: Number(r.id), slug: r.slug, format: r.format as Format, chapter_name_format: r.chapter_name_format })), ctx);
+  const entries = shown.map((r): HistoryEntry => {
     const series = { slug: r.slug, format: r.format as Format };
     const completion = Number(r.completion);
     const completed = Number(r.completed) === 1;
@@ -101,6 +106,7 @@ export async function loadHistory(db: DB, userId: number, limit: number, skip: n
       completed,
       state: historyState({ completion, completed }),
       lastRead: Number(r.last_read),
+      next: next.get(Number(r.id)) ?? null,
     };
   });
   return { entries, limit, skip, lastPage: rows.length <= limit };
