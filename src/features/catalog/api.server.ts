@@ -7,6 +7,7 @@ import { regionBlocks, unitFor } from './rules';
 import { lineupOf, priceChapter, seriesAccess, type ChapterAccess, type Lineup, type PricedSeries, type ReaderEntitlements } from './pricing';
 import { campaignsOf, pricedChapterOf, pricedSeriesOf } from './pricing.server';
 import { continueLabel, continueTarget } from './continue';
+import { unitKey } from './wording';
 import { displayChapterName } from './naming';
 import { parseImages } from './images';
 import { readerPath, seriesPath, mediaUrl, type AbsoluteUrl } from '~/lib/paths';
@@ -242,7 +243,7 @@ export async function episodesResponse(
       rented_count: allowances.plan.rented,
       rent_capacity: allowances.plan.rentCapacity,
       // Said to callers a plan would help: no plan, and a chapter here that only a rental (or keys) opens.
-      rent_promo_text: !allowances.plan.available && episodes.some((e) => e.availability.rental_enabled && e.state === 'paid') ? t('series.rentPromo') : null,
+      rent_promo_text: !allowances.plan.available && episodes.some((e) => e.availability.rental_enabled && e.state === 'paid') ? t(unitKey(series.format, 'series.rentPromo')) : null,
     },
   };
   // The answer depends on the reader's country only when the series has blocks: the route adds Vary then.

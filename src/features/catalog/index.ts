@@ -5,6 +5,7 @@ export { COMMUNITY_CHAT_URL, FORMAT_FILTERS, type LanguageCode, type Languages, 
 export { initListing } from './listing.client';
 export { type ContinueChapter, type ContinueKind, type ContinueProgress, type ContinueTarget, continueLabel, continueTarget, isAvailable as isContinueAvailable, newestProgress } from './continue';
 export { ADULT_COOKIE, ADULT_MAX_AGE, adultConfirmed, ageGated } from './adult';
+export { EPISODE_VARIANTS, unitKey, unitT } from './wording';
 export { displayChapterName } from './naming';
 export { type Campaign, type Format, type ReadState, accessState, chapterName, finalPrice, formatChapterNumber, isOnSale, readState, regionBlocks, unitFor } from './rules';
 export { initSeriesPage } from './series.client';
