@@ -7,6 +7,8 @@ declare namespace App {
     t: import('~/lib/i18n').T;
     /** 'dark' or 'light' from the theme cookies; 'auto' follows the system setting. */
     theme: import('~/lib/theme').ThemeSetting;
+    /** The visitor confirmed being 18 or older (the `adult` cookie): adult series open without the gate. */
+    adultConfirmed: boolean;
     /** Unix seconds at the start of the request: one "now" per request. */
     now: number;
     /** ISO country code from the edge (CF-IPCountry / X-Country-Code), if any. */

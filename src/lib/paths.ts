@@ -85,6 +85,7 @@ export const logoutPagePath = (): string => `${LOGOUT_PATH}?full=1`;
 /** The page that renders that confirmation; `logoutPagePath()` is rewritten to it. */
 export const LOGOUT_CONFIRM_PATH = `${LOGOUT_PATH}confirm/`;
 export const THEME_TOGGLE_PATH = '/prefs/theme/';
+export const ADULT_CONFIRM_PATH = '/prefs/adult/';
 
 // The reader's library ------------------------------------------------------------------------
 

@@ -2,6 +2,7 @@ import { defineMiddleware } from 'astro:middleware';
 import { siteFromHost } from '~/lib/site';
 import { createT } from '~/lib/i18n';
 import { THEME_COOKIE_DARK, THEME_COOKIE_LITE, themeFromCookies } from '~/lib/theme';
+import { ADULT_COOKIE, adultConfirmed } from '~/features/catalog';
 import { config } from '~/server/config.mjs';
 import { getDb } from '~/server/db';
 import { maybeRefreshReleases } from '~/features/catalog/index.server';
@@ -19,6 +20,7 @@ export const context = defineMiddleware((ctx, next) => {
   locals.now = Math.floor(Date.now() / 1000);
   // Keep the denormalised release counters current as scheduled chapters come out (once a minute, in the background).
   maybeRefreshReleases(getDb, locals.now);
+  locals.adultConfirmed = adultConfirmed(cookies.get(ADULT_COOKIE)?.value);
   locals.theme = themeFromCookies(cookies.get(THEME_COOKIE_DARK)?.value, cookies.get(THEME_COOKIE_LITE)?.value);
   // Believed only from the header an operator says its CDN sets (COUNTRY_HEADER): any client can send one.
   const country = config.countryHeader ? (request.headers.get(config.countryHeader) ?? '').trim().toUpperCase() : '';

@@ -7,7 +7,7 @@ import { isSameOriginMutation } from '~/server/origin';
  * not handle one must not render it. Add a route here with the code that handles it.
  */
 const MUTATIONS: readonly [RegExp, readonly string[]][] = [
-  [/^\/(prefs\/theme|auth\/(login|signup|logout)|my\/favorites\/toggle|api\/progress|api\/redeem|api\/daily-pass|api\/ads\/(start|complete)|unlock)\/$/, ['POST']],
+  [/^\/(prefs\/(theme|adult)|auth\/(login|signup|logout)|my\/favorites\/toggle|api\/progress|api\/redeem|api\/daily-pass|api\/ads\/(start|complete)|unlock)\/$/, ['POST']],
   [/^\/(my\/purchase\/(coupon|pix|checkout)|payments\/sandbox\/nonce|my\/subscribe\/(pix|card)|my\/subscriptions\/(cancel|add)|api\/rent)\/$/, ['POST']],
   [/^\/api\/(favorites\/[^/]+|purchases\/[^/]+\/favorite)\/$/, ['POST', 'DELETE']],
   [/^\/(api|sapi)\/subscription\/[^/]+\/$/, ['POST']],

@@ -10,7 +10,8 @@
  * encoding the answer will use (br or gzip); the visitor's country from the configured header.
  *
  * When it is never used (the request goes to Astro as usual): any method but GET and HEAD; a
- * request carrying a session, theme or view cookie (those pages are personal); an
+ * request carrying a session, theme, view or age-confirmation cookie (those pages are personal;
+ * the age gate of an adult series must never reach a visitor who confirmed, nor the reverse); an
  * Authorization or Origin header (API clients, the language switch's CORS check); a client
  * that accepts neither br nor gzip.
  * What it never keeps (isCacheable): anything but a 200 whose Cache-Control is public with an
@@ -34,7 +35,7 @@ export const FRESH_MS = 10_000;
 export const STALE_MS = 50_000;
 
 /** Cookies whose presence makes a page personal (the middleware marks such pages private). */
-export const PERSONAL_COOKIES = /(?:^|;\s*)(inkpass_session|dark|lite|view)=/;
+export const PERSONAL_COOKIES = /(?:^|;\s*)(inkpass_session|dark|lite|view|adult)=/;
 
 /**
  * @typedef {object} CachedPage

@@ -29,7 +29,7 @@ describe('which requests the page cache answers', () => {
   });
 
   it('never answers a request with a session, theme or view cookie, credentials, an Origin, another method or no compression', () => {
-    for (const cookie of ['inkpass_session=a.b', 'dark=1', 'lite=0', 'view=grid', 'other=1; inkpass_session=a.b']) expect(pageCacheKey(req({ cookie }), cfg), cookie).toBeNull();
+    for (const cookie of ['inkpass_session=a.b', 'dark=1', 'lite=0', 'view=grid', 'adult=1', 'other=1; inkpass_session=a.b']) expect(pageCacheKey(req({ cookie }), cfg), cookie).toBeNull();
     expect(pageCacheKey(req({ cookie: '_ga=1' }), cfg)).not.toBeNull();
     expect(pageCacheKey(req({ authorization: 'Bearer x' }), cfg)).toBeNull();
     expect(pageCacheKey(req({ origin: 'http://br.localhost:4321' }), cfg)).toBeNull();

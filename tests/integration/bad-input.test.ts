@@ -87,6 +87,7 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'series sitemap', file: 'sitemap-series.xml.ts', path: '/sitemap-series.xml', query: '', kind: 'text' },
     { name: 'chapter sitemap', file: 'sitemaps/[file].ts', path: '/sitemaps/chapters-0.xml', query: '', kind: 'text', dynamic: [2] },
     { name: 'theme form', file: 'prefs/theme.ts', path: '/prefs/theme/', query: '', kind: 'text', method: 'POST' },
+    { name: 'age confirmation form', file: 'prefs/adult.ts', path: '/prefs/adult/', query: '', kind: 'text', method: 'POST' },
     { name: 'favorite toggle form', file: 'my/favorites/toggle.ts', path: '/my/favorites/toggle/', query: '', kind: 'text', method: 'POST' },
     { name: 'favorite API', file: 'api/favorites/[e4pid].ts', path: `/api/favorites/${s.e4pid}`, query: '', kind: 'json', method: 'POST', dynamic: [3] },
     { name: 'progress API', file: 'api/progress/index.ts', path: '/api/progress/', query: '', kind: 'json', method: 'POST' },

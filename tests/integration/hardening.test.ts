@@ -120,6 +120,7 @@ for (const dialect of selectedDialects()) {
           const viaQuery = await post(`/auth/login/?next=${q}`, form({ email: reader.email, password: PASSWORD }));
           check(`POST /auth/login/?next=${next}`, viaQuery);
           check(`POST /prefs/theme/ next=${next}`, await post('/prefs/theme/', form({ current: 'dark', next })));
+          check(`POST /prefs/adult/ next=${next}`, await post('/prefs/adult/', form({ next })));
           check(`POST /my/favorites/toggle/ next=${next} signed in`, await post('/my/favorites/toggle/', form({ series: seriesE4pid, favorite: '1', next }), { cookie: reader.cookie }));
           check(`POST /my/favorites/toggle/ next=${next} anonymous`, await post('/my/favorites/toggle/', form({ series: seriesE4pid, favorite: '1', next })));
           await withDb(server, (db) => db.deleteFrom('rate_limits').execute());
@@ -301,7 +302,7 @@ for (const dialect of selectedDialects()) {
     describe('request bodies', () => {
       /** Every endpoint that reads a body, with a valid-looking content type for it. */
       const READERS = [
-        { path: '/prefs/theme/', type: FORM }, { path: '/my/favorites/toggle/', type: FORM }, { path: '/auth/login/', type: FORM },
+        { path: '/prefs/theme/', type: FORM }, { path: '/prefs/adult/', type: FORM }, { path: '/my/favorites/toggle/', type: FORM }, { path: '/auth/login/', type: FORM },
         { path: '/auth/signup/', type: FORM }, { path: '/auth/logout/', type: FORM }, { path: '/api/progress/', type: 'application/json' },
       ];
       const head = (p: string, type: string, extra: string) =>

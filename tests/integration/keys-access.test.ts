@@ -23,6 +23,9 @@ interface Paid {
 
 const mediaUrls = (html: string) => [...new Set([...html.matchAll(/\/media\/p\/[^"'\s<>]+/g)].map((m) => m[0].replace(/&amp;|&#38;/g, '&')))];
 
+/** A wallet message in the series' unit: webtoons hear "episode" (src/features/catalog/wording.ts). */
+const unitMessage = (locale: 'en' | 'pt-BR', key: string, format: string) => message(locale, format === 'WEBTOON' ? `${key}Episode` : key);
+
 for (const dialect of selectedDialects()) {
   describe(`what keys open (${dialect})`, () => {
     const server = useServer(dialect);
@@ -234,7 +237,7 @@ for (const dialect of selectedDialects()) {
       const keysBefore = (await balances(reader)).keys;
       const refused = await postForm('/api/redeem/', reader, { content: other!.e4pid });
       expect(refused.status).toBe(409);
-      expect(refused.json().detail).toBe(message('en', 'wallet.error.unavailable'));
+      expect(refused.json().detail).toBe(unitMessage('en', 'wallet.error.unavailable', removed.series.format));
       expect(await balances(reader)).toEqual({ keys: keysBefore, xtra: xtraBefore });
       const page = await get(path(other), reader);
       expect(htmlText(page.text)).toContain(message('en', 'series.removed'));
@@ -258,7 +261,7 @@ for (const dialect of selectedDialects()) {
         expect(rows).toHaveLength(1);
         const c = rows[0]!;
         expect(accessIn((await pricingContext(db, c.e4pid, t))!, null, null, t)).toMatchObject({ readable: true, reason: 'free' });
-        return { e4pid: c.e4pid, path: readerPath(s, { e4pid: c.e4pid, number: Number(c.number), language: c.language }) };
+        return { e4pid: c.e4pid, format: s.format, path: readerPath(s, { e4pid: c.e4pid, number: Number(c.number), language: c.language }) };
       });
       const reader = await createReader(server);
       await grant(reader, 50, 50);
@@ -277,13 +280,13 @@ for (const dialect of selectedDialects()) {
       // Nothing to buy: the redeem call refuses it and charges nothing, on both sites.
       const refused = await postForm('/api/redeem/', reader, { content: free.e4pid });
       expect(refused.status).toBe(409);
-      expect(refused.json().detail).toBe(message('en', 'wallet.error.unavailable'));
+      expect(refused.json().detail).toBe(unitMessage('en', 'wallet.error.unavailable', free.format));
       const refusedBr = await server.request('/api/redeem/', {
         site: 'br', method: 'POST', body: `content=${free.e4pid}`,
         headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin('br'), cookie: reader.cookie },
       });
       expect(refusedBr.status).toBe(409);
-      expect(refusedBr.json().detail).toBe(message('pt-BR', 'wallet.error.unavailable'));
+      expect(refusedBr.json().detail).toBe(unitMessage('pt-BR', 'wallet.error.unavailable', free.format));
       expect(await balances(reader)).toEqual({ keys: 50, xtra: 50 });
       expect(await withDb(server, (db) => db.selectFrom('chapter_unlocks').select('chapter_id').where('user_id', '=', reader.id).execute())).toEqual([]);
     });

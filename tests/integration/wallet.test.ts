@@ -16,7 +16,12 @@ interface PaidChapter {
   e4pid: string;
   price: number;
   seriesId: number;
+  format: string;
 }
+
+/** A wallet message in the chapter's unit: webtoons hear "episode" (src/features/catalog/wording.ts). */
+const unitMessage = (locale: 'en' | 'pt-BR', key: string, c: { format: string }, values?: Record<string, number>) =>
+  message(locale, c.format === 'WEBTOON' ? `${key}Episode` : key, values);
 
 for (const dialect of selectedDialects()) {
   describe(`keys (${dialect})`, () => {
@@ -46,7 +51,7 @@ for (const dialect of selectedDialects()) {
         const t = now();
         const rows = await db
           .selectFrom('chapters').innerJoin('series', 'series.id', 'chapters.series_id')
-          .select(['chapters.id', 'chapters.e4pid', 'chapters.series_id'])
+          .select(['chapters.id', 'chapters.e4pid', 'chapters.series_id', 'series.format'])
           .where('series.state', '=', 'ACTIVE').where('series.geoblocks', 'in', ['[]', ''])
           .where('chapters.original_price', '>', 0).where('chapters.released_at', '<=', t - 86400).where('chapters.sale_at', '<=', t - 86400)
           .orderBy('chapters.id').limit(3000).execute();
@@ -58,7 +63,7 @@ for (const dialect of selectedDialects()) {
           const access = accessIn(ctx, rich, null, t);
           if (!access.unlockMethods.keys.open || access.finalPrice <= 0) continue;
           const list = out.get(access.finalPrice) ?? [];
-          list.push({ id: Number(r.id), e4pid: r.e4pid, price: access.finalPrice, seriesId: Number(r.series_id) });
+          list.push({ id: Number(r.id), e4pid: r.e4pid, price: access.finalPrice, seriesId: Number(r.series_id), format: r.format });
           out.set(access.finalPrice, list);
         }
         return out;
@@ -89,7 +94,7 @@ for (const dialect of selectedDialects()) {
       expect(await balances(reader)).toEqual({ keys: 0, xtra: Math.floor(chapter!.price / 10) });
       const again = await redeem(server, reader, chapter!.e4pid);
       expect(again.status).toBe(409);
-      expect(again.json().detail).toBe(message('en', 'wallet.error.owned'));
+      expect(again.json().detail).toBe(unitMessage('en', 'wallet.error.owned', chapter!));
       // A retried request learns what its first answer charged, and the balances now.
       expect(again.json()).toMatchObject({ owned: true, content: chapter!.e4pid, charged: { price: chapter!.price, currency: 'keys' }, profile: { keys: 0, free_keys: Math.floor(chapter!.price / 10) } });
       expect(await balances(reader)).toEqual({ keys: 0, xtra: Math.floor(chapter!.price / 10) });
@@ -116,7 +121,7 @@ for (const dialect of selectedDialects()) {
         headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin('br'), cookie: reader.cookie },
       });
       expect(res.status).toBe(402);
-      expect(res.json().detail).toBe(message('pt-BR', 'wallet.error.insufficient', { price: chapter!.price, keys: chapter!.price - 1, xtra: chapter!.price - 1 }));
+      expect(res.json().detail).toBe(unitMessage('pt-BR', 'wallet.error.insufficient', chapter!, { price: chapter!.price, keys: chapter!.price - 1, xtra: chapter!.price - 1 }));
       expect(await balances(reader)).toEqual({ keys: chapter!.price - 1, xtra: chapter!.price - 1 });
     });
 
@@ -236,7 +241,7 @@ for (const dialect of selectedDialects()) {
         await grant(reader, 10 * chapter!.price);
         const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => redeem(i % 2 ? second : server, reader, chapter!.e4pid)));
         expect(statusCounts(answers)).toEqual({ 200: 1, 409: 49 });
-        for (const a of answers.filter((x) => x.status === 409)) expect(a.json().detail).toBe(message('en', 'wallet.error.owned'));
+        for (const a of answers.filter((x) => x.status === 409)) expect(a.json().detail).toBe(unitMessage('en', 'wallet.error.owned', chapter!));
         expect(await balances(reader)).toEqual({ keys: 9 * chapter!.price, xtra: Math.floor(chapter!.price / 10) });
         const unlocks = await withDb(server, (db) => db.selectFrom('ledger_transactions').select('id').where('user_id', '=', reader.id).where('kind', '=', 'unlock').execute());
         expect(unlocks).toHaveLength(1);
@@ -256,7 +261,7 @@ for (const dialect of selectedDialects()) {
       await withDb(server, (db) => refuseBalanceUpdatesOf(db, dialect, reader.id, true));
       const res = await redeem(server, reader, chapter!.e4pid).finally(() => withDb(server, (db) => refuseBalanceUpdatesOf(db, dialect, reader.id, false)));
       expect(res.status).toBe(402);
-      expect(res.json().detail).toBe(message('en', 'wallet.error.insufficient', { price: chapter!.price, keys: chapter!.price, xtra: 0 }));
+      expect(res.json().detail).toBe(unitMessage('en', 'wallet.error.insufficient', chapter!, { price: chapter!.price, keys: chapter!.price, xtra: 0 }));
       expect(await balances(reader)).toEqual({ keys: chapter!.price, xtra: 0 });
       const unlocks = await withDb(server, (db) => db.selectFrom('ledger_transactions').select('id').where('user_id', '=', reader.id).where('kind', '=', 'unlock').execute());
       expect(unlocks).toEqual([]);

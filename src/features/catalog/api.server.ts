@@ -8,6 +8,8 @@ import * as repo from './repository.server';
 import { regionBlocks, unitFor } from './rules';
 import { lineupOf, priceChapter, seriesAccess, type ChapterAccess, type Lineup, type PricedSeries, type ReaderEntitlements } from './pricing';
 import { campaignsOf, pricedChapterOf, pricedSeriesOf } from './pricing.server';
+import { continueLabel, continueTarget } from './continue';
+import { unitKey } from './wording';
 import { displayChapterName } from './naming';
 import { parseImages } from './images';
 import { readerPath, seriesPath, mediaUrl, type AbsoluteUrl } from '~/lib/paths';
@@ -175,7 +177,7 @@ export function episodeJson(series: SeriesRow, c: ChapterRow, pricing: EpisodePr
  */
 export async function episodesResponse(
   db: DB, series: SeriesRow, language: string, abs: AbsoluteUrl, site: Site, t: T, now: number,
-  progress?: readonly { e4pid: string; completion: number; completed: boolean }[],
+  progress?: readonly { e4pid: string; completion: number; completed: boolean; lastRead: number }[],
   country: string | null = null,
   /** The signed-in caller's entitlements in this series (the wallet's), for owned and rented episodes. */
   entitlementsOf?: (seriesId: number) => Promise<(chapterId: number) => ReaderEntitlements>,
@@ -204,10 +206,15 @@ export async function episodesResponse(
   // Series-wide allowances (daily pass charge, ads left, plan rentals) do not depend on the chapter.
   const allowances = seriesAccess(priced, entitlements ? entitlements(0) : null, now);
   const fa = priced.freeAvailability;
-  // progress is newest first: the first in-progress row of this language is the one to continue.
-  const resume = (progress ?? []).map((p) => episodes.find((e) => e.id === p.e4pid)).find((e) => e && e.readingProgress && !e.readingProgress.completed && e.readingProgress.completion > 0) ?? null;
-  const buttonText = resume ? t('series.continueReading', { chapter: resume.name }) : first ? t('series.startReading') : null;
-  const target = resume ?? first;
+  // The one continue rule (continue.ts), as on the series page, over this language's episodes.
+  const chapterOf = new Map(rows.map((c) => [c.e4pid, c]));
+  const target = progress && progress.length > 0
+    ? continueTarget(rows.map((c) => ({ e4pid: c.e4pid, number: Number(c.number), language: c.language, released_at: Number(c.released_at), expired_at: c.expired_at == null ? null : Number(c.expired_at) })),
+      progress.flatMap((p) => { const c = chapterOf.get(p.e4pid); return c ? [{ ...p, number: Number(c.number), language: c.language }] : []; }), now, lang)
+    : null;
+  const resume = target && target.kind !== 'start' ? (episodes.find((e) => e.id === target.chapter.e4pid) ?? null) : null;
+  const buttonText = resume && target ? continueLabel(t, target.kind, resume.name) : first ? t('series.startReading') : null;
+  const buttonTarget = resume ?? first;
   const body = {
     episodes,
     region_blocked: regionBlocked,
@@ -227,8 +234,8 @@ export async function episodesResponse(
       ads_hint: fa.ads_hint,
     },
     continue_text: buttonText,
-    reading_button: target && buttonText ? { e4pid: target.id, text: buttonText } : null,
-    highlighted_e4pid: target?.id ?? null,
+    reading_button: buttonTarget && buttonText ? { e4pid: buttonTarget.id, text: buttonText } : null,
+    highlighted_e4pid: buttonTarget?.id ?? null,
     sortbar_text: unit === 'episode' ? t('series.episodes') : t('series.chapters'),
     rent_availability: {
       no_access_plan_available: !allowances.plan.available,
@@ -238,7 +245,7 @@ export async function episodesResponse(
       rented_count: allowances.plan.rented,
       rent_capacity: allowances.plan.rentCapacity,
       // Said to callers a plan would help: no plan, and a chapter here that only a rental (or keys) opens.
-      rent_promo_text: !allowances.plan.available && episodes.some((e) => e.availability.rental_enabled && e.state === 'paid') ? t('series.rentPromo') : null,
+      rent_promo_text: !allowances.plan.available && episodes.some((e) => e.availability.rental_enabled && e.state === 'paid') ? t(unitKey(series.format, 'series.rentPromo')) : null,
     },
   };
   // The answer depends on the reader's country only when the series has blocks: the route adds Vary then.

@@ -3,6 +3,9 @@ export { type RowLabels, type UnlockOffer, UNLOCK_FORM_ID, renderChapterRows, un
 export { type SeriesImages, parseImages } from './images';
 export { COMMUNITY_CHAT_URL, FORMAT_FILTERS, type LanguageCode, type Languages, type ListingParams, type ListingSite, ORDER_KEYS, PAGE_SIZE, VIEW_COOKIE, VIEW_COOKIE_MAX_AGE, type View, cleanQuery, defaultLanguages, defaultParams, isDefaultOrder, languageState, listingHref, pageCount, paginationWindow, parseListing, parsePage, parseView, serializeListing, serializeOrder, toggleLanguage, withInvertedOrder, withOrderKey, withPage, withView } from './listing';
 export { initListing } from './listing.client';
+export { type ContinueChapter, type ContinueKind, type ContinueProgress, type ContinueTarget, continueLabel, continueTarget, isAvailable as isContinueAvailable, newestProgress } from './continue';
+export { ADULT_COOKIE, ADULT_MAX_AGE, adultConfirmed, ageGated } from './adult';
+export { EPISODE_VARIANTS, unitKey, unitT } from './wording';
 export { displayChapterName } from './naming';
 export { type Campaign, type Format, type ReadState, accessState, chapterName, finalPrice, formatChapterNumber, isOnSale, readState, regionBlocks, unitFor } from './rules';
 export { initSeriesPage } from './series.client';

@@ -12,6 +12,7 @@ import { parseImages, type SeriesImages } from './images';
 import { readerPath, seriesPath } from '~/lib/paths';
 import { defaultNameFormat } from './naming';
 import { chapterDate, dateDisplay, relativeTime } from '~/lib/dates';
+import { continueTarget, type ContinueKind } from './continue';
 import { parseJsonArray } from '~/lib/json';
 
 export const CHAPTERS_PER_PAGE = 100;
@@ -90,8 +91,10 @@ export interface SeriesPage {
   activeLanguage: string | null;
   order: 'asc' | 'desc';
   path: string;
-  /** Signed-in reader: the chapter to continue (newest in progress, else the one after the newest completed). */
+  /** Signed-in reader with progress here: the chapter to continue, by the one rule (continue.ts). */
   resume: ChapterView | null;
+  /** What the reading button says about `resume`: continue, or read the latest again when caught up. */
+  resumeKind: ContinueKind | null;
   /** The rows are priced for a signed-in reader (unlock buttons instead of "Log in to read"). */
   signedIn: boolean;
   /** The subscribe button's state; null when there is nothing to subscribe to (see SeriesSubscription). */
@@ -134,6 +137,7 @@ export interface SeriesProgress {
   e4pid: string;
   completion: number;
   completed: boolean;
+  lastRead: number;
 }
 
 /** Everything the anonymous series page shows, or null when the slug is unknown. */
@@ -162,6 +166,7 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
   const active = opts.language && codes.includes(opts.language) ? opts.language : (codes[0] ?? null);
   const tabs: LanguageTab[] = [];
   let resume: ChapterView | null = null;
+  let resumeKind: ContinueKind | null = null;
   let subscription: SeriesSubscription | null = null;
   const signedIn = opts.entitlementsOf !== undefined;
   // A removed series still lists its chapters: free and owned ones stay readable, nothing is sold.
@@ -182,10 +187,9 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
       subscription = { subscribed: allowances.subscribed };
     }
     const progressOf = new Map(progress.map((p) => [p.e4pid, p]));
-    const allViews = new Map<string, ChapterView[]>();
     const nameFormat = series.chapter_name_format?.match(/\{(num|ord)\}/) ? series.chapter_name_format : defaultNameFormat(t, series.format);
     // Views (names, dates, prices, links) are built only for the rows a page shows, plus the
-    // start-reading target; the continue target of a reader with progress here needs them all.
+    // start-reading and continue targets.
     const memo = new Map<ChapterListRow, ChapterView>();
     const viewOf = (r: ChapterListRow) => {
       let v = memo.get(r);
@@ -201,8 +205,6 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
       const inLanguage = all.filter((r) => r.language === code);
       pricing.lineups.set(code, lineupOf(inLanguage, now));
       const rows = limitUpcoming(inLanguage, site.id, now, (r) => r.released_at);
-      // The continue target looks through every row, but only for a reader with progress here.
-      if (progress.length > 0) allViews.set(code, rows.map(viewOf));
       let first: ChapterView | null = null;
       for (const r of rows) {
         if (r.released_at > now) continue;
@@ -215,8 +217,20 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
       const slice = rows.slice((page - 1) * CHAPTERS_PER_PAGE, page * CHAPTERS_PER_PAGE).map(viewOf);
       tabs.push({ code, label: languageLabel(t, code), total: rows.length, items: withGaps(slice), page, pages, first });
     });
-    resume = resumeTarget(progress, allViews);
-    if (resume) resume.highlighted = true;
+    // Only for a reader with progress here: the rule reads the rows, not their views.
+    if (progress.length > 0) {
+      const byE4pid = new Map(all.map((r) => [r.e4pid, r]));
+      const withChapters = progress.flatMap((p) => {
+        const r = byE4pid.get(p.e4pid);
+        return r ? [{ ...p, number: r.number, language: r.language }] : [];
+      });
+      const target = continueTarget(all, withChapters, now, active ?? site.language);
+      if (target && target.kind !== 'start') {
+        resume = viewOf(target.chapter);
+        resumeKind = target.kind;
+        resume.highlighted = true;
+      }
+    }
   }
 
   return {
@@ -236,31 +250,10 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
     order: opts.order,
     path: seriesPath(series),
     resume,
+    resumeKind,
     signedIn,
     subscription,
   };
-}
-
-/**
- * The continue target from the reader's progress (newest first): the newest chapter in progress;
- * failing that, the released chapter after the newest completed one in its language.
- */
-function resumeTarget(progress: readonly { e4pid: string; completion: number; completed: boolean }[], views: Map<string, ChapterView[]>): ChapterView | null {
-  const find = (e4pid: string) => {
-    for (const list of views.values()) {
-      const i = list.findIndex((v) => v.e4pid === e4pid);
-      if (i >= 0) return { list, i };
-    }
-    return null;
-  };
-  for (const p of progress) {
-    if (readState(p) !== 'reading') continue;
-    const hit = find(p.e4pid);
-    if (hit) return hit.list[hit.i]!;
-  }
-  const done = progress[0] && readState(progress[0]) === 'read' ? find(progress[0].e4pid) : null;
-  const next = done?.list.slice(done.i + 1).find((v) => v.state !== 'scheduled' && v.read !== 'read');
-  return next ?? null;
 }
 
 function languageLabel(t: T, code: string): string {

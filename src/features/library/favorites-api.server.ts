@@ -1,7 +1,8 @@
 /** JSON shapes of the favorites API ("Favorited comic list", "Favorites entries"). */
 import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
-import { readerPath, seriesPath, mediaUrl, type AbsoluteUrl } from '~/lib/paths';
+import { seriesPath, type AbsoluteUrl } from '~/lib/paths';
+import type { T } from '~/lib/i18n';
 import { favoriteLanguages, listFavorites, type FavoriteEntry } from './favorites.server';
 import { cardImage } from '~/features/catalog';
 
@@ -24,7 +25,7 @@ export function favoriteEntryJson(e: FavoriteEntry, abs: AbsoluteUrl) {
     e4pid: e.e4pid,
     last_read: e.lastRead ? new Date(e.lastRead * 1000).toISOString() : null,
     continue_reading: e.continueChapter
-      ? { e4pid: e.continueChapter.e4pid, number: e.continueChapter.number, language: e.continueChapter.language, url: abs(readerPath(e, e.continueChapter)) }
+      ? { e4pid: e.continueChapter.e4pid, number: e.continueChapter.number, language: e.continueChapter.language, kind: e.continueChapter.kind, text: e.continueChapter.label, url: abs(e.continueChapter.href) }
       : null,
   };
 }
@@ -32,10 +33,10 @@ export function favoriteEntryJson(e: FavoriteEntry, abs: AbsoluteUrl) {
 export async function favoritesListResponse(
   db: DB,
   userId: number,
-  options: { page: number; language: string | null; now: number; site: Site; abs: AbsoluteUrl },
+  options: { page: number; language: string | null; now: number; site: Site; t: T; abs: AbsoluteUrl },
 ) {
   const [page, available] = await Promise.all([
-    listFavorites(db, userId, { page: options.page, now: options.now, language: options.language, preferLanguage: options.site.language }),
+    listFavorites(db, userId, { page: options.page, now: options.now, language: options.language, continueFor: { now: options.now, t: options.t, site: options.site } }),
     favoriteLanguages(db, userId),
   ]);
   return {

@@ -6,10 +6,11 @@
 import type { DB } from '~/server/db';
 import * as repo from './repository.server';
 import { findSeries } from '~/features/catalog/index.server';
-import { parseImages, type SeriesImages, SERIES_CARD_COLUMNS, toSeriesCard, type SeriesCard } from '~/features/catalog';
+import { SERIES_CARD_COLUMNS, toSeriesCard, type SeriesCard } from '~/features/catalog';
 import { seriesLocalizer } from '~/features/catalog/index.server';
 import type { Format } from '~/features/catalog';
 import { FAVORITES_PAGE_SIZE, favoritesPageCount } from './favorites';
+import { continueLinks, type ContinueContext, type ContinueLink } from './continue.server';
 
 export type ToggleResult = { ok: true; favorited: boolean; seriesId: number } | { ok: false; reason: 'not-found' };
 
@@ -22,19 +23,13 @@ export async function setFavorite(db: DB, userId: number, seriesRef: string, on:
   return { ok: true, favorited: on, seriesId: series.id };
 }
 
-export interface ContinueChapter {
-  e4pid: string;
-  number: number;
-  language: string;
-}
-
 export interface FavoriteEntry extends SeriesCard {
   lastUpdated: number;
   favoritedAt: number;
   /** Newest reading_progress.last_read of this user for the series, or null. */
   lastRead: number | null;
-  /** The chapter of the newest progress row, else the first released chapter; null when none. */
-  continueChapter: ContinueChapter | null;
+  /** By the one continue rule (continue.server.ts); null when not asked for or nothing is available. */
+  continueChapter: ContinueLink | null;
 }
 
 export interface FavoritesPage {
@@ -46,49 +41,37 @@ export interface FavoritesPage {
 }
 
 /**
- * One page of a user's favorites, newest first, with last-read and continue-reading data.
- * `language` keeps only series with that language; `preferLanguage` picks the first chapter.
+ * One page of a user's favorites, newest first, with last-read and (given `continueFor`)
+ * continue-reading data. `language` keeps only series with that language.
  */
 export async function listFavorites(
   db: DB,
   userId: number,
-  options: { page: number; now: number; language?: string | null; preferLanguage?: string; limit?: number },
+  options: { page: number; now: number; language?: string | null; limit?: number; continueFor?: ContinueContext; /** The site's language, for the series' texts (defaults to the continue context's). */ preferLanguage?: string },
 ): Promise<FavoritesPage> {
   const limit = options.limit ?? FAVORITES_PAGE_SIZE;
   const language = options.language || null;
   const [found, total, localize] = await Promise.all([
-    repo.favoriteRows(db, userId, language, SERIES_CARD_COLUMNS, limit, (Math.max(1, options.page) - 1) * limit),
+    repo.favoriteRows(db, userId, language, [...SERIES_CARD_COLUMNS, 'series.chapter_name_format'], limit, (Math.max(1, options.page) - 1) * limit),
     repo.favoriteCount(db, userId, language),
     // Series texts in the site's language (the catalogue's translations).
-    seriesLocalizer(db, options.preferLanguage ?? 'en'),
+    seriesLocalizer(db, options.continueFor?.site.language ?? options.preferLanguage ?? 'en'),
   ]);
   const rows = found.map(localize);
-  const ids = rows.map((r) => Number(r.id));
-  const progress = new Map<number, { lastRead: number; chapter: ContinueChapter }>();
-  if (ids.length > 0) {
-    const prows = await repo.progressInSeries(db, userId, ids);
-    for (const p of prows) {
-      const sid = Number(p.series_id);
-      if (!progress.has(sid)) progress.set(sid, { lastRead: Number(p.last_read), chapter: { e4pid: p.e4pid, number: Number(p.number), language: p.language } });
-    }
-  }
-  const prefer = options.preferLanguage ?? 'en';
-  const firsts = new Map<number, ContinueChapter>();
-  await Promise.all(
-    ids.filter((id) => !progress.has(id)).map(async (id) => {
-      const c = await repo.firstReleasedChapter(db, id, options.now, prefer);
-      if (c) firsts.set(id, { e4pid: c.e4pid, number: Number(c.number), language: c.language });
-    }),
-  );
+  const ctx = options.continueFor;
+  const series = rows.map((r) => ({ id: Number(r.id), slug: r.slug, format: r.format as Format, chapter_name_format: r.chapter_name_format }));
+  const [next, lastReads] = ctx && rows.length > 0
+    ? await Promise.all([continueLinks(db, userId, series, ctx), repo.lastReadIn(db, userId, series.map((s) => s.id))])
+    : [new Map<number, ContinueLink>(), []];
+  const lastRead = new Map(lastReads.map((r) => [Number(r.series_id), Number(r.last_read)]));
   const entries: FavoriteEntry[] = rows.map((r) => {
     const id = Number(r.id);
-    const p = progress.get(id);
     return {
       ...toSeriesCard(r),
       lastUpdated: Number(r.last_updated),
       favoritedAt: Number(r.created_at),
-      lastRead: p ? p.lastRead : null,
-      continueChapter: p ? p.chapter : (firsts.get(id) ?? null),
+      lastRead: lastRead.get(id) ?? null,
+      continueChapter: next.get(id) ?? null,
     };
   });
   return { entries, total, page: options.page, limit, lastPage: favoritesPageCount(total, limit) };

@@ -11,6 +11,7 @@ interface HistoryJson {
     comic: { name: string; link: string; cover: string | null };
     progress: { e4pid: string; completed: boolean; completion: number; lastRead: string };
     content_url: string;
+    continue_reading: { e4pid: string; text: string; url: string } | null;
   }[];
 }
 
@@ -45,7 +46,8 @@ function path(url: string): string {
 export function entryElement(item: HistoryJson['history'][number], labels: Labels, locale: string): HTMLLIElement {
   const read = item.progress.completed || item.progress.completion >= 100;
   const percent = read ? 100 : Math.max(0, Math.min(100, Math.round(item.progress.completion)));
-  const href = path(item.content_url);
+  const next = item.continue_reading;
+  const href = path(next?.url ?? item.content_url);
   const li = el('li', { class: `history-item is-${read ? 'read' : 'reading'}`, 'data-e4pid': item.progress.e4pid });
   const coverLink = el('a', { class: 'history-cover', href, tabindex: '-1', 'aria-hidden': 'true' });
   coverLink.append(item.comic.cover ? el('img', { src: path(item.comic.cover), width: '70', height: '100', alt: '', loading: 'lazy', decoding: 'async' }) : el('span', { class: 'history-cover-empty' }));
@@ -55,7 +57,9 @@ export function entryElement(item: HistoryJson['history'][number], labels: Label
   const meta = el('p', { class: 'history-meta' });
   meta.append(el('time', { datetime: item.progress.lastRead }, labels.lastRead.replace('{when}', relative(item.progress.lastRead, locale))));
   body.append(el('a', { class: 'history-name', href: path(item.comic.link) }, item.comic.name), bar, meta);
-  li.append(coverLink, body, el('a', { class: 'btn history-action', href }, read ? labels.readAgain : labels.continue));
+  const action = el('a', { class: 'btn history-action', href }, next?.text ?? (read ? labels.readAgain : labels.continue));
+  if (next) action.dataset.continue = next.e4pid;
+  li.append(coverLink, body, action);
   return li;
 }
 

@@ -10,6 +10,7 @@ import { parseImages, SERIES_CARD_COLUMNS, toSeriesCard, type SeriesCard } from 
 import { seriesLocalizer } from '~/features/catalog/index.server';
 import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
 import { historyState } from './progress';
+import { continueLinks, type ContinueContext, type ContinueLink } from './continue.server';
 
 export interface ChapterProgress {
   chapterId: number;
@@ -75,6 +76,8 @@ export interface HistoryEntry {
   completed: boolean;
   state: 'read' | 'reading';
   lastRead: number;
+  /** Where the entry's button goes, by the one continue rule; null when nothing is available. */
+  next: ContinueLink | null;
 }
 
 export interface HistoryPage {
@@ -89,11 +92,16 @@ export interface HistoryPage {
  * One entry per series, the reader's newest progress row in it, newest first. The newest row
  * per series is the one no other row of the same user and series beats on (last_read, chapter_id).
  */
-export async function loadHistory(db: DB, userId: number, limit: number, skip: number, language = 'en'): Promise<HistoryPage> {
-  // Series texts in the site's language (`language`: the site's content language).
-  const [found, localize] = await Promise.all([repo.newestProgressPerSeries(db, userId, SERIES_CARD_COLUMNS, limit + 1, skip), seriesLocalizer(db, language)]);
+export async function loadHistory(db: DB, userId: number, limit: number, skip: number, ctx: ContinueContext): Promise<HistoryPage> {
+  // Series texts in the site's language (the catalogue's translations).
+  const [found, localize] = await Promise.all([
+    repo.newestProgressPerSeries(db, userId, [...SERIES_CARD_COLUMNS, 'series.chapter_name_format'], limit + 1, skip),
+    seriesLocalizer(db, ctx.site.language),
+  ]);
   const rows = found.map(localize);
-  const entries = rows.slice(0, limit).map((r): HistoryEntry => {
+  const shown = rows.slice(0, limit);
+  const next = await continueLinks(db, userId, shown.map((r) => ({ id: Number(r.id), slug: r.slug, format: r.format as Format, chapter_name_format: r.chapter_name_format })), ctx);
+  const entries = shown.map((r): HistoryEntry => {
     const series = { slug: r.slug, format: r.format as Format };
     const completion = Number(r.completion);
     const completed = Number(r.completed) === 1;
@@ -104,6 +112,7 @@ export async function loadHistory(db: DB, userId: number, limit: number, skip: n
       completed,
       state: historyState({ completion, completed }),
       lastRead: Number(r.last_read),
+      next: next.get(Number(r.id)) ?? null,
     };
   });
   return { entries, limit, skip, lastPage: rows.length <= limit };

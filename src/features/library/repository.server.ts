@@ -77,31 +77,15 @@ export async function favoriteCount(db: DB, userId: number, language: string | n
   return Number(row?.count ?? 0);
 }
 
-/** The reader's progress rows in some series, newest first, with their chapters. */
-export function progressInSeries(db: DB, userId: number, seriesIds: readonly number[]) {
+/** The reader's newest read time in each of some series. */
+export function lastReadIn(db: DB, userId: number, seriesIds: readonly number[]) {
   return db
     .selectFrom('reading_progress')
-    .innerJoin('chapters', 'chapters.id', 'reading_progress.chapter_id')
-    .select(['reading_progress.series_id', 'reading_progress.last_read', 'chapters.e4pid', 'chapters.number', 'chapters.language'])
-    .where('reading_progress.user_id', '=', userId)
-    .where('reading_progress.series_id', 'in', [...seriesIds])
-    .orderBy('reading_progress.last_read', 'desc')
-    .orderBy('reading_progress.chapter_id', 'desc')
+    .select(['series_id', (eb) => eb.fn.max('last_read').as('last_read')])
+    .where('user_id', '=', userId)
+    .where('series_id', 'in', [...seriesIds])
+    .groupBy('series_id')
     .execute();
-}
-
-/** A series' first released chapter, in `prefer` when it has one. */
-export function firstReleasedChapter(db: DB, seriesId: number, now: number, prefer: string) {
-  return db
-    .selectFrom('chapters')
-    .select(['e4pid', 'number', 'language'])
-    .where('series_id', '=', seriesId)
-    .where('released_at', '<=', now)
-    .orderBy(sql`case when language = ${prefer} then 0 else 1 end`)
-    .orderBy('number', 'asc')
-    .orderBy('id', 'asc')
-    .limit(1)
-    .executeTakeFirst();
 }
 
 export function favoriteLanguages(db: DB, userId: number) {
@@ -203,5 +187,48 @@ export function newestProgressPerSeries<C extends readonly SelectExpression<Data
     .orderBy('rp.chapter_id', 'desc')
     .limit(limit)
     .offset(skip)
+    .execute();
+}
+
+// ---------------------------------------------------------------- continue reading
+
+/** Every progress row of the reader in some series, with its chapter's number and language (the continue rule's input). */
+export function progressRowsInSeries(db: DB, userId: number, seriesIds: readonly number[]) {
+  return db
+    .selectFrom('reading_progress')
+    .innerJoin('chapters', 'chapters.id', 'reading_progress.chapter_id')
+    .select(['reading_progress.series_id', 'chapters.e4pid', 'chapters.number', 'chapters.language', 'reading_progress.completion', 'reading_progress.completed', 'reading_progress.last_read'])
+    .where('reading_progress.user_id', '=', userId)
+    .where('reading_progress.series_id', 'in', [...seriesIds])
+    .execute();
+}
+
+/**
+ * The released chapters of several series from a position on, each in its language: all the
+ * continue rule reads after the reader's position (served by the (series_id, language, number) key).
+ */
+export function chaptersFrom(db: DB, from: readonly { seriesId: number; language: string; number: number }[], now: number) {
+  return db
+    .selectFrom('chapters')
+    .select(['series_id', 'e4pid', 'number', 'language', 'released_at', 'expired_at'])
+    .where('released_at', '<=', now)
+    .where((eb) => eb.or(from.map((f) => eb.and([eb('series_id', '=', f.seriesId), eb('language', '=', f.language), eb('number', '>=', f.number)]))))
+    .execute();
+}
+
+/** The first available chapter of each language of several series (the start target without progress). */
+export function firstChaptersOf(db: DB, seriesIds: readonly number[], now: number) {
+  return db
+    .selectFrom('chapters')
+    .select(['series_id', 'e4pid', 'number', 'language', 'released_at', 'expired_at'])
+    .where('series_id', 'in', [...seriesIds])
+    .where('released_at', '<=', now)
+    .where((eb) => eb.or([eb('expired_at', 'is', null), eb('expired_at', '>', now)]))
+    .where((eb) => eb('number', '=', eb.selectFrom('chapters as first')
+      .select((f) => f.fn.min('first.number').as('n'))
+      .whereRef('first.series_id', '=', 'chapters.series_id')
+      .whereRef('first.language', '=', 'chapters.language')
+      .where('first.released_at', '<=', now)
+      .where((f) => f.or([f('first.expired_at', 'is', null), f('first.expired_at', '>', now)]))))
     .execute();
 }

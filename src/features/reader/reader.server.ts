@@ -7,7 +7,7 @@ import type { ChapterRow, SeriesRow } from '@db/schema';
 import type { DB } from '~/server/db';
 import type { T } from '~/lib/i18n';
 import { contentLanguage, type Locale } from '~/lib/site';
-import { displayChapterName, type ChapterAccess } from '~/features/catalog';
+import { ageGated, displayChapterName, type ChapterAccess } from '~/features/catalog';
 import { defaultMode, type Mode } from './modes';
 import { buildManifest, type Manifest } from './manifest';
 import { manifestPath as manifestPathFor, chapterPrefix, numberSegment, readerPath, seriesPath, mediaUrl } from '~/lib/paths';
@@ -25,8 +25,9 @@ import { chapterAccessFor, mayReadChapter, type Balances } from '~/features/wall
  * - removed: the series is REMOVED (or the chapter withdrawn) and the visitor does not own it
  * - scheduled: released_at is in the future
  * - locked: paid, and not owned, rented or otherwise open to this visitor
+ * - adult: an adult series the visitor has not confirmed being 18 or older for (docs/adult.md)
  */
-export type ReaderState = 'readable' | 'locked' | 'scheduled' | 'blocked' | 'region' | 'removed';
+export type ReaderState = 'readable' | 'locked' | 'scheduled' | 'blocked' | 'region' | 'removed' | 'adult';
 
 export interface ReaderPage {
   position: number;
@@ -103,6 +104,8 @@ export interface ReaderContext {
   country: string | null;
   locale: Locale;
   t: T;
+  /** The visitor confirmed being 18 or older (the catalogue's age cookie); adult series are gated without it. */
+  adultConfirmed?: boolean;
 }
 
 export interface ReaderParams {
@@ -153,6 +156,7 @@ async function buildModel(db: DB, series: SeriesRow, chapter: ChapterRow, ctx: R
   let state: ReaderState;
   if (series.state === 'BLOCKED') state = 'blocked';
   else if (country && blockedIn.has(country)) state = 'region';
+  else if (ageGated(series, ctx.adultConfirmed ?? false)) state = 'adult';
   else if (access.readable) state = 'readable';
   else if (access.state === 'scheduled') state = 'scheduled';
   else if (access.state === 'unavailable') state = 'removed';

@@ -1,6 +1,6 @@
 /** The server door of the wallet feature: keys, unlocks, grants, the ledger audit. */
 export { balancesOf, creditPurchase, grantKeys, InsufficientKeys, type Balances, type Grant, type PurchaseCredit } from './ledger.server';
-export { redeemAnswer, unlockByForm, unlockChapter, type FormWay, type RedeemAnswer, type UnlockResult } from './unlock.server';
+export { redeemAnswer, tForChapter, unlockByForm, unlockChapter, type FormWay, type RedeemAnswer, type UnlockResult } from './unlock.server';
 export { entitlementsInSeries, holdingsInSeries, planRentalsUsed, readerFor, type SeriesHoldings } from './entitlements.server';
 export { auditLedger, type AuditFinding } from './audit.server';
 export { chapterAccessFor, mayReadChapter, type ChapterAccessFor } from './access.server';

@@ -4,8 +4,8 @@
  * price, else paid keys, never a mix), charges it, gives back the bonus and records the
  * ownership, or changes nothing. docs/wallet.md.
  */
-import { accessIn, pricingContext } from '~/features/catalog/index.server';
-import type { ReaderEntitlements } from '~/features/catalog';
+import { accessIn, findChapter, pricingContext } from '~/features/catalog/index.server';
+import { unitT, type ReaderEntitlements } from '~/features/catalog';
 import { writeTransaction, type DB } from '~/server/db';
 import type { T } from '~/lib/i18n';
 import { readerPath } from '~/lib/paths';
@@ -91,24 +91,26 @@ export type RedeemAnswer =
 
 export async function redeemAnswer(db: DB, input: { userId: number; e4pid: string; now: number; country: string | null }, t: T): Promise<RedeemAnswer> {
   const r = await unlockChapter(db, input);
+  // Refusals name the unit ("this episode" for a webtoon); only they pay for the lookup.
+  const tu = r.kind === 'unlocked' || r.kind === 'notFound' ? t : await tForChapter(db, input.e4pid, t);
   switch (r.kind) {
     case 'unlocked':
       return { ok: true, body: { content: r.e4pid, charged: { price: r.price, currency: r.currency }, bonus: r.bonus, profile: { keys: r.balances.keys, free_keys: r.balances.xtra } } };
     case 'insufficient':
-      return { ok: false, status: 402, detail: t('wallet.error.insufficient', { price: r.price, keys: r.balances.keys, xtra: r.balances.xtra }) };
+      return { ok: false, status: 402, detail: tu('wallet.error.insufficient', { price: r.price, keys: r.balances.keys, xtra: r.balances.xtra }) };
     case 'owned':
       // Nothing is charged again; the body says what the first unlock charged and the balances now.
-      return { ok: false, status: 409, detail: t('wallet.error.owned'), owned: { content: input.e4pid, charged: r.charged, profile: { keys: r.balances.keys, free_keys: r.balances.xtra } } };
+      return { ok: false, status: 409, detail: tu('wallet.error.owned'), owned: { content: input.e4pid, charged: r.charged, profile: { keys: r.balances.keys, free_keys: r.balances.xtra } } };
     case 'free':
-      return { ok: false, status: 409, detail: t('wallet.error.free') };
+      return { ok: false, status: 409, detail: tu('wallet.error.free') };
     case 'scheduled':
-      return { ok: false, status: 409, detail: t('wallet.error.scheduled') };
+      return { ok: false, status: 409, detail: tu('wallet.error.scheduled') };
     case 'notFound':
-      return { ok: false, status: 404, detail: t('wallet.error.notFound') };
+      return { ok: false, status: 404, detail: tu('wallet.error.notFound') };
     case 'unavailable':
       return r.why === 'region' || r.why === 'blocked'
-        ? { ok: false, status: 403, detail: t(r.why === 'region' ? 'wallet.error.region' : 'wallet.error.unavailable') }
-        : { ok: false, status: 409, detail: t(r.why === 'notOnSale' ? 'wallet.error.notOnSale' : 'wallet.error.unavailable') };
+        ? { ok: false, status: 403, detail: tu(r.why === 'region' ? 'wallet.error.region' : 'wallet.error.unavailable') }
+        : { ok: false, status: 409, detail: tu(r.why === 'notOnSale' ? 'wallet.error.notOnSale' : 'wallet.error.unavailable') };
   }
 }
 
@@ -136,4 +138,11 @@ export async function unlockByForm(db: DB, input: { userId: number; e4pid: strin
   if (!ctx) return null;
   const path = readerPath(ctx.series, { e4pid: ctx.chapter.e4pid, number: Number(ctx.chapter.number), language: ctx.chapter.language });
   return { location: notice ? `${path}?unlock=${notice}` : path };
+}
+
+/** `t` in the unit of a chapter's series (episode wording for a webtoon), for answers that name it. */
+export async function tForChapter(db: DB, e4pid: string, t: T): Promise<T> {
+  if (!/^EPI-[A-Za-z0-9_-]{1,64}$/.test(e4pid)) return t;
+  const found = await findChapter(db, e4pid);
+  return unitT(t, found?.series.format);
 }

@@ -10,6 +10,6 @@ export const GET: APIRoute = async ({ url, locals }) => {
   const page = intParam(url.searchParams.get('page'), 1, 1, 10_000);
   const language = (url.searchParams.get('language') ?? '').trim().toLowerCase().slice(0, 8);
   const abs = absoluteUrl(url);
-  const body = await favoritesListResponse(await getDb(), locals.user.id, { page, language: /^[a-z]{2}(-[a-z]{2})?$/.test(language) ? language : null, now: locals.now, site: locals.site, abs });
+  const body = await favoritesListResponse(await getDb(), locals.user.id, { page, language: /^[a-z]{2}(-[a-z]{2})?$/.test(language) ? language : null, now: locals.now, site: locals.site, t: locals.t, abs });
   return json(body, { cache: 'private, no-store' });
 };

@@ -8,13 +8,15 @@ import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
 import { bodyErrorKey, field, readForm } from '~/server/body';
 import { json, jsonError } from '~/server/http';
-import { rentalAnswer, rentWithPlan } from '~/features/wallet/index.server';
+import { rentalAnswer, tForChapter, rentWithPlan } from '~/features/wallet/index.server';
 
 export const POST: APIRoute = async ({ request, locals }) => {
   const { t, user, now, country, locale } = locals;
   if (!user) return jsonError(401, t('wallet.error.login'));
   const form = await readForm(request);
   if (!form.ok) return jsonError(form.status, t(bodyErrorKey(form)));
-  const answer = rentalAnswer(await rentWithPlan(await getDb(), { userId: user.id, e4pid: field(form.value, 'content', 80), now, country }), t, locale, now);
+  const db = await getDb();
+  const e4pid = field(form.value, 'content', 80);
+  const answer = rentalAnswer(await rentWithPlan(db, { userId: user.id, e4pid, now, country }), await tForChapter(db, e4pid, t), locale, now);
   return answer.ok ? json(answer.body, { cache: 'no-store' }) : jsonError(answer.status, answer.detail);
 };

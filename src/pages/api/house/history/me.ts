@@ -14,6 +14,6 @@ export const GET: APIRoute = async ({ url, locals }) => {
   const limit = intParam(url.searchParams.get('limit'), HISTORY_PAGE_SIZE, 1, 100);
   const skip = intParam(url.searchParams.get('skip'), 0, 0, 100_000);
   const abs = absoluteUrl(url);
-  const page = await loadHistory(db, caller.userId, limit, skip, locals.site.language);
+  const page = await loadHistory(db, caller.userId, limit, skip, { now, t: locals.t, site: locals.site });
   return json(historyJson(page, abs), { cache: 'private, no-store' });
 };

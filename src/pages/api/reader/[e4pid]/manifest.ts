@@ -27,6 +27,8 @@ export const GET: APIRoute = async ({ params, locals }) => {
       return jsonError(403, t('series.blocked.region', { countries: model.country ?? '' }));
     case 'removed':
       return jsonError(403, t('series.removed'));
+    case 'adult':
+      return jsonError(403, t('adult.gate.title'));
     default:
       return jsonError(403, t('series.blocked.unavailable'));
   }
