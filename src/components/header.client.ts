@@ -6,6 +6,7 @@
 import { LOGOUT_PATH } from '~/lib/paths';
 import { loadSearchOverlay } from '~/features/search';
 import { themeCookies } from '~/lib/theme';
+import { browserCookieScope } from '~/lib/cookies';
 
 export const LANGUAGE_CHECK_TIMEOUT_MS = 3000;
 export const BACK_TO_TOP_MS = 1000;
@@ -21,7 +22,7 @@ function initTheme() {
   button?.addEventListener('click', (event) => {
     event.preventDefault();
     const next = effectiveTheme() === 'dark' ? 'light' : 'dark';
-    for (const c of themeCookies(next, location.protocol === 'https:')) document.cookie = c;
+    for (const c of themeCookies(next, browserCookieScope())) document.cookie = c;
     document.documentElement.dataset.theme = next;
     button.setAttribute('aria-pressed', String(next === 'dark'));
   });

@@ -20,13 +20,13 @@ export const GET: APIRoute = async ({ url, locals, rewrite }) => {
 };
 
 /** Ends the session on the server, clears the cookie, goes home. */
-export const POST: APIRoute = async ({ request, url, locals, cookies }) => {
+export const POST: APIRoute = async ({ request, locals, cookies }) => {
   const { t } = locals;
   const text = (status: number, body: string) =>
     new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...NO_STORE } });
   const body = await readForm(request);
   if (!body.ok) return text(body.status, t(bodyErrorKey(body)));
   if (locals.sessionId) await invalidateSession(await getDb(), locals.sessionId);
-  clearSessionCookie(cookies, url.protocol === 'https:');
+  clearSessionCookie(cookies, locals.cookieScope);
   return redirectTo(homePath());
 };
