@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
 import { bodyErrorKey, readForm } from '~/server/body';
 import { clearSessionCookie, invalidateSession } from '~/features/accounts/index.server';
-import { logoutPromptHtml } from '~/features/accounts';
+import { logoutPromptHtml, serializeSessionCookie, sessionCookieOptions } from '~/features/accounts';
 import { redirectTo } from '~/lib/redirect';
 import { homePath, LOGOUT_CONFIRM_PATH } from '~/lib/paths';
 
@@ -28,5 +28,9 @@ export const POST: APIRoute = async ({ request, locals, cookies }) => {
   if (!body.ok) return text(body.status, t(bodyErrorKey(body)));
   if (locals.sessionId) await invalidateSession(await getDb(), locals.sessionId);
   clearSessionCookie(cookies, locals.cookieScope);
-  return redirectTo(homePath());
+  const res = redirectTo(homePath());
+  // A session cookie written before COOKIE_DOMAIN was set is host-only and would outlive the
+  // shared one: expire it too (Astro's cookie API keeps one cookie per name, so by header).
+  if (locals.cookieScope.domain) res.headers.append('Set-Cookie', serializeSessionCookie('', sessionCookieOptions({ ...locals.cookieScope, domain: null }, 0)));
+  return res;
 };
