@@ -1,5 +1,5 @@
 import { DEMO } from '@db/seed/index';
-import { expect, message, test } from './fixtures';
+import { expect, message, openAccountMenu, test } from './fixtures';
 
 test.describe('favorites', () => {
   test('favorite a series from its page, see it on the favorites page, remove with undo, remove again', async ({ page, reader }) => {
@@ -18,6 +18,7 @@ test.describe('favorites', () => {
     await page.reload();
     await expect(star).toHaveAttribute('aria-pressed', 'true');
 
+    await openAccountMenu(page, 'en', reader.name);
     await page.getByRole('link', { name: message('en', 'header.favorites'), exact: true }).click();
     await expect(page).toHaveURL(/\/my\/favorites\/$/);
     const entry = page.locator('[data-favorite-entry]').filter({ has: page.getByRole('heading', { name, exact: true }) });

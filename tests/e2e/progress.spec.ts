@@ -3,13 +3,13 @@
  * then finds the series under "Read Again" in the reading history and on the series page row.
  */
 import { DEMO } from '@db/seed/index';
-import { expect, message, test } from './fixtures';
+import { accountButton, expect, message, test } from './fixtures';
 
 test.describe('reading progress', () => {
   test('a chapter read to its last page shows Read Again in the history and on the series page', async ({ page, reader }) => {
     await page.goto('/');
     await expect(page.locator('.site-header')).toContainText(reader.name);
-    await expect(page.getByRole('button', { name: message('en', 'header.logout') })).toBeVisible();
+    await expect(accountButton(page, 'en', reader.name)).toBeVisible();
 
     await page.goto(`/comics/${DEMO.readerManga}/?order=asc`);
     const first = page.locator('ol.chapter-list a[href^="/read/"]').first();

@@ -1,7 +1,9 @@
 /**
- * Favorite buttons (series page star, favorites page remove/undo) as a plain module. Each is a
- * form posting to /my/favorites/toggle/ that works without JavaScript; here it calls the JSON
- * endpoint instead (POST favorites, DELETE removes), disabled during the call.
+ * Favorite buttons (the one star control of src/components/FavoriteButton.astro on series pages
+ * and cards, and the favorites page's remove/undo) as a plain module. Each is a form posting to
+ * /my/favorites/toggle/ that works without JavaScript; here it calls the JSON endpoint instead
+ * (POST favorites, DELETE removes), disabled during the call, so the page neither reloads nor
+ * loses its scroll position.
  */
 
 /** Asks the endpoint to set the state; resolves to the new state, rejects on any failure. */
@@ -17,8 +19,12 @@ export async function requestFavorite(endpoint: string, on: boolean, fetchImpl: 
   return body.favorited;
 }
 
-/** Shows a form's state: the hidden field asks for the opposite next time. */
-export function applyFavoriteState(form: HTMLFormElement, favorited: boolean): void {
+/**
+ * Shows a form's state: the hidden field asks for the opposite next time; the star's
+ * aria-pressed (which fills it), its label ("Favorite"/"Favorited", on the text or, for the
+ * icon-only star, on aria-label and title) and, when `announce`, a polite status line.
+ */
+export function applyFavoriteState(form: HTMLFormElement, favorited: boolean, announce = false): void {
   const wanted = form.querySelector<HTMLInputElement>('input[name="favorite"]');
   if (wanted) wanted.value = favorited ? '0' : '1';
   const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
@@ -32,6 +38,17 @@ export function applyFavoriteState(form: HTMLFormElement, favorited: boolean): v
     if (label) text.textContent = label;
   } else {
     button.setAttribute('aria-pressed', String(favorited));
+    const label = favorited ? form.dataset.labelOn : form.dataset.labelOff;
+    if (label) {
+      const text = button.querySelector<HTMLElement>('[data-favorite-label]');
+      if (text) text.textContent = label;
+      else {
+        button.setAttribute('aria-label', label);
+        button.title = label;
+      }
+    }
+    const status = form.querySelector<HTMLElement>('[data-favorite-status]');
+    if (status && announce) status.textContent = (favorited ? form.dataset.saidOn : form.dataset.saidOff) ?? '';
   }
 }
 
@@ -54,7 +71,7 @@ export function initFavoriteForms(): void {
     if (button) button.disabled = true;
     form.setAttribute('aria-busy', 'true');
     try {
-      applyFavoriteState(form, await requestFavorite(form.dataset.endpoint ?? '', on));
+      applyFavoriteState(form, await requestFavorite(form.dataset.endpoint ?? '', on), true);
     } catch {
       applyFavoriteState(form, !on);
       alert(form.dataset.error ?? 'Failed toggling favorite status!');
