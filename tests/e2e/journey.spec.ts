@@ -79,8 +79,9 @@ for (const site of SITES) {
     const star = page.getByRole('button', { name: t('series.favorite'), exact: true });
     await expect(star).toHaveAttribute('aria-pressed', 'false');
     await star.click();
-    await expect(star).toHaveAttribute('aria-pressed', 'true');
-    await expect(star).toBeEnabled();
+    const favorited = page.getByRole('button', { name: t('series.favorited'), exact: true });
+    await expect(favorited).toHaveAttribute('aria-pressed', 'true');
+    await expect(favorited).toBeEnabled();
 
     // Open the first free chapter in the site's own language.
     // The site's own language panel (en / pt-br) is the visible one.
