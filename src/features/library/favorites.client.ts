@@ -55,8 +55,9 @@ export function applyFavoriteState(form: HTMLFormElement, favorited: boolean, an
 let delegated = false;
 
 /**
- * One submit listener on the document serves every favorite form, including those a listing
- * swap inserts later. Calling it again is harmless.
+ * One submit listener on the document, in the capture phase (before any enclosing form's own
+ * listener), serves every favorite form, including those a listing swap inserts later. Calling
+ * it again is harmless.
  */
 export function initFavoriteForms(): void {
   if (delegated) return;
@@ -65,6 +66,9 @@ export function initFavoriteForms(): void {
     const form = event.target instanceof HTMLFormElement && event.target.matches('form[data-favorite]') ? event.target : null;
     if (!form) return;
     event.preventDefault();
+    // The listing's results sit inside its filter form, whose own submit handler would reload
+    // the results (and the reader's place): this submit is handled here and goes no further.
+    event.stopPropagation();
     const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
     if (button?.disabled) return;
     const on = form.querySelector<HTMLInputElement>('input[name="favorite"]')?.value === '1';
@@ -79,5 +83,5 @@ export function initFavoriteForms(): void {
       if (button) button.disabled = false;
       form.removeAttribute('aria-busy');
     }
-  });
+  }, true);
 }
