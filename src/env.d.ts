@@ -11,6 +11,8 @@ declare namespace App {
     adultConfirmed: boolean;
     /** Unix seconds at the start of the request: one "now" per request. */
     now: number;
+    /** Where this request's cookies apply (src/lib/cookies.ts): Secure over https, Domain= when COOKIE_DOMAIN covers the host. */
+    cookieScope: import('~/lib/cookies').CookieScope;
     /** ISO country code from the edge (CF-IPCountry / X-Country-Code), if any. */
     country: string | null;
     /** True when the response depends on the visitor (cookies), so it must not be shared-cached. */

@@ -1,11 +1,12 @@
 /**
- * Small page-wide behaviours: theme toggle, language switch check, back-to-top, logout dialog,
- * and the opener of the search overlay. No framework: the overlay's React island is imported
+ * Small page-wide behaviours: theme toggle, language switch check, back-to-top, the account menu,
+ * logout dialog, and the opener of the search overlay. No framework: the overlay's React island is imported
  * only when a reader first opens search.
  */
 import { LOGOUT_PATH } from '~/lib/paths';
 import { loadSearchOverlay } from '~/features/search';
 import { themeCookies } from '~/lib/theme';
+import { browserCookieScope } from '~/lib/cookies';
 
 export const LANGUAGE_CHECK_TIMEOUT_MS = 3000;
 export const BACK_TO_TOP_MS = 1000;
@@ -21,7 +22,7 @@ function initTheme() {
   button?.addEventListener('click', (event) => {
     event.preventDefault();
     const next = effectiveTheme() === 'dark' ? 'light' : 'dark';
-    for (const c of themeCookies(next, location.protocol === 'https:')) document.cookie = c;
+    for (const c of themeCookies(next, browserCookieScope())) document.cookie = c;
     document.documentElement.dataset.theme = next;
     button.setAttribute('aria-pressed', String(next === 'dark'));
   });
@@ -78,16 +79,70 @@ function initBackToTop() {
 }
 
 /**
+ * The account menu: without JavaScript a `<details>` disclosure. Here its summary becomes a real
+ * `<button aria-expanded aria-controls>` (a summary is not a button to every screen reader) and
+ * the panel a sibling shown with `hidden`: Escape closes it and returns focus to the button, a
+ * click outside or focus moving out of the menu closes it. The items are plain links, in Tab order.
+ */
+export function initAccountMenu(root: ParentNode = document): { close(focusButton?: boolean): void; button: HTMLButtonElement } | null {
+  const menu = root.querySelector<HTMLElement>('[data-account-menu]');
+  const details = menu?.querySelector('details');
+  const summary = details?.querySelector('summary');
+  const panel = details?.querySelector<HTMLElement>('.account-panel');
+  if (!menu || !details || !summary || !panel) return null;
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.id = 'account-button';
+  button.className = summary.className;
+  for (const name of ['aria-label', 'title']) {
+    const v = summary.getAttribute(name);
+    if (v !== null) button.setAttribute(name, v);
+  }
+  button.append(...summary.childNodes);
+  button.setAttribute('aria-expanded', 'false');
+  button.setAttribute('aria-controls', panel.id);
+  panel.hidden = true;
+  menu.replaceChildren(button, panel);
+
+  const isOpen = () => button.getAttribute('aria-expanded') === 'true';
+  const setOpen = (open: boolean) => {
+    button.setAttribute('aria-expanded', String(open));
+    panel.hidden = !open;
+  };
+  const close = (focusButton = false) => {
+    if (!isOpen()) return;
+    setOpen(false);
+    if (focusButton) button.focus();
+  };
+  button.addEventListener('click', () => setOpen(!isOpen()));
+  menu.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || !isOpen()) return;
+    event.preventDefault();
+    close(true);
+  });
+  document.addEventListener('pointerdown', (event) => {
+    if (isOpen() && event.target instanceof Node && !menu.contains(event.target)) close();
+  });
+  menu.addEventListener('focusout', (event) => {
+    // Tabbing past the last item (or Shift+Tab before the button) leaves the menu: it closes.
+    const to = event.relatedTarget;
+    if (to instanceof Node && !menu.contains(to)) close();
+  });
+  return { close, button };
+}
+
+/**
  * Header logout: the confirm dialog's HTML comes from GET /auth/logout/;
  * its form POSTs there. Without JavaScript the button is a link to the same form as a page.
  */
-function initLogout() {
+function initLogout(menu: ReturnType<typeof initAccountMenu>) {
   const button = document.getElementById('logout-button') as HTMLAnchorElement | null;
   const dialog = document.getElementById('logout-dialog') as HTMLDialogElement | null;
   if (!button || !dialog || typeof dialog.showModal !== 'function') return;
   button.setAttribute('role', 'button');
   button.setAttribute('aria-haspopup', 'dialog');
-  dialog.addEventListener('close', () => button.focus());
+  // The item sits in the account menu, which the dialog closed: focus returns to the menu's button.
+  dialog.addEventListener('close', () => (menu?.button ?? button).focus());
   // A click on the backdrop (outside the content box) closes the dialog too.
   dialog.addEventListener('click', (event) => {
     if (event.target === dialog) dialog.close();
@@ -97,6 +152,7 @@ function initLogout() {
       const res = await fetch(button.dataset.promptUrl ?? LOGOUT_PATH, { credentials: 'same-origin', headers: { Accept: 'text/html' } });
       if (!res.ok) throw new Error(`status ${res.status}`);
       dialog.innerHTML = await res.text();
+      menu?.close();
       dialog.showModal();
       (dialog.querySelector<HTMLElement>('[autofocus]') ?? dialog.querySelector<HTMLElement>('button, a'))?.focus();
     } catch {
@@ -180,7 +236,7 @@ function initSearchOverlay() {
 export function initHeader() {
   initSearchOverlay();
   initTheme();
-  initLogout();
+  initLogout(initAccountMenu());
   initLanguageSwitch();
   initBackToTop();
 }

@@ -4,12 +4,14 @@ import { THEME_MAX_AGE, themeCookieValues, themeCookies, themeFromCookies, toggl
 describe('theme cookies', () => {
   it('store the dark choice and its inverse in lite, for 1080 days', () => {
     expect(THEME_MAX_AGE).toBe(1080 * 24 * 3600);
-    const [dark, lite] = themeCookies('dark', false);
+    const [dark, lite] = themeCookies('dark', { secure: false, domain: null });
     expect(dark).toMatch(/^dark=1; Path=\/; Max-Age=93312000; SameSite=Lax$/);
     expect(lite).toMatch(/^lite=0;/);
-    const [dark2, lite2] = themeCookies('light', true);
+    const [dark2, lite2] = themeCookies('light', { secure: true, domain: null });
     expect(dark2).toMatch(/^dark=0;.*; Secure$/);
     expect(lite2).toMatch(/^lite=1;.*; Secure$/);
+    // With COOKIE_DOMAIN both follow the reader to the other site's host.
+    for (const c of themeCookies('dark', { secure: true, domain: 'inkpass.example' })) expect(c).toContain('; Domain=inkpass.example;');
   });
 });
 

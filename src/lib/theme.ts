@@ -2,8 +2,10 @@
  * The theme cookies, in one place for the middleware (reading), the no-JavaScript form endpoint
  * and the header script (writing). `dark` holds the choice (1 or 0) and `lite` holds its
  * inverse, both kept 1080 days (the product's rule); without either, the page follows the
- * system setting. Not HttpOnly: the header script writes them. Browser-safe.
+ * system setting. Not HttpOnly: the header script writes them. Browser-safe. Their attributes
+ * (Domain included) are the site's cookie policy, src/lib/cookies.ts.
  */
+import { cookieOptions, serializeCookie, type CookieOptions, type CookieScope } from './cookies';
 
 export type Theme = 'dark' | 'light';
 export type ThemeSetting = Theme | 'auto';
@@ -24,10 +26,15 @@ export function themeCookieValues(theme: Theme): Record<typeof THEME_COOKIE_DARK
   return { [THEME_COOKIE_DARK]: theme === 'dark' ? '1' : '0', [THEME_COOKIE_LITE]: theme === 'dark' ? '0' : '1' };
 }
 
+/** The attributes both theme cookies take in a scope. */
+export function themeCookieOptions(scope: CookieScope): CookieOptions {
+  return cookieOptions(scope, { maxAge: THEME_MAX_AGE });
+}
+
 /** The same as Set-Cookie / document.cookie strings. */
-export function themeCookies(theme: Theme, secure: boolean): string[] {
-  const attrs = `; Path=/; Max-Age=${THEME_MAX_AGE}; SameSite=Lax${secure ? '; Secure' : ''}`;
-  return Object.entries(themeCookieValues(theme)).map(([name, value]) => `${name}=${value}${attrs}`);
+export function themeCookies(theme: Theme, scope: CookieScope): string[] {
+  const opts = themeCookieOptions(scope);
+  return Object.entries(themeCookieValues(theme)).map(([name, value]) => serializeCookie(name, value, opts));
 }
 
 /** The other theme. */

@@ -1,6 +1,7 @@
 import { defineMiddleware } from 'astro:middleware';
 import { siteFromHost } from '~/lib/site';
 import { createT } from '~/lib/i18n';
+import { cookieScope } from '~/lib/cookies';
 import { THEME_COOKIE_DARK, THEME_COOKIE_LITE, themeFromCookies } from '~/lib/theme';
 import { ADULT_COOKIE, adultConfirmed } from '~/features/catalog';
 import { config } from '~/server/config.mjs';
@@ -21,6 +22,8 @@ export const context = defineMiddleware((ctx, next) => {
   // Keep the denormalised release counters current as scheduled chapters come out (once a minute, in the background).
   maybeRefreshReleases(getDb, locals.now);
   locals.adultConfirmed = adultConfirmed(cookies.get(ADULT_COOKIE)?.value);
+  // Every cookie this request sets takes this scope (COOKIE_DOMAIN shares them with the other site's host).
+  locals.cookieScope = cookieScope(ctx.url.host, ctx.url.protocol === 'https:', config.cookieDomain);
   locals.theme = themeFromCookies(cookies.get(THEME_COOKIE_DARK)?.value, cookies.get(THEME_COOKIE_LITE)?.value);
   // Believed only from the header an operator says its CDN sets (COUNTRY_HEADER): any client can send one.
   const country = config.countryHeader ? (request.headers.get(config.countryHeader) ?? '').trim().toUpperCase() : '';

@@ -8,8 +8,8 @@ import { getDb } from '~/server/db';
  * user data show). Only requests carrying a session cookie touch the database, so anonymous
  * pages stay identical.
  */
-export const session = defineMiddleware(async ({ cookies, url, locals }, next) => {
-  const s = await resolveSession(cookies, url, locals.now);
+export const session = defineMiddleware(async ({ cookies, locals }, next) => {
+  const s = await resolveSession(cookies, locals.cookieScope, locals.now);
   if (s.user) {
     const balances = await balancesOf(await getDb(), s.user.id);
     locals.user = { ...s.user, keys: balances.keys, freeKeys: balances.xtra };

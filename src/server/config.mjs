@@ -26,6 +26,7 @@ export const SECRET_MIN_LENGTH = 32;
  * @property {number} adMinSeconds How long a house ad plays before its free read can be claimed.
  * @property {number} releaseCheckSeconds How often a process looks for newly released chapters (and then forgets what it kept of the catalogue).
  * @property {string[]} siteHosts Production host names (build time; Astro trusts them in the Host header).
+ * @property {string | null} cookieDomain The domain both sites' hosts belong to (COOKIE_DOMAIN): cookies carry Domain= it, so a session and the theme follow a reader across hosts; null: host-only cookies.
  * @property {boolean} production
  * @property {PaymentsConfig} payments Which providers take payments, and their settings (docs/payments.md).
  */
@@ -127,6 +128,31 @@ function flag(raw, name, fallback) {
 }
 
 /**
+ * COOKIE_DOMAIN: a registrable-looking domain name (two labels or more, not an address) that
+ * every host in SITE_HOSTS belongs to. `localhost` is refused: browsers keep `localhost` and
+ * `br.localhost` cookies apart whatever Domain says (docs/operations.md).
+ * @param {string | undefined} raw
+ * @param {string[]} siteHosts
+ * @returns {string | null}
+ */
+export function readCookieDomain(raw, siteHosts) {
+  const v = raw?.trim().toLowerCase().replace(/^\./, '');
+  if (!v) return null;
+  if (v === 'localhost' || v.endsWith('.localhost')) {
+    throw invalid(`COOKIE_DOMAIN cannot be a localhost name (got "${raw}"): browsers never share cookies between localhost and br.localhost; leave it unset in development`);
+  }
+  const label = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+  if (v.length > 253 || !new RegExp(`^${label}(?:\\.${label})+$`).test(v)) {
+    throw invalid(`COOKIE_DOMAIN must be a domain name such as inkpass.example, without scheme, port or path (got "${raw}")`);
+  }
+  if (/^[0-9.]+$/.test(v)) throw invalid(`COOKIE_DOMAIN must be a domain name, not an IP address (got "${raw}")`);
+  for (const h of siteHosts) {
+    if (h !== v && !h.endsWith(`.${v}`)) throw invalid(`COOKIE_DOMAIN "${v}" must contain every host in SITE_HOSTS, and ${h} is not in it`);
+  }
+  return v;
+}
+
+/**
  * @param {NodeJS.ProcessEnv} env
  * @returns {Config}
  */
@@ -162,6 +188,7 @@ export function readConfig(env = process.env) {
     adMinSeconds: integer(env.AD_MIN_SECONDS, 'AD_MIN_SECONDS', 15, 1, 600),
     releaseCheckSeconds: integer(env.RELEASE_CHECK_SECONDS, 'RELEASE_CHECK_SECONDS', 60, 1, 3600),
     siteHosts,
+    cookieDomain: readCookieDomain(env.COOKIE_DOMAIN, siteHosts),
     production: env.NODE_ENV === 'production',
     payments: readPayments(env),
   };

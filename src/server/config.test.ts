@@ -38,6 +38,13 @@ describe('configuration', () => {
     });
     expect(c).toMatchObject({ databaseUrl: 'postgres://x@h/db', countryHeader: 'cf-ipcountry', trustProxy: true, port: 8080, host: '127.0.0.1', warmup: false, pgPoolMax: 4, bodyTimeoutMs: 2000, releaseCheckSeconds: 5 });
     expect(c.siteHosts).toEqual(['inkpass.example', 'br.inkpass.example']);
+    expect(c.cookieDomain).toBeNull();
+  });
+
+  it('reads a cookie domain both sites belong to (a leading dot and capitals are forgiven)', () => {
+    expect(readConfig({ COOKIE_DOMAIN: '.Inkpass.Example', SITE_HOSTS: 'inkpass.example,br.inkpass.example' }).cookieDomain).toBe('inkpass.example');
+    expect(readConfig({ COOKIE_DOMAIN: 'example.com', SITE_HOSTS: 'comics.example.com,br.comics.example.com' }).cookieDomain).toBe('example.com');
+    expect(readConfig({ COOKIE_DOMAIN: 'inkpass.example' }).cookieDomain).toBe('inkpass.example');
   });
 
   it.each([
@@ -51,6 +58,14 @@ describe('configuration', () => {
     [{ BODY_TIMEOUT_MS: '10' }, /BODY_TIMEOUT_MS/],
     [{ SITE_HOSTS: 'a b' }, /SITE_HOSTS/],
     [{ RELEASE_CHECK_SECONDS: '0' }, /RELEASE_CHECK_SECONDS/],
+    [{ COOKIE_DOMAIN: 'https://inkpass.example/' }, /COOKIE_DOMAIN must be a domain name/],
+    [{ COOKIE_DOMAIN: 'inkpass.example:443' }, /COOKIE_DOMAIN must be a domain name/],
+    [{ COOKIE_DOMAIN: 'example' }, /COOKIE_DOMAIN must be a domain name/],
+    [{ COOKIE_DOMAIN: '10.0.0.1' }, /not an IP address/],
+    [{ COOKIE_DOMAIN: 'localhost' }, /never share cookies between localhost and br.localhost/],
+    [{ COOKIE_DOMAIN: 'inkpass.localhost' }, /localhost/],
+    [{ COOKIE_DOMAIN: 'other.example', SITE_HOSTS: 'inkpass.example,br.inkpass.example' }, /inkpass.example is not in it/],
+    [{ COOKIE_DOMAIN: 'br.inkpass.example', SITE_HOSTS: 'inkpass.example,br.inkpass.example' }, /inkpass.example is not in it/],
     [{ PAYMENTS_CARD: 'stripe' }, /PAYMENTS_CARD/],
     [{ PAYMENTS_CARD: 'braintree' }, /BRAINTREE_MERCHANT_ID is required/],
     [{ PAYMENTS_CARD: 'braintree', BRAINTREE_ENVIRONMENT: 'ftp://x', BRAINTREE_MERCHANT_ID: 'm', BRAINTREE_PUBLIC_KEY: 'p', BRAINTREE_PRIVATE_KEY: 'k' }, /BRAINTREE_ENVIRONMENT/],

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { DEMO } from '@db/seed/index';
-import { brUrl, expect, message, test } from './fixtures';
+import { accountButton, brUrl, expect, message, openAccountMenu, test } from './fixtures';
 
 const terms = (locale: 'en' | 'pt-BR') => message(locale, 'auth.signup.termsRequired', { product: 'Inkpass' });
 
@@ -22,15 +22,20 @@ test.describe('accounts', () => {
     await expect(page).toHaveURL(/\/$/);
     await expect(page.locator('.site-header')).toContainText('Eve Tester');
 
-    // Log out through the dialog loaded from GET /auth/logout/.
+    // Log out (from the account menu) through the dialog loaded from GET /auth/logout/.
+    const account = accountButton(page, 'en', 'Eve Tester');
     const logout = page.getByRole('button', { name: message('en', 'header.logout') });
+    await account.click();
     await logout.click();
     const dialog = page.getByRole('dialog');
     await expect(dialog).toBeVisible();
     await expect(dialog.getByRole('button', { name: message('en', 'auth.logout.cancel') })).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
-    await expect(logout).toBeFocused();
+    // The dialog closed the menu: focus returns to the menu's button.
+    await expect(account).toBeFocused();
+    await expect(account).toHaveAttribute('aria-expanded', 'false');
+    await account.click();
     await logout.click();
     await dialog.getByRole('button', { name: message('en', 'auth.logout.confirm') }).click();
     await expect(page.getByRole('link', { name: message('en', 'header.login'), exact: true })).toBeVisible();
@@ -50,7 +55,7 @@ test.describe('accounts', () => {
     expect(JSON.parse(data!)).toMatchObject({ profile: { keys: 0, free_keys: 0 }, is_staff: false });
   });
 
-  test('shows an alert when the logout prompt cannot load', async ({ page, reader: _signedIn }) => {
+  test('shows an alert when the logout prompt cannot load', async ({ page, reader }) => {
     // The header script (which opens the dialog) runs before DOMContentLoaded; clicking earlier
     // would follow the no-JavaScript link instead.
     await page.goto('/');
@@ -62,6 +67,7 @@ test.describe('accounts', () => {
       shown = d.message();
       void d.dismiss();
     });
+    await openAccountMenu(page, 'en', reader.name);
     await page.getByRole('button', { name: message('en', 'header.logout') }).click();
     await expect.poll(() => shown).toBe(message('en', 'header.logout.error'));
   });

@@ -48,6 +48,18 @@ export async function signIn(page: Page, site: 'en' | 'br', reader: Pick<TestRea
   await page.waitForURL((u) => !u.pathname.startsWith('/auth/'));
 }
 
+/** The header's account menu button of a signed-in reader (its name says whose account). */
+export function accountButton(page: Page, locale: 'en' | 'pt-BR', name: string) {
+  return page.getByRole('banner').getByRole('button', { name: catalogueMessage(locale, 'header.menu.label', { name }), exact: true });
+}
+
+/** Opens the header's account menu (favorites, history, log out… live in it). */
+export async function openAccountMenu(page: Page, locale: 'en' | 'pt-BR', name: string): Promise<void> {
+  const button = accountButton(page, locale, name);
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+  await expect(button).toHaveAttribute('aria-expanded', 'true');
+}
+
 let readers = 0;
 
 /**

@@ -10,7 +10,7 @@
 import crypto from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { DEMO } from '@db/seed/index';
-import { brUrl, enUrl, expect, message, test } from './fixtures';
+import { brUrl, enUrl, expect, message, openAccountMenu, test } from './fixtures';
 
 type Locale = 'en' | 'pt-BR';
 
@@ -25,6 +25,7 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 async function logOut(page: Page, locale: Locale, displayName: string) {
   const t = (key: string) => message(locale, key);
+  await openAccountMenu(page, locale, displayName);
   await page.getByRole('button', { name: t('header.logout'), exact: true }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeVisible();
@@ -78,8 +79,9 @@ for (const site of SITES) {
     const star = page.getByRole('button', { name: t('series.favorite'), exact: true });
     await expect(star).toHaveAttribute('aria-pressed', 'false');
     await star.click();
-    await expect(star).toHaveAttribute('aria-pressed', 'true');
-    await expect(star).toBeEnabled();
+    const favorited = page.getByRole('button', { name: t('series.favorited'), exact: true });
+    await expect(favorited).toHaveAttribute('aria-pressed', 'true');
+    await expect(favorited).toBeEnabled();
 
     // Open the first free chapter in the site's own language.
     // The site's own language panel (en / pt-br) is the visible one.

@@ -4,13 +4,13 @@
  * row under "Read Again" on the series page.
  */
 import { DEMO } from '@db/seed/index';
-import { expect, message, test } from './fixtures';
+import { accountButton, expect, message, test } from './fixtures';
 
 test.describe('reading progress', () => {
   test('a chapter read to its last page continues with the next in the history and shows Read Again on its row', async ({ page, reader }) => {
     await page.goto('/');
     await expect(page.locator('.site-header')).toContainText(reader.name);
-    await expect(page.getByRole('button', { name: message('en', 'header.logout') })).toBeVisible();
+    await expect(accountButton(page, 'en', reader.name)).toBeVisible();
 
     await page.goto(`/comics/${DEMO.readerManga}/?order=asc`);
     const first = page.locator('ol.chapter-list a[href^="/read/"]').first();

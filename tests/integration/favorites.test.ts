@@ -4,7 +4,7 @@
  * Two readers; B must never see or change A's favorites through any of them.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createReader, anySeries, htmlText, selectedDialects, useServer, withDb, type SeriesSample } from './harness';
+import { createReader, anySeries, htmlText, message, selectedDialects, useServer, withDb, type SeriesSample } from './harness';
 
 
 for (const dialect of selectedDialects()) {
@@ -103,9 +103,14 @@ for (const dialect of selectedDialects()) {
       const s = series[1]!;
       const mine = await server.request(`/comics/${s.slug}/`, { headers: { cookie: a.cookie } });
       expect(mine.text).toMatch(/class="btn favorite-btn"[^>]*aria-pressed="true"/);
+      // On: the label says so too (not only the border), and the no-JS form comes back to this star.
+      expect(mine.text).toContain(`<span data-favorite-label>${message('en', 'series.favorited')}</span>`);
+      expect(mine.text).toContain(`id="fav-${s.e4pid}"`);
+      expect(mine.text).toContain(`name="next" value="/comics/${s.slug}/#fav-${s.e4pid}"`);
       expect(mine.headers['cache-control']).toMatch(/private/);
       const theirs = await server.request(`/comics/${s.slug}/`, { headers: { cookie: b.cookie } });
       expect(theirs.text).toMatch(/class="btn favorite-btn"[^>]*aria-pressed="false"/);
+      expect(theirs.text).toContain(`<span data-favorite-label>${message('en', 'series.favorite')}</span>`);
       const anon = await server.request(`/comics/${s.slug}/`);
       expect(anon.text).not.toMatch(/<button[^>]*favorite-btn/);
       expect(anon.text).toContain('/auth/login/?next=');

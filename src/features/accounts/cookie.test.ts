@@ -2,17 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { ABSOLUTE_LIFETIME, IDLE_TIMEOUT, SESSION_COOKIE, needsRefresh, serializeSessionCookie, sessionAlive, sessionCookieOptions, sessionRemaining } from './cookie';
 
 const DAY = 86400;
+const https = { secure: true, domain: null };
+const http = { secure: false, domain: null };
 
 describe('session cookie', () => {
   it('is HttpOnly, SameSite=Lax, Path=/, and Secure only over https', () => {
-    expect(sessionCookieOptions(true, 100)).toEqual({ path: '/', httpOnly: true, sameSite: 'lax', secure: true, maxAge: 100 });
-    expect(sessionCookieOptions(false, 100).secure).toBe(false);
-    expect(serializeSessionCookie('a.b', sessionCookieOptions(true, 30 * DAY))).toBe(`${SESSION_COOKIE}=a.b; Path=/; Max-Age=${30 * DAY}; HttpOnly; SameSite=Lax; Secure`);
-    expect(serializeSessionCookie('a.b', sessionCookieOptions(false, 5))).not.toContain('Secure');
+    expect(sessionCookieOptions(https, 100)).toEqual({ path: '/', httpOnly: true, sameSite: 'lax', secure: true, maxAge: 100 });
+    expect(sessionCookieOptions(http, 100).secure).toBe(false);
+    expect(serializeSessionCookie('a.b', sessionCookieOptions(https, 30 * DAY))).toBe(`${SESSION_COOKIE}=a.b; Path=/; Max-Age=${30 * DAY}; HttpOnly; SameSite=Lax; Secure`);
+    expect(serializeSessionCookie('a.b', sessionCookieOptions(http, 5))).not.toContain('Secure');
+  });
+
+  it('carries Domain= when the site shares cookies between its hosts', () => {
+    const shared = { secure: true, domain: 'inkpass.example' };
+    expect(serializeSessionCookie('a.b', sessionCookieOptions(shared, 60))).toBe(`${SESSION_COOKIE}=a.b; Path=/; Domain=inkpass.example; Max-Age=60; HttpOnly; SameSite=Lax; Secure`);
   });
 
   it('never gets a negative Max-Age', () => {
-    expect(sessionCookieOptions(false, -10).maxAge).toBe(0);
+    expect(sessionCookieOptions(http, -10).maxAge).toBe(0);
   });
 });
 

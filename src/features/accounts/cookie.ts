@@ -1,4 +1,6 @@
-/** Session cookie name and lifetimes (docs/accounts.md). */
+/** Session cookie name and lifetimes (docs/accounts.md). Its attributes come from the site's cookie policy (src/lib/cookies.ts). */
+import { cookieOptions, serializeCookie, type CookieOptions, type CookieScope } from '~/lib/cookies';
+
 export const SESSION_COOKIE = 'inkpass_session';
 const DAY = 24 * 3600;
 /** A session unused for this long ends (sliding). */
@@ -8,17 +10,9 @@ export const ABSOLUTE_LIFETIME = 90 * DAY;
 /** last_seen_at (and the cookie) are refreshed at most this often. */
 export const REFRESH_INTERVAL = DAY;
 
-export interface CookieOptions {
-  path: string;
-  httpOnly: true;
-  sameSite: 'lax';
-  secure: boolean;
-  maxAge: number;
-}
-
-/** Attributes of the session cookie: HttpOnly, SameSite=Lax, Secure over https, Max-Age = what is left of the session. */
-export function sessionCookieOptions(secure: boolean, maxAge: number): CookieOptions {
-  return { path: '/', httpOnly: true, sameSite: 'lax', secure, maxAge: Math.max(0, Math.floor(maxAge)) };
+/** Attributes of the session cookie: the site's policy, HttpOnly, Max-Age = what is left of the session. */
+export function sessionCookieOptions(scope: CookieScope, maxAge: number): CookieOptions {
+  return cookieOptions(scope, { maxAge, httpOnly: true });
 }
 
 /** Seconds a session has left: the sooner of the idle and the absolute limit. */
@@ -38,5 +32,5 @@ export function needsRefresh(s: { last_seen_at: number }, now: number): boolean 
 
 /** A Set-Cookie header value, for places without Astro's cookie API (and for tests). */
 export function serializeSessionCookie(value: string, o: CookieOptions): string {
-  return `${SESSION_COOKIE}=${value}; Path=${o.path}; Max-Age=${o.maxAge}; HttpOnly; SameSite=Lax${o.secure ? '; Secure' : ''}`;
+  return serializeCookie(SESSION_COOKIE, value, o);
 }

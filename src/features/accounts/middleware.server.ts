@@ -1,29 +1,29 @@
 import type { AstroCookies } from 'astro';
 import { getDb } from '~/server/db';
+import type { CookieScope } from '~/lib/cookies';
 import { SESSION_COOKIE, sessionCookieOptions } from './cookie';
 import { validateSessionToken } from './sessions.server';
 import type { User } from './users.server';
 
 /** Resolves the session cookie (if any) to the signed-in user; clears a cookie that no longer works. */
-export async function resolveSession(cookies: AstroCookies, url: URL, now: number): Promise<{ user: User | null; sessionId: string | null }> {
+export async function resolveSession(cookies: AstroCookies, scope: CookieScope, now: number): Promise<{ user: User | null; sessionId: string | null }> {
   const token = cookies.get(SESSION_COOKIE)?.value;
   if (!token) return { user: null, sessionId: null };
   const valid = await validateSessionToken(await getDb(), token, now);
-  const secure = url.protocol === 'https:';
   if (!valid) {
-    clearSessionCookie(cookies, secure);
+    clearSessionCookie(cookies, scope);
     return { user: null, sessionId: null };
   }
-  if (valid.refreshedMaxAge !== null) cookies.set(SESSION_COOKIE, token, sessionCookieOptions(secure, valid.refreshedMaxAge));
+  if (valid.refreshedMaxAge !== null) cookies.set(SESSION_COOKIE, token, sessionCookieOptions(scope, valid.refreshedMaxAge));
   return { user: valid.user, sessionId: valid.sessionId };
 }
 
-export function setSessionCookie(cookies: AstroCookies, url: URL, token: string, maxAge: number): void {
-  cookies.set(SESSION_COOKIE, token, sessionCookieOptions(url.protocol === 'https:', maxAge));
+export function setSessionCookie(cookies: AstroCookies, scope: CookieScope, token: string, maxAge: number): void {
+  cookies.set(SESSION_COOKIE, token, sessionCookieOptions(scope, maxAge));
 }
 
-export function clearSessionCookie(cookies: AstroCookies, secure: boolean): void {
-  cookies.set(SESSION_COOKIE, '', sessionCookieOptions(secure, 0));
+export function clearSessionCookie(cookies: AstroCookies, scope: CookieScope): void {
+  cookies.set(SESSION_COOKIE, '', sessionCookieOptions(scope, 0));
 }
 
 /**

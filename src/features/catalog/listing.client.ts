@@ -1,4 +1,5 @@
 import { LISTING_PATH, LISTING_FRAGMENT_PATH } from '~/lib/paths';
+import { browserCookieScope } from '~/lib/cookies';
 /**
  * In-place updates for /comics/. The page works without this
  * module (links and a GET form); with it, results come from /comics/fragment/ and replace
@@ -219,7 +220,7 @@ export function initListing(): void {
     if (!link || !root.contains(link)) return;
     event.preventDefault();
     const next = fromHref(link.href);
-    if (link.dataset.view) document.cookie = viewCookie(next.view, location.protocol === 'https:');
+    if (link.dataset.view) document.cookie = viewCookie(next.view, browserCookieScope());
     void navigate(next, { mode: 'push', focusResults: link.hasAttribute('data-page-link') });
   });
 

@@ -251,8 +251,8 @@ describe('view', () => {
   });
 
   it('writes the cookie for 30 days', () => {
-    expect(viewCookie('grid', false)).toBe('view=grid; Path=/; Max-Age=2592000; SameSite=Lax');
-    expect(viewCookie('list', true)).toContain('; Secure');
+    expect(viewCookie('grid', { secure: false, domain: null })).toBe('view=grid; Path=/; Max-Age=2592000; SameSite=Lax');
+    expect(viewCookie('list', { secure: true, domain: 'inkpass.example' })).toBe('view=list; Path=/; Domain=inkpass.example; Max-Age=2592000; SameSite=Lax; Secure');
   });
 });
 

@@ -5,6 +5,7 @@
  * from a ListingParams.
  */
 import { LISTING_PATH } from '~/lib/paths';
+import { cookieOptions, serializeCookie, type CookieScope } from '~/lib/cookies';
 
 export const PAGE_SIZE = 24;
 export const MAX_PAGE = 10_000;
@@ -346,6 +347,6 @@ export function paginationWindow(page: number, pages: number, radius = 1): (numb
 }
 
 /** The view cookie as `document.cookie` takes it. */
-export function viewCookie(view: View, secure: boolean): string {
-  return `${VIEW_COOKIE}=${view}; Path=/; Max-Age=${VIEW_COOKIE_MAX_AGE}; SameSite=Lax${secure ? '; Secure' : ''}`;
+export function viewCookie(view: View, scope: CookieScope): string {
+  return serializeCookie(VIEW_COOKIE, view, cookieOptions(scope, { maxAge: VIEW_COOKIE_MAX_AGE }));
 }

@@ -1,7 +1,9 @@
 /**
- * Favorite buttons (series page star, favorites page remove/undo) as a plain module. Each is a
- * form posting to /my/favorites/toggle/ that works without JavaScript; here it calls the JSON
- * endpoint instead (POST favorites, DELETE removes), disabled during the call.
+ * Favorite buttons (the one star control of src/components/FavoriteButton.astro on series pages
+ * and cards, and the favorites page's remove/undo) as a plain module. Each is a form posting to
+ * /my/favorites/toggle/ that works without JavaScript; here it calls the JSON endpoint instead
+ * (POST favorites, DELETE removes), disabled during the call, so the page neither reloads nor
+ * loses its scroll position.
  */
 
 /** Asks the endpoint to set the state; resolves to the new state, rejects on any failure. */
@@ -17,8 +19,12 @@ export async function requestFavorite(endpoint: string, on: boolean, fetchImpl: 
   return body.favorited;
 }
 
-/** Shows a form's state: the hidden field asks for the opposite next time. */
-export function applyFavoriteState(form: HTMLFormElement, favorited: boolean): void {
+/**
+ * Shows a form's state: the hidden field asks for the opposite next time; the star's
+ * aria-pressed (which fills it), its label ("Favorite"/"Favorited", on the text or, for the
+ * icon-only star, on aria-label and title) and, when `announce`, a polite status line.
+ */
+export function applyFavoriteState(form: HTMLFormElement, favorited: boolean, announce = false): void {
   const wanted = form.querySelector<HTMLInputElement>('input[name="favorite"]');
   if (wanted) wanted.value = favorited ? '0' : '1';
   const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
@@ -32,14 +38,26 @@ export function applyFavoriteState(form: HTMLFormElement, favorited: boolean): v
     if (label) text.textContent = label;
   } else {
     button.setAttribute('aria-pressed', String(favorited));
+    const label = favorited ? form.dataset.labelOn : form.dataset.labelOff;
+    if (label) {
+      const text = button.querySelector<HTMLElement>('[data-favorite-label]');
+      if (text) text.textContent = label;
+      else {
+        button.setAttribute('aria-label', label);
+        button.title = label;
+      }
+    }
+    const status = form.querySelector<HTMLElement>('[data-favorite-status]');
+    if (status && announce) status.textContent = (favorited ? form.dataset.saidOn : form.dataset.saidOff) ?? '';
   }
 }
 
 let delegated = false;
 
 /**
- * One submit listener on the document serves every favorite form, including those a listing
- * swap inserts later. Calling it again is harmless.
+ * One submit listener on the document, in the capture phase (before any enclosing form's own
+ * listener), serves every favorite form, including those a listing swap inserts later. Calling
+ * it again is harmless.
  */
 export function initFavoriteForms(): void {
   if (delegated) return;
@@ -48,13 +66,16 @@ export function initFavoriteForms(): void {
     const form = event.target instanceof HTMLFormElement && event.target.matches('form[data-favorite]') ? event.target : null;
     if (!form) return;
     event.preventDefault();
+    // The listing's results sit inside its filter form, whose own submit handler would reload
+    // the results (and the reader's place): this submit is handled here and goes no further.
+    event.stopPropagation();
     const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
     if (button?.disabled) return;
     const on = form.querySelector<HTMLInputElement>('input[name="favorite"]')?.value === '1';
     if (button) button.disabled = true;
     form.setAttribute('aria-busy', 'true');
     try {
-      applyFavoriteState(form, await requestFavorite(form.dataset.endpoint ?? '', on));
+      applyFavoriteState(form, await requestFavorite(form.dataset.endpoint ?? '', on), true);
     } catch {
       applyFavoriteState(form, !on);
       alert(form.dataset.error ?? 'Failed toggling favorite status!');
@@ -62,5 +83,5 @@ export function initFavoriteForms(): void {
       if (button) button.disabled = false;
       form.removeAttribute('aria-busy');
     }
-  });
+  }, true);
 }

@@ -50,3 +50,11 @@ describe('listing favorited filter', () => {
     expect(defaultParams(1).favorited).toBe(false);
   });
 });
+
+describe('favoriteAnchor', () => {
+  it('names a control by its series, as a safe fragment the no-JavaScript form comes back to', async () => {
+    const { favoriteAnchor } = await import('./favorites');
+    expect(favoriteAnchor('SER-abc_1')).toBe('fav-SER-abc_1');
+    expect(favoriteAnchor('SER-"x<y>')).toBe('fav-SER-xy');
+  });
+});

@@ -1,5 +1,5 @@
 /** The browser-safe door of the library feature: what pages and other features may use. */
-export { isSeriesRef } from './favorites';
+export { favoriteAnchor, isSeriesRef } from './favorites';
 export { initFavoriteForms } from './favorites.client';
 export { initHistory } from './history.client';
 export { HISTORY_PAGE_SIZE, HOME_SHELF_SIZE, parseProgressReport } from './progress';

@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { redirectTo } from '~/lib/redirect';
 import { homePath } from '~/lib/paths';
 import { bodyErrorKey, readForm } from '~/server/body';
-import { THEME_MAX_AGE, themeCookieValues, toggledTheme } from '~/lib/theme';
+import { themeCookieOptions, themeCookieValues, toggledTheme } from '~/lib/theme';
 
 /** No-JavaScript theme toggle: flips the theme cookies and returns to the page. */
 export const POST: APIRoute = async ({ request, cookies, locals }) => {
@@ -12,7 +12,7 @@ export const POST: APIRoute = async ({ request, cookies, locals }) => {
   }
   const form = parsed.value;
   const next = toggledTheme(form.get('current') ?? locals.theme);
-  const opts = { path: '/', maxAge: THEME_MAX_AGE, sameSite: 'lax' as const, secure: new URL(request.url).protocol === 'https:', httpOnly: false };
+  const opts = themeCookieOptions(locals.cookieScope);
   for (const [name, value] of Object.entries(themeCookieValues(next))) cookies.set(name, value, opts);
   return redirectTo(form.get('next') ?? homePath());
 };

@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
 import { bodyErrorKey, readForm } from '~/server/body';
 import { clearSessionCookie, invalidateSession } from '~/features/accounts/index.server';
-import { logoutPromptHtml } from '~/features/accounts';
+import { logoutPromptHtml, serializeSessionCookie, sessionCookieOptions } from '~/features/accounts';
 import { redirectTo } from '~/lib/redirect';
 import { homePath, LOGOUT_CONFIRM_PATH } from '~/lib/paths';
 
@@ -20,13 +20,17 @@ export const GET: APIRoute = async ({ url, locals, rewrite }) => {
 };
 
 /** Ends the session on the server, clears the cookie, goes home. */
-export const POST: APIRoute = async ({ request, url, locals, cookies }) => {
+export const POST: APIRoute = async ({ request, locals, cookies }) => {
   const { t } = locals;
   const text = (status: number, body: string) =>
     new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...NO_STORE } });
   const body = await readForm(request);
   if (!body.ok) return text(body.status, t(bodyErrorKey(body)));
   if (locals.sessionId) await invalidateSession(await getDb(), locals.sessionId);
-  clearSessionCookie(cookies, url.protocol === 'https:');
-  return redirectTo(homePath());
+  clearSessionCookie(cookies, locals.cookieScope);
+  const res = redirectTo(homePath());
+  // A session cookie written before COOKIE_DOMAIN was set is host-only and would outlive the
+  // shared one: expire it too (Astro's cookie API keeps one cookie per name, so by header).
+  if (locals.cookieScope.domain) res.headers.append('Set-Cookie', serializeSessionCookie('', sessionCookieOptions({ ...locals.cookieScope, domain: null }, 0)));
+  return res;
 };
