@@ -377,7 +377,7 @@ export function usedTagBySlug(db: DB, slug: string) {
     .executeTakeFirst();
 }
 
-/** The tags carried by at least one series shown on one of `siteIds` (the listing's category filters). */
+/** The tags carried by at least one listable series shown on one of `siteIds` (the listing's category filters). */
 export function usedTags(db: DB, siteIds: readonly number[]) {
   return db
     .selectFrom('tags')
@@ -387,9 +387,12 @@ export function usedTags(db: DB, siteIds: readonly number[]) {
         eb
           .selectFrom('series_tags')
           .innerJoin('series_languages', 'series_languages.series_id', 'series_tags.series_id')
+          .innerJoin('series', 'series.id', 'series_tags.series_id')
           .select('series_tags.tag_id')
           .whereRef('series_tags.tag_id', '=', 'tags.id')
-          .where('series_languages.site_id', 'in', [...siteIds]),
+          .where('series_languages.site_id', 'in', [...siteIds])
+          // A listable series (the listing's own rule): a filter never leads to nothing.
+          .where('series.state', '<>', 'BLOCKED'),
       ),
     )
     .execute();
