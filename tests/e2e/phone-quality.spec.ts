@@ -183,3 +183,43 @@ test.describe('home page on a small phone', () => {
     expect(order.next).toBeGreaterThan(order.lastSlideLink);
   });
 });
+
+test.describe('cards', () => {
+  test('latest-update cards of a page are equally tall at 390 px', async ({ browser }) => {
+    const { context, page } = await open(browser, SITES[1]!, 390);
+    try {
+      await page.goto(brUrl('/'));
+      const heights = await page.locator('#home-latest-updates .carousel-slide').first().locator('.latest-entry').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().height)));
+      expect(heights.length).toBeGreaterThan(1);
+      expect(new Set(heights).size, `heights ${heights.join(', ')}`).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('no wrapped line of a listing card starts with a separator', async ({ browser }) => {
+    const { context, page } = await open(browser, SITES[0]!, 800);
+    try {
+      await page.goto(enUrl('/comics/'));
+      const leading = await page.locator('.sr-meta, .sc-meta').evaluateAll((metas) => {
+        const bad: string[] = [];
+        let wrapped = 0;
+        for (const meta of metas) {
+          const items = [...meta.children] as HTMLElement[];
+          const firstTop = items[0]?.getBoundingClientRect().top ?? 0;
+          for (const item of items.slice(1)) {
+            const before = getComputedStyle(item, '::before').content;
+            const lineStart = item.getBoundingClientRect().top > firstTop + 2;
+            if (lineStart) wrapped++;
+            if (lineStart && before.includes('\u00b7')) bad.push(item.textContent ?? '');
+          }
+        }
+        return { bad, wrapped };
+      });
+      expect(leading.wrapped, 'some card meta line wraps at 800 px').toBeGreaterThan(0);
+      expect(leading.bad).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
