@@ -84,11 +84,15 @@ export function enhanceCarousel(root: HTMLElement): EnhancedCarousel | null {
   const controls = root.querySelector<HTMLElement>('.carousel-controls');
   const pager = root.querySelector<HTMLElement>('.carousel-pager');
   const dots = Array.from(root.querySelectorAll<HTMLButtonElement>('[data-carousel-dot]'));
+  const count = root.querySelector<HTMLElement>('[data-carousel-count]');
 
   // Start where the reader had scrolled the no-JS row to.
   const first = slides[0]!;
   const step = slides.length > 1 ? slides[1]!.offsetLeft - first.offsetLeft : first.offsetWidth;
   const initial = step > 0 ? Math.min(slides.length - 1, Math.max(0, Math.round(track.scrollLeft / step))) : 0;
+  // Without snapping first: a mandatory snap put the row back at its 2 px padding, and keen-slider
+  // then drew every slide 2 px to the left, clipping the first card.
+  track.style.scrollSnapType = 'none';
   track.scrollLeft = 0;
 
   // Autoplay state: `stopped` is the reader's choice (button or focus); hover and hidden tabs pause.
@@ -143,6 +147,7 @@ export function enhanceCarousel(root: HTMLElement): EnhancedCarousel | null {
       if (controls) controls.hidden = fits && !toggle;
       if (pager) pager.hidden = fits;
     }
+    if (count) count.textContent = `${d.rel + 1} / ${slides.length}`;
     dots.forEach((dot, i) => {
       if (i === d.rel) dot.setAttribute('aria-current', 'true');
       else dot.removeAttribute('aria-current');

@@ -8,6 +8,11 @@
 export const SWIPE_THRESHOLD = 0.2;
 /** Default slide interval when a carousel plays automatically. */
 export const AUTOPLAY_INTERVAL_MS = 5000;
+/**
+ * Dots pagers with more slides than this show a "3 / 12" count instead of dots on phones: nine
+ * 24 px dots are what fit one row of a 320 px screen's 288 px column.
+ */
+export const COMPACT_PAGER_FROM = 8;
 /** Gap between slides in px (the CSS gap of the no-JS row and keen-slider's `spacing`). */
 export const SLIDE_SPACING = 16;
 

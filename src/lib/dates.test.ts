@@ -58,6 +58,20 @@ describe('dates', () => {
     expect(relativeTime(now - 2 * 3600, now, 'pt-BR')).toBe('há 2 horas');
     expect(relativeTime(now + 3 * DAY, now, 'pt-BR')).toBe('em 3 dias');
   });
+  it('words a date seven days away the same whether it is a little under or over a week', () => {
+    // Once "in 7 days" (6.6 days) on one line and "next week" (7.2 days) on the next for one date.
+    for (const d of [6.6, 6.9, 7, 7.2, 7.4]) expect(relativeTime(now + d * DAY, now, 'en')).toBe('in 7 days');
+    for (const d of [6.6, 7.2]) expect(relativeTime(now + d * DAY, now, 'pt-BR')).toBe('em 7 dias');
+    expect(relativeTime(now - 7.3 * DAY, now, 'en')).toBe('7 days ago');
+    // Weeks, months and years are numeric, never "next week" / "next month".
+    expect(relativeTime(now + 14 * DAY, now, 'en')).toBe('in 2 weeks');
+    expect(relativeTime(now + 31 * DAY, now, 'en')).toBe('in 1 month');
+    expect(relativeTime(now + 400 * DAY, now, 'en')).toBe('in 1 year');
+    // The unit follows the rounded value: 59.6 minutes is an hour, 23.6 hours a day.
+    expect(relativeTime(now + 3576, now, 'en')).toBe('in 1 hour');
+    expect(relativeTime(now + 23.6 * 3600, now, 'en')).toBe('tomorrow');
+    expect(relativeTime(now, now, 'en')).toBe('now');
+  });
   it('formats older dates as dates in the site time zone', () => {
     const at = Date.UTC(2023, 0, 1, 1, 0, 0) / 1000; // 1 Jan 01:00 UTC is still 31 Dec in São Paulo
     expect(chapterDate(at, now, 'en', 'UTC')).toBe('Jan 1, 2023');

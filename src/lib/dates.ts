@@ -126,25 +126,38 @@ export function dateDisplay(at: number, now: number): 'relative' | 'absolute' {
   return Math.abs(now - at) > RELATIVE_DATE_LIMIT ? 'absolute' : 'relative';
 }
 
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ['year', 365 * 86400],
-  ['month', 30 * 86400],
-  ['week', 7 * 86400],
-  ['day', 86400],
-  ['hour', 3600],
-  ['minute', 60],
-  ['second', 1],
-];
+/**
+ * The one relative-time rule. The unit is chosen from the value rounded in that unit, so an
+ * instant has one wording wherever and whenever it is formatted: 6.6 and 7.2 days away both read
+ * "in 7 days" (unit by raw seconds once gave "in 7 days" on one line and "next week" on the next).
+ * Days run up to 13, weeks from 14 days to 29, months from 30 days, years from 365 days. Weeks,
+ * months and years are always numeric ("in 2 weeks", never "next month", whose calendar meaning
+ * differs from 30 days); seconds to days keep "now", "tomorrow" and "yesterday".
+ */
+export function relativeParts(diff: number): { value: number; unit: Intl.RelativeTimeFormatUnit } {
+  const abs = Math.abs(diff);
+  const sign = diff < 0 ? -1 : 1;
+  const seconds = Math.round(abs);
+  if (seconds < 60) return { value: sign * seconds, unit: 'second' };
+  const minutes = Math.round(abs / 60);
+  if (minutes < 60) return { value: sign * minutes, unit: 'minute' };
+  const hours = Math.round(abs / 3600);
+  if (hours < 24) return { value: sign * hours, unit: 'hour' };
+  const days = Math.round(abs / 86400);
+  if (days < 14) return { value: sign * days, unit: 'day' };
+  if (days < 30) return { value: sign * Math.round(days / 7), unit: 'week' };
+  if (days < 365) return { value: sign * Math.max(1, Math.min(11, Math.round(days / 30))), unit: 'month' };
+  return { value: sign * Math.round(days / 365), unit: 'year' };
+}
+
+const numericFormat = (locale: string) => cached(`rn:${locale}`, () => new Intl.RelativeTimeFormat(locale, { numeric: 'always' }));
 
 /** "3 hours ago", "in 2 days", localized (the server with the site's locale, browser scripts with the page's). */
 export function relativeTime(at: number, now: number, locale: string): string {
-  const diff = at - now;
-  const abs = Math.abs(diff);
-  const rtf = relativeFormat(locale);
-  for (const [unit, seconds] of UNITS) {
-    if (abs >= seconds || unit === 'second') return rtf.format(Math.round(diff / seconds), unit);
-  }
-  return rtf.format(0, 'second');
+  const { value, unit } = relativeParts(at - now);
+  const rtf = unit === 'week' || unit === 'month' || unit === 'year' ? numericFormat(locale) : relativeFormat(locale);
+  // -0 would read "0 seconds ago" in some engines: normalise.
+  return rtf.format(value === 0 ? 0 : value, unit);
 }
 
 const DATE_MEMO_MAX = 20_000;

@@ -1,6 +1,6 @@
 /** The server door of the catalog feature: what pages and other features may use. */
 export { comicResponseV2, episodesResponse } from './api.server';
-export { type ListingItem, listSeries, primaryCategories, toListingItem } from './listing.server';
+export { type ListingItem, listSeries, listingCategories, toListingItem } from './listing.server';
 export { maybeRefreshReleases, refreshReleasedSeries } from './release.server';
 export { chapterLinks, chapterPageRows, chapterSurroundings, findChapter, findSeries, findSeriesBySlug, pageMediaKey } from './lookup.server';
 export { SAPI_CACHE, parseOrdering, requestOrigin, sapiComicDetail, sapiComicList } from './sapi.server';

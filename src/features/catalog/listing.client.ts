@@ -96,10 +96,11 @@ export function initListing(): void {
 
   history.replaceState({ ...(history.state ?? {}), listing: serializeListing(state, site) } satisfies HistoryState, '');
 
-  // Filters start folded on narrow screens unless one is in use; on wide screens they are a fixed sidebar.
+  // The server renders the filters folded unless one is in use (the phone layout, final at first
+  // paint); on wide screens they are a fixed sidebar whose body CSS shows anyway, so opening it
+  // here changes only what assistive technology is told, not the layout.
   const narrow = matchMedia('(max-width: 860px)');
-  const activeFilters = state.formats.length > 0 || state.category !== null || state.complete || state.exclusive || state.favorited;
-  if (filters && narrow.matches && !activeFilters) filters.open = false;
+  if (filters && !narrow.matches) filters.open = true;
   filters?.querySelector('summary')?.addEventListener('click', (event) => {
     if (!narrow.matches) event.preventDefault();
   });

@@ -85,7 +85,7 @@ export async function resolveListing(db: DB, params: ListingParams, categories?:
   if (params.category) {
     const known = categories
       ? categories.find((c) => c.slug === params.category)
-      : await repo.primaryTagBySlug(db, params.category);
+      : await repo.usedTagBySlug(db, params.category);
     if (known) tagId = Number(known.id);
     else effective = { ...params, category: null };
   }
@@ -105,9 +105,13 @@ export async function resolveListing(db: DB, params: ListingParams, categories?:
   return { query, params: effective };
 }
 
-/** Primary tags (the category filter), named for the site's locale, by name. */
-export async function primaryCategories(db: DB, locale: 'en' | 'pt-BR'): Promise<Category[]> {
-  const rows = await repo.primaryTags(db);
+/**
+ * The category filters of a site: every tag a series shown there carries (primary tags and
+ * themes alike; the listing, its fragment and the home page's category and genre links all use
+ * these), named for the site's locale, by name. One category at a time (the spec's rule).
+ */
+export async function listingCategories(db: DB, siteId: number, locale: 'en' | 'pt-BR'): Promise<Category[]> {
+  const rows = await repo.usedTags(db, [siteId]);
   return rows
     .map((r) => ({ id: Number(r.id), slug: r.slug, name: locale === 'pt-BR' ? r.name_pt || r.name : r.name, color: r.color }))
     .sort((a, b) => a.name.localeCompare(b.name, locale));

@@ -369,12 +369,35 @@ export function listingQueries(db: DB, q: ListingQuery) {
 }
 
 
-export function primaryTagBySlug(db: DB, slug: string) {
-  return db.selectFrom('tags').select('id').where('slug', '=', slug).where('is_primary', '=', 1).executeTakeFirst();
+/** A tag some series carries, by slug (any tag the catalogue uses is a category filter). */
+export function usedTagBySlug(db: DB, slug: string) {
+  return db
+    .selectFrom('tags')
+    .select('id')
+    .where('slug', '=', slug)
+    .where((eb) => eb.exists(eb.selectFrom('series_tags').select('series_tags.tag_id').whereRef('series_tags.tag_id', '=', 'tags.id')))
+    .executeTakeFirst();
 }
 
-export function primaryTags(db: DB) {
-  return db.selectFrom('tags').select(['id', 'slug', 'name', 'name_pt', 'color']).where('is_primary', '=', 1).execute();
+/** The tags carried by at least one listable series shown on one of `siteIds` (the listing's category filters). */
+export function usedTags(db: DB, siteIds: readonly number[]) {
+  return db
+    .selectFrom('tags')
+    .select(['id', 'slug', 'name', 'name_pt', 'color'])
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('series_tags')
+          .innerJoin('series_languages', 'series_languages.series_id', 'series_tags.series_id')
+          .innerJoin('series', 'series.id', 'series_tags.series_id')
+          .select('series_tags.tag_id')
+          .whereRef('series_tags.tag_id', '=', 'tags.id')
+          .where('series_languages.site_id', 'in', [...siteIds])
+          // A listable series (the listing's own rule): a filter never leads to nothing.
+          .where('series.state', '<>', 'BLOCKED'),
+      ),
+    )
+    .execute();
 }
 
 // ---------------------------------------------------------------- series texts

@@ -93,6 +93,7 @@ function initTabs(root: HTMLElement, prefix: string, reduceMotion: boolean) {
   const tabs = [...strip.querySelectorAll<HTMLAnchorElement>('[data-tab]')];
   const panels = [...root.querySelectorAll<HTMLElement>('[data-panel]')];
   if (tabs.length === 0 || tabs.length !== panels.length) return;
+  root.classList.add('is-tabs');
   strip.setAttribute('role', 'tablist');
   strip.setAttribute('aria-label', root.querySelector('[data-strip-wrap]')?.getAttribute('aria-label') ?? '');
   for (const li of strip.children) li.setAttribute('role', 'presentation');
@@ -109,6 +110,8 @@ function initTabs(root: HTMLElement, prefix: string, reduceMotion: boolean) {
       tab.setAttribute('aria-selected', String(on));
       tab.tabIndex = on ? 0 : -1;
       panels[i]!.hidden = !on;
+      // The stylesheet shows the selected day (the server's choice before this script ran).
+      panels[i]!.toggleAttribute('data-selected', on);
     });
     const tab = tabs[index]!;
     if (focus) tab.focus();

@@ -3,3 +3,4 @@ export { default as CampaignSlides } from './CampaignSlides.astro';
 export { default as LatestUpdatesPage } from './LatestUpdatesPage.astro';
 export { default as ReleaseItem } from './ReleaseItem.astro';
 export { default as ScheduleBlock } from './ScheduleBlock.astro';
+export { default as SchedulePreview } from './SchedulePreview.astro';
