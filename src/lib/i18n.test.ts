@@ -39,3 +39,18 @@ describe('t.exists', () => {
     expect(label).toBe(en['language.pt-br']);
   });
 });
+
+describe('formatting with values (kept per key and values)', () => {
+  it('gives each set of values its own text, the same text again, and never mixes types or locales', () => {
+    const t = createT('en');
+    const tPt = createT('pt-BR');
+    expect(t('header.keys', { keys: 1, xtra: 2 })).toBe('Your keys: 1 key and 2 Xtra keys');
+    expect(t('header.keys', { keys: 1, xtra: 2 })).toBe('Your keys: 1 key and 2 Xtra keys');
+    expect(t('header.keys', { keys: 2, xtra: 1 })).toBe('Your keys: 2 keys and 1 Xtra key');
+    expect(tPt('header.keys', { keys: 1, xtra: 2 })).not.toBe(t('header.keys', { keys: 1, xtra: 2 }));
+    // A string of digits is kept apart from the number (a different key) and formats the same.
+    expect(t('header.keys', { keys: '1' as unknown as number, xtra: 2 })).toBe(t('header.keys', { keys: 1, xtra: 2 }));
+    for (let i = 0; i < 6000; i++) t('header.keys', { keys: i, xtra: 0 });
+    expect(t('header.keys', { keys: 1, xtra: 2 })).toBe('Your keys: 1 key and 2 Xtra keys');
+  });
+});

@@ -30,7 +30,29 @@ export function translate(locale: Locale, key: MessageKey, values?: Values): str
     plain[locale].set(key, text);
     return text;
   }
-  return format(locale, key, values);
+  const memoKey = formattedKey(key, values);
+  const hit = formatted[locale].get(memoKey);
+  if (hit !== undefined) return hit;
+  const text = format(locale, key, values);
+  if (formatted[locale].size >= MAX_FORMATTED) formatted[locale].delete(formatted[locale].keys().next().value!);
+  formatted[locale].set(memoKey, text);
+  return text;
+}
+
+/**
+ * Messages formatted with values, by key and values (bounded, oldest out first): pages format
+ * the same few again and again (a reader's balance and name in the header on every page, a
+ * price on each row), and an ICU plural costs far more than a map lookup.
+ */
+const formatted: Record<Locale, Map<string, string>> = { en: new Map(), 'pt-BR': new Map() };
+const MAX_FORMATTED = 5000;
+function formattedKey(key: string, values: Values): string {
+  let k = key;
+  for (const name in values) {
+    const v = values[name]!;
+    k += `\u0000${name}\u0001${v instanceof Date ? `d${v.getTime()}` : `${typeof v === 'number' ? 'n' : 's'}${v}`}`;
+  }
+  return k;
 }
 
 function format(locale: Locale, key: MessageKey, values?: Values): string {

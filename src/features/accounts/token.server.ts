@@ -23,7 +23,7 @@ export function generateSessionToken(): SessionToken {
 }
 
 export function hashSecret(secret: string): string {
-  return crypto.createHash('sha256').update(secret).digest('hex');
+  return crypto.hash('sha256', secret, 'hex');
 }
 
 /** Splits a cookie value into id and secret; null for anything not shaped like our tokens. */
@@ -39,7 +39,8 @@ export function parseSessionToken(value: string | undefined | null): { id: strin
 
 /** Constant-time comparison of a presented secret with a stored hash. */
 export function secretMatches(secret: string, storedHash: string): boolean {
-  const a = Buffer.from(hashSecret(secret), 'hex');
+  // One-shot hash straight to bytes: every signed-in request checks its session this way.
+  const a = crypto.hash('sha256', secret, 'buffer');
   const b = Buffer.from(storedHash, 'hex');
   return a.length === b.length && a.length === 32 && crypto.timingSafeEqual(a, b);
 }
