@@ -1,0 +1,133 @@
+/**
+ * `npm run bench:lighthouse` (also the last part of `npm run bench`, or BENCH_ONLY=lighthouse):
+ * Lighthouse in its default mobile mode (Moto G Power viewport, simulated Slow 4G, 4× CPU
+ * slowdown) on every page type of both sites, anonymous and signed in, against the production
+ * build serving the demo catalogue from a scratch SQLite file. Prints the four category scores,
+ * LCP and CLS per page and which pages miss the targets (100 in each category, LCP ≤ 2.0 s,
+ * CLS < 0.05). Runs Debian's Chromium (CHROME_PATH, default /usr/bin/chromium); heavy, so it is
+ * never part of `npm test`. LIGHTHOUSE_PAGES=home,series narrows it to some page types.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import lighthouse from 'lighthouse';
+import * as chromeLauncher from 'chrome-launcher';
+import { createDb } from '~/server/db';
+import { migrateToLatest } from '@db/migrate';
+import { DEMO, seedDemo } from '@db/seed/index';
+import { findSeriesBySlug } from '~/features/catalog/index.server';
+import { makeReaders, serve } from './keys';
+
+const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 4395);
+const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const TARGET = { score: 100, lcpMs: 2000, cls: 0.05 };
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+
+interface PageType {
+  name: string;
+  path: string;
+  /** Signed-in pages are loaded with the reader's session cookie. */
+  signedIn?: boolean;
+}
+
+export interface LighthouseRow {
+  site: string;
+  page: string;
+  scores: Record<(typeof CATEGORIES)[number], number>;
+  lcpMs: number;
+  cls: number;
+  /** Audits that cost points, for the reader of the report. */
+  failing: string[];
+}
+
+/** The first free chapter of a demo series in the site's language, as its series page links it. */
+async function firstChapterPath(origin: string, slug: string): Promise<string> {
+  const html = await (await fetch(`${origin}/comics/${slug}/`)).text();
+  const href = html.match(/href="(\/read\/[^"]+)"/)?.[1];
+  if (!href) throw new Error(`no chapter link on ${origin}/comics/${slug}/`);
+  return href;
+}
+
+export async function benchLighthouse(): Promise<LighthouseRow[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkpass-lighthouse-'));
+  const databaseUrl = `file:${path.join(dir, 'demo.db')}`;
+  const mediaDir = path.resolve(process.env.MEDIA_DIR ?? 'data/media');
+  const { db } = await createDb(databaseUrl);
+  let server: Awaited<ReturnType<typeof serve>> | null = null;
+  let chrome: chromeLauncher.LaunchedChrome | null = null;
+  const rows: LighthouseRow[] = [];
+  try {
+    await migrateToLatest(db);
+    await seedDemo(db, { mediaDir });
+    if (!(await findSeriesBySlug(db, DEMO.readerManga))) throw new Error('the demo catalogue has no reader manga');
+    const [reader] = await makeReaders(db, 1, 50, 'lighthouse');
+    server = await serve(PORT, databaseUrl, mediaDir);
+    chrome = await chromeLauncher.launch({ chromePath: CHROME, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-dev-shm-usage'] });
+    const only = process.env.LIGHTHOUSE_PAGES?.split(',').map((s) => s.trim()).filter(Boolean);
+    for (const site of [{ name: 'en', host: `localhost:${PORT}` }, { name: 'pt-BR', host: `br.localhost:${PORT}` }]) {
+      const origin = `http://${site.host}`;
+      const pages: PageType[] = [
+        { name: 'home', path: '/' },
+        { name: 'listing', path: '/comics/' },
+        { name: 'series', path: `/comics/${DEMO.readerManga}/` },
+        { name: 'reader (paged)', path: await firstChapterPath(origin, DEMO.readerManga) },
+        { name: 'reader (webtoon)', path: await firstChapterPath(origin, DEMO.readerWebtoon) },
+        { name: 'schedule', path: '/schedule/' },
+        { name: 'calendar', path: '/calendario/' },
+        { name: 'plans', path: '/plans/' },
+        { name: 'login', path: '/auth/login/' },
+        { name: 'sign-up', path: '/auth/signup/' },
+        { name: '404', path: '/no-such-page/' },
+        { name: 'series, signed in', path: `/comics/${DEMO.readerManga}/`, signedIn: true },
+        { name: 'favorites', path: '/my/favorites/', signedIn: true },
+        { name: 'history', path: '/my/history/', signedIn: true },
+        { name: 'keys', path: '/my/keys/', signedIn: true },
+        { name: 'buy keys', path: '/my/purchase/', signedIn: true },
+        { name: 'purchases', path: '/my/purchases/', signedIn: true },
+        { name: 'subscriptions', path: '/my/subscriptions/', signedIn: true },
+      ];
+      for (const p of pages) {
+        if (only && !only.some((o) => p.name.startsWith(o))) continue;
+        const result = await lighthouse(`${origin}${p.path}`, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: [...CATEGORIES],
+          extraHeaders: p.signedIn ? { Cookie: reader!.cookie } : undefined,
+        });
+        const lhr = result?.lhr;
+        if (!lhr) throw new Error(`Lighthouse gave no result for ${origin}${p.path}`);
+        if (lhr.runtimeError) throw new Error(`${origin}${p.path}: ${lhr.runtimeError.message}`);
+        const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])) as LighthouseRow['scores'];
+        const failing = CATEGORIES.flatMap((c) => (lhr.categories[c]?.auditRefs ?? [])
+          .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
+          .map((ref) => `${c}:${ref.id}`));
+        const row: LighthouseRow = {
+          site: site.name,
+          page: p.name,
+          scores,
+          lcpMs: Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? NaN),
+          cls: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3)),
+          failing,
+        };
+        rows.push(row);
+        console.log(`${`${site.name} ${p.name}`.padEnd(30)} ${CATEGORIES.map((c) => String(scores[c]).padStart(3)).join(' ')}   LCP ${(row.lcpMs / 1000).toFixed(1)} s   CLS ${row.cls.toFixed(3)}${failing.length ? `   (${failing.join(', ')})` : ''}`);
+      }
+    }
+  } finally {
+    await chrome?.kill();
+    server?.kill('SIGTERM');
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  // A 404 page loses Lighthouse's "successful status code" SEO audit by design: not a miss.
+  const graded = (r: LighthouseRow) => CATEGORIES.filter((c) => !(r.page === '404' && c === 'seo'));
+  const misses = rows.filter((r) => graded(r).some((c) => r.scores[c] < TARGET.score) || !(r.lcpMs <= TARGET.lcpMs) || !(r.cls < TARGET.cls));
+  console.log(`\nLighthouse (mobile): ${rows.length} pages; target ${TARGET.score} in ${CATEGORIES.join(', ')}, LCP ≤ ${TARGET.lcpMs / 1000} s, CLS < ${TARGET.cls}: ${misses.length === 0 ? 'met' : `NOT met on ${misses.map((r) => `${r.site} ${r.page}`).join('; ')}`}.`);
+  return rows;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await benchLighthouse();
+  process.exit(0);
+}
