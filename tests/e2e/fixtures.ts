@@ -99,4 +99,23 @@ export const test = base.extend<{ pageErrors: Error[]; reader: TestReader }>({
   ],
 });
 
+/**
+ * Horizontal overflow (how much wider than the viewport the page is), the page's own scroll
+ * position, and the elements reaching furthest past the right edge, for failure messages.
+ */
+export function measureLayout(page: Page): Promise<{ overflow: number; scrollY: number; widest: string[] }> {
+  return page.evaluate(() => {
+    const root = document.documentElement;
+    const clientWidth = root.clientWidth;
+    const describe = (el: Element) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}`;
+    const widest = [...document.body.querySelectorAll('*')]
+      .map((el) => ({ el, right: el.getBoundingClientRect().right + scrollX }))
+      .filter((x) => x.right > clientWidth + 1)
+      .sort((a, b) => b.right - a.right)
+      .slice(0, 5)
+      .map((x) => `${describe(x.el)} (right ${Math.round(x.right)})`);
+    return { overflow: root.scrollWidth - clientWidth, scrollY: Math.round(scrollY), widest };
+  });
+}
+
 export { expect };

@@ -12,7 +12,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
 import { DEMO } from '@db/seed/index';
-import { brUrl, enUrl, expect, signIn, test, type TestReader } from './fixtures';
+import { brUrl, enUrl, expect, measureLayout, signIn, test, type TestReader } from './fixtures';
 
 const SITES = [
   { name: 'en' as const, url: enUrl },
@@ -76,22 +76,6 @@ async function signedInTargets(page: Page, site: Site): Promise<Target[]> {
   ];
 }
 
-/** Horizontal overflow and the page's own scroll position, with the culprits of any overflow. */
-function measure(page: Page) {
-  return page.evaluate(() => {
-    const root = document.documentElement;
-    const clientWidth = root.clientWidth;
-    const describe = (el: Element) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}`;
-    const widest = [...document.body.querySelectorAll('*')]
-      .map((el) => ({ el, right: el.getBoundingClientRect().right + scrollX }))
-      .filter((x) => x.right > clientWidth + 1)
-      .sort((a, b) => b.right - a.right)
-      .slice(0, 5)
-      .map((x) => `${describe(x.el)} (right ${Math.round(x.right)})`);
-    return { overflow: root.scrollWidth - clientWidth, scrollY: Math.round(scrollY), widest };
-  });
-}
-
 async function axeProblems(page: Page, label: string, scheme: 'light' | 'dark'): Promise<string[]> {
   let builder = new AxeBuilder({ page });
   if (scheme === 'dark') builder = builder.withRules(['color-contrast']);
@@ -126,7 +110,7 @@ async function check(browser: Browser, site: Site, widths: number[], targetsOf: 
           await page.waitForTimeout(250);
           const label = `${site.name} ${target.name} at ${width} px`;
           if (scheme === 'light') {
-            const m = await measure(page);
+            const m = await measureLayout(page);
             if (m.overflow > 1) problems.push(`${label}: ${m.overflow} px wider than the viewport; widest: ${m.widest.join(', ')}`);
             if (m.scrollY > 0 && !new URL(page.url()).hash && !target.then) problems.push(`${label}: scrolled itself to ${m.scrollY} px on load`);
           }

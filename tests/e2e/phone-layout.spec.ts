@@ -5,9 +5,8 @@
  * schedule because the day strip's scrollIntoView scrolled the page, not only the strip).
  * One browser context per width; the chapter comes from the series page's first /read/ link.
  */
-import type { Page } from '@playwright/test';
 import { DEMO } from '@db/seed/index';
-import { brUrl, enUrl, expect, test } from './fixtures';
+import { brUrl, enUrl, expect, measureLayout, test } from './fixtures';
 
 const WIDTHS = [320, 360, 390, 1280];
 const SITES = [
@@ -16,30 +15,6 @@ const SITES = [
 ];
 /** A series with chapters in both sites' languages. */
 const SERIES = `/comics/${DEMO.readerManga}/`;
-
-interface Layout {
-  scrollWidth: number;
-  clientWidth: number;
-  scrollY: number;
-  /** The elements reaching furthest past the right edge, for the failure message. */
-  widest: string[];
-}
-
-/** Horizontal overflow, the page's own scroll position and the culprits of any overflow. */
-function measure(page: Page): Promise<Layout> {
-  return page.evaluate(() => {
-    const root = document.documentElement;
-    const clientWidth = root.clientWidth;
-    const describe = (el: Element) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}`;
-    const widest = [...document.body.querySelectorAll('*')]
-      .map((el) => ({ el, right: el.getBoundingClientRect().right + scrollX }))
-      .filter((x) => x.right > clientWidth + 1)
-      .sort((a, b) => b.right - a.right)
-      .slice(0, 5)
-      .map((x) => `${describe(x.el)} (right ${Math.round(x.right)})`);
-    return { scrollWidth: root.scrollWidth, clientWidth, scrollY: Math.round(scrollY), widest };
-  });
-}
 
 for (const width of WIDTHS) {
   test(`no sideways scroll and no jump on load at ${width} px, both sites`, async ({ browser }) => {
@@ -61,8 +36,8 @@ for (const width of WIDTHS) {
           expect(res?.status(), url).toBe(entry.startsWith('/no-such') ? 404 : 200);
           // Scripts that run on load (schedule strips, carousels) get a moment to misbehave.
           await page.waitForTimeout(300);
-          const m = await measure(page);
-          if (m.scrollWidth > m.clientWidth + 1) problems.push(`${url}: ${m.scrollWidth - m.clientWidth} px wider than the viewport; widest: ${m.widest.join(', ')}`);
+          const m = await measureLayout(page);
+          if (m.overflow > 1) problems.push(`${url}: ${m.overflow} px wider than the viewport; widest: ${m.widest.join(', ')}`);
           if (m.scrollY > 0 && !new URL(page.url()).hash) problems.push(`${url}: scrolled itself to ${m.scrollY} px on load`);
           if (entry === SERIES) chapter = await page.locator('a[href^="/read/"]').first().getAttribute('href');
         }
