@@ -19,7 +19,7 @@ const REPORTS = path.join(ROOT, 'data/test-reports');
 const started = Date.now();
 
 /** Upper bounds per step, so a hung server can never eat the CI budget (whole suite < 15 min). */
-const LIMITS = { typecheck: 4 * 60_000, build: 6 * 60_000, unit: 4 * 60_000, integration: 10 * 60_000, e2e: 14 * 60_000 };
+const LIMITS = { typecheck: 4 * 60_000, build: 6 * 60_000, unit: 4 * 60_000, integration: 10 * 60_000, e2e: 18 * 60_000 };
 
 const only = (process.env.ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 const wanted = (step) => !only.length || only.includes(step);
