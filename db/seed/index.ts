@@ -239,12 +239,15 @@ export async function seedDemo(db: DB, opts: SeedOptions): Promise<{ series: num
 }
 
 /**
- * Adds the demo series' translations (series_texts) that an already seeded catalogue lacks: a
- * database seeded before series texts existed gets them without a reseed. Matches series by
+ * Adds the demo series' translations (series_texts) to an already seeded catalogue that has none:
+ * a database seeded before series texts existed gets them without a reseed. Matches series by
  * slug (the demo's slugs are stable); never overwrites a translation that is there. Returns how
  * many rows it added.
  */
 export async function seedDemoTexts(db: DB, now = Math.floor(Date.now() / 1000)): Promise<number> {
+  // Runs on every start: a catalogue that has any translation is past this, and building the
+  // demo series (every chapter row) just to find nothing missing is start-up work for nothing.
+  if (await db.selectFrom('series_texts').select('series_id').limit(1).executeTakeFirst()) return 0;
   const ctx: BuildContext = { now, ids: new IdBook(), slugs: new SlugBook() };
   const built = SERIES.map((def) => buildDemoSeries(def, ctx).series).filter((b) => b.texts.length);
   if (!built.length) return 0;

@@ -4,6 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import { message as catalogueMessage } from '../support/messages';
 
@@ -116,6 +117,19 @@ export function measureLayout(page: Page): Promise<{ overflow: number; scrollY: 
       .map((x) => `${describe(x.el)} (right ${Math.round(x.right)})`);
     return { overflow: root.scrollWidth - clientWidth, scrollY: Math.round(scrollY), widest };
   });
+}
+
+/**
+ * axe-core's serious and critical violations on the page as it is now, one line each. The dark
+ * theme changes colours only, so its scan is the contrast rule.
+ */
+export async function axeProblems(page: Page, label: string, scheme: 'light' | 'dark'): Promise<string[]> {
+  let builder = new AxeBuilder({ page });
+  if (scheme === 'dark') builder = builder.withRules(['color-contrast']);
+  const result = await builder.analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${label} (${scheme}): ${v.id} (${v.impact}) at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}: ${v.nodes[0]?.failureSummary?.split('\n')[1]?.trim() ?? ''}`);
 }
 
 export { expect };

@@ -10,10 +10,9 @@
  *    theme changes colours only, so its scan (at 390 px, the theme following the system's) is
  *    the contrast rule.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
 import { DEMO } from '@db/seed/index';
-import { brUrl, enUrl, expect, measureLayout, signIn, test, type TestReader } from './fixtures';
+import { axeProblems, brUrl, enUrl, expect, measureLayout, signIn, test, type TestReader } from './fixtures';
 
 const SITES = [
   { name: 'en' as const, url: enUrl },
@@ -75,15 +74,6 @@ async function signedInTargets(page: Page, site: Site): Promise<Target[]> {
     { name: 'purchases', path: '/my/purchases/' },
     { name: 'subscriptions', path: '/my/subscriptions/' },
   ];
-}
-
-async function axeProblems(page: Page, label: string, scheme: 'light' | 'dark'): Promise<string[]> {
-  let builder = new AxeBuilder({ page });
-  if (scheme === 'dark') builder = builder.withRules(['color-contrast']);
-  const result = await builder.analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${label} (${scheme}): ${v.id} (${v.impact}) at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
 }
 
 /**

@@ -10,9 +10,8 @@
  * The e2e server runs in the machine's zone; the context uses each site's zone so the schedule
  * script has nothing to re-bucket (a reader elsewhere sees their own days, by design).
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
-import { brUrl, enUrl, expect, message, test } from './fixtures';
+import { axeProblems, brUrl, enUrl, expect, message, test } from './fixtures';
 
 const SITES = [
   { name: 'en', url: enUrl, locale: 'en' as const, zone: 'America/New_York' },
@@ -43,13 +42,7 @@ test.describe('axe: no serious or critical violations', () => {
             // page without a reload, is the contrast rule.
             for (const scheme of ['light', 'dark'] as const) {
               await page.emulateMedia({ colorScheme: scheme });
-              let builder = new AxeBuilder({ page });
-              if (scheme === 'dark') builder = builder.withRules(['color-contrast']);
-              const result = await builder.analyze();
-              for (const v of result.violations) {
-                if (v.impact !== 'serious' && v.impact !== 'critical') continue;
-                problems.push(`${scheme} ${path}: ${v.id} (${v.impact}) at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}: ${v.nodes[0]?.failureSummary?.split('\n')[1]?.trim() ?? ''}`);
-              }
+              problems.push(...(await axeProblems(page, path, scheme)));
             }
           }
         } finally {

@@ -36,10 +36,14 @@ export interface ContinueContext {
   site: Pick<Site, 'language' | 'locale'>;
 }
 
-/** The continue target of each series (by id) that has an available chapter. */
-export async function continueLinks(db: DB, userId: number, series: readonly ContinueSeries[], ctx: ContinueContext): Promise<Map<number, ContinueLink>> {
+/**
+ * The continue target of each series (by id) that has an available chapter, and the reader's
+ * newest read time in each series they have read (from the same progress rows).
+ */
+export async function continueLinks(db: DB, userId: number, series: readonly ContinueSeries[], ctx: ContinueContext): Promise<{ links: Map<number, ContinueLink>; lastRead: Map<number, number> }> {
   const out = new Map<number, ContinueLink>();
-  if (series.length === 0) return out;
+  const lastRead = new Map<number, number>();
+  if (series.length === 0) return { links: out, lastRead };
   const ids = series.map((s) => s.id);
   const progress = new Map<number, ContinueProgress[]>();
   for (const r of await repo.progressRowsInSeries(db, userId, ids)) {
@@ -50,6 +54,7 @@ export async function continueLinks(db: DB, userId: number, series: readonly Con
   }
   const from = [...progress].map(([seriesId, rows]) => {
     const at = newestProgress(rows)!;
+    lastRead.set(seriesId, Math.max(...rows.map((r) => r.lastRead)));
     return { seriesId, language: at.language, number: at.number };
   });
   const fresh = ids.filter((id) => !progress.has(id));
@@ -72,5 +77,5 @@ export async function continueLinks(db: DB, userId: number, series: readonly Con
     const name = displayChapterName(ctx.t, ctx.site.locale, s, number);
     out.set(s.id, { kind: target.kind, e4pid, number, language, name, label: continueLabel(ctx.t, target.kind, name), href: readerPath(s, { e4pid, number, language }) });
   }
-  return out;
+  return { links: out, lastRead };
 }

@@ -60,10 +60,7 @@ export async function listFavorites(
   const rows = found.map(localize);
   const ctx = options.continueFor;
   const series = rows.map((r) => ({ id: Number(r.id), slug: r.slug, format: r.format as Format, chapter_name_format: r.chapter_name_format }));
-  const [next, lastReads] = ctx && rows.length > 0
-    ? await Promise.all([continueLinks(db, userId, series, ctx), repo.lastReadIn(db, userId, series.map((s) => s.id))])
-    : [new Map<number, ContinueLink>(), []];
-  const lastRead = new Map(lastReads.map((r) => [Number(r.series_id), Number(r.last_read)]));
+  const { links: next, lastRead } = ctx ? await continueLinks(db, userId, series, ctx) : { links: new Map<number, ContinueLink>(), lastRead: new Map<number, number>() };
   const entries: FavoriteEntry[] = rows.map((r) => {
     const id = Number(r.id);
     return {

@@ -100,7 +100,7 @@ export async function loadHistory(db: DB, userId: number, limit: number, skip: n
   ]);
   const rows = found.map(localize);
   const shown = rows.slice(0, limit);
-  const next = await continueLinks(db, userId, shown.map((r) => ({ id: Number(r.id), slug: r.slug, format: r.format as Format, chapter_name_format: r.chapter_name_format })), ctx);
+  const { links: next } = await continueLinks(db, userId, shown.map((r) => ({ id: Number(r.id), slug: r.slug, format: r.format as Format, chapter_name_format: r.chapter_name_format })), ctx);
   const entries = shown.map((r): HistoryEntry => {
     const series = { slug: r.slug, format: r.format as Format };
     const completion = Number(r.completion);

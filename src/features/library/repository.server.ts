@@ -77,17 +77,6 @@ export async function favoriteCount(db: DB, userId: number, language: string | n
   return Number(row?.count ?? 0);
 }
 
-/** The reader's newest read time in each of some series. */
-export function lastReadIn(db: DB, userId: number, seriesIds: readonly number[]) {
-  return db
-    .selectFrom('reading_progress')
-    .select(['series_id', (eb) => eb.fn.max('last_read').as('last_read')])
-    .where('user_id', '=', userId)
-    .where('series_id', 'in', [...seriesIds])
-    .groupBy('series_id')
-    .execute();
-}
-
 export function favoriteLanguages(db: DB, userId: number) {
   return db
     .selectFrom('favorites')
