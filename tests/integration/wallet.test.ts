@@ -136,15 +136,16 @@ for (const dialect of selectedDialects()) {
       const { free, scheduled } = await withDb(server, async (db) => {
         const t = now();
         const f = await db.selectFrom('chapters').innerJoin('series', 'series.id', 'chapters.series_id').select('chapters.e4pid').where('series.slug', '=', DEMO.readerManga).where('chapters.original_price', '=', 0).where('chapters.released_at', '<=', t).limit(1).executeTakeFirstOrThrow();
-        const s = await db.selectFrom('chapters').innerJoin('series', 'series.id', 'chapters.series_id').select('chapters.e4pid').where('series.state', '=', 'ACTIVE').where('chapters.released_at', '>', t + 3600).limit(1).executeTakeFirstOrThrow();
-        return { free: f.e4pid, scheduled: s.e4pid };
+        const s = await db.selectFrom('chapters').innerJoin('series', 'series.id', 'chapters.series_id').select(['chapters.e4pid', 'series.format']).where('series.state', '=', 'ACTIVE').where('chapters.released_at', '>', t + 3600).limit(1).executeTakeFirstOrThrow();
+        return { free: f.e4pid, scheduled: s };
       });
       const freeRes = await redeem(server, reader, free);
       expect(freeRes.status).toBe(409);
       expect(freeRes.json().detail).toBe(message('en', 'wallet.error.free'));
-      const schedRes = await redeem(server, reader, scheduled);
+      const schedRes = await redeem(server, reader, scheduled.e4pid);
       expect(schedRes.status).toBe(409);
-      expect(schedRes.json().detail).toBe(message('en', 'wallet.error.scheduled'));
+      // In the unit of its series: a webtoon's is an episode.
+      expect(schedRes.json().detail).toBe(unitMessage('en', 'wallet.error.scheduled', scheduled));
       for (const headers of [{ origin: 'http://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: server.origin('br') }] as Record<string, string>[]) {
         expect((await redeem(server, reader, paid!.e4pid, headers)).status).toBe(403);
       }
