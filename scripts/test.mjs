@@ -18,7 +18,7 @@ const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const REPORTS = path.join(ROOT, 'data/test-reports');
 const started = Date.now();
 
-/** Upper bounds per step, so a hung server can never eat the CI budget (whole suite < 15 min). */
+/** Upper bounds per step, so a hung server cannot hold CI for long (guards, not the 20-minute budget). */
 const LIMITS = { typecheck: 4 * 60_000, build: 6 * 60_000, unit: 4 * 60_000, integration: 10 * 60_000, e2e: 18 * 60_000 };
 
 const only = (process.env.ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -26,11 +26,15 @@ const wanted = (step) => !only.length || only.includes(step);
 
 fs.mkdirSync(REPORTS, { recursive: true });
 
-/** Runs a command with inherited stdio in its own process group; resolves with its exit code. */
-function run(label, cmd, args, { env = {}, timeoutMs }) {
+/**
+ * Runs a command in its own process group; resolves with its exit code. Its output is inherited,
+ * or, with `prefix`, piped line by line with the prefix (for steps whose parts run side by side).
+ */
+function run(label, cmd, args, { env = {}, timeoutMs, prefix }) {
   return new Promise((resolve) => {
     console.log(`\n━━━ ${label}: ${[cmd, ...args].join(' ')}\n`);
-    const child = spawn(cmd, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env }, detached: true });
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...env }, detached: true });
+    if (prefix) for (const [from, to] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) prefixLines(from, to, prefix);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -53,8 +57,41 @@ function run(label, cmd, args, { env = {}, timeoutMs }) {
   });
 }
 
+/** Copies a stream line by line, each line with the prefix. */
+function prefixLines(from, to, prefix) {
+  let rest = '';
+  from.setEncoding('utf8');
+  from.on('data', (chunk) => {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop();
+    if (lines.length) to.write(lines.map((l) => `${prefix} ${l}\n`).join(''));
+  });
+  from.on('end', () => { if (rest) to.write(`${prefix} ${rest}\n`); });
+}
+
 function killGroup(pid, signal) {
   try { process.kill(-pid, signal); } catch { /* already gone */ }
+}
+
+/**
+ * Test servers a stopped step left running: Playwright's web server and the integration harness's
+ * servers run in their own process groups, so stopping a step that timed out orphans them (and
+ * the next run finds the port taken). Matched by this checkout, scripts/serve.mjs and a test
+ * database, never a developer's own `npm start`. Linux (/proc); elsewhere a no-op.
+ */
+function killStrayServers() {
+  let pids = [];
+  try { pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)); } catch { return; }
+  for (const pid of pids) {
+    try {
+      if (fs.realpathSync(`/proc/${pid}/cwd`) !== ROOT) continue;
+      if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('scripts/serve.mjs')) continue;
+      const db = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((v) => v.startsWith('DATABASE_URL=')) ?? '';
+      if (!/data\/e2e\.db|inkpass[-_]it[-_]/.test(db)) continue;
+      process.kill(Number(pid), 'SIGKILL');
+      console.error(`[test] stopped a test server left running (pid ${pid})`);
+    } catch { /* gone, or not ours */ }
+  }
 }
 
 function readJson(file) {
@@ -142,14 +179,25 @@ if (wanted('unit')) {
 }
 
 // 3. Integration ---------------------------------------------------------------------------
+// One Vitest run per dialect, side by side: each keeps its files one at a time against its own
+// server, and together they use the two cores that one run leaves half idle (it waits on HTTP).
 if (wanted('integration')) {
   if (!built) skip('integration', 'not run: no build');
   else {
-    const out = path.join(REPORTS, 'vitest-integration.json');
-    fs.rmSync(out, { force: true });
-    const r = await run('integration', 'npx', ['vitest', 'run', '--project', 'integration',
-      '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], { timeoutMs: LIMITS.integration });
-    record('integration', r, vitestCounts(out));
+    const dialects = (process.env.INKPASS_IT_DIALECTS || 'sqlite,postgres').split(',').map((d) => d.trim()).filter(Boolean);
+    const runs = await Promise.all(dialects.map((dialect) => {
+      const out = path.join(REPORTS, `vitest-integration-${dialect}.json`);
+      fs.rmSync(out, { force: true });
+      return run(`integration (${dialect})`, 'npx', ['vitest', 'run', '--project', 'integration',
+        '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
+      { env: { INKPASS_IT_DIALECTS: dialect }, timeoutMs: LIMITS.integration, prefix: `[${dialect}]` }).then((r) => ({ r, counts: vitestCounts(out) }));
+    }));
+    const failed = runs.find(({ r }) => r.code !== 0 || r.timedOut);
+    const counts = runs.every(({ counts }) => counts) ? runs.reduce((a, { counts: c }) => ({
+      passed: a.passed + c.passed, failed: a.failed + c.failed, skipped: a.skipped + c.skipped, note: [a.note, c.note].filter(Boolean).join('; '),
+    }), { passed: 0, failed: 0, skipped: 0, note: '' }) : null;
+    if (runs.some(({ r }) => r.timedOut)) killStrayServers();
+    record('integration', failed?.r ?? runs[0].r, counts);
   }
 }
 
@@ -163,6 +211,7 @@ if (wanted('e2e')) {
       env: { PLAYWRIGHT_JSON_OUTPUT_NAME: out },
       timeoutMs: LIMITS.e2e,
     });
+    if (r.timedOut) killStrayServers();
     record('e2e', r, playwrightCounts(out));
   }
 }

@@ -16,6 +16,12 @@ export async function createDb(url: string = config.databaseUrl): Promise<{ db: 
     pg.types.setTypeParser(20, (v: string) => Number(v));
     pg.types.setTypeParser(1700, (v: string) => Number(v));
     const pool = new pg.Pool({ connectionString: url, max: config.pgPoolMax });
+    // A connection the database ends (a restart, a failover, an administrator's terminate) emits
+    // 'error': on the pool when it was idle, on the client when it was checked out between
+    // queries. Unheard, either is an uncaught exception that stops the process. The pool drops the
+    // connection and opens a new one on the next query; a query in flight fails on its own.
+    pool.on('error', (e) => console.warn(`[db] an idle PostgreSQL connection closed: ${e.message}`));
+    pool.on('connect', (client) => client.on('error', () => {}));
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   const Sqlite = (await import('better-sqlite3')).default;

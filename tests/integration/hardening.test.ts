@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO } from '@db/seed/index';
 import { createReader,
-  htmlText, message, selectedDialects, startExtraServer, useServer, withDb,
+  htmlText, message, PG_ADMIN_URL, selectedDialects, startExtraServer, useServer, withDb,
   type RequestOptions, type ServerClient, type ServerHandle, type SiteName, type TestResponse,
 } from './harness';
 
@@ -473,6 +473,32 @@ for (const dialect of selectedDialects()) {
           await own.stop();
         }
       });
+
+      if (dialect === 'postgres') {
+        it('keeps serving when PostgreSQL ends its idle connections (a restart, an administrator)', { timeout: 60_000 }, async () => {
+          const own = await startExtraServer(server);
+          try {
+            // Warm the pool so that idle connections exist, then end every connection to the database.
+            for (let i = 0; i < 3; i++) expect((await own.request('/my/favorites/', { headers: { cookie: `inkpass_session=${reader.cookie}` } })).status).toBe(200);
+            const database = new URL(server.databaseUrl).pathname.slice(1);
+            const pg = (await import('pg')).default;
+            const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+            await admin.connect();
+            try {
+              const ended = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database]);
+              expect(ended.rowCount).toBeGreaterThan(0);
+            } finally {
+              await admin.end();
+            }
+            await new Promise((r) => setTimeout(r, 300));
+            // The process is still up and answers from new connections.
+            for (let i = 0; i < 3; i++) expect((await own.request('/my/favorites/', { headers: { cookie: `inkpass_session=${reader.cookie}` } })).status).toBe(200);
+            expect(own.output()).toContain('an idle PostgreSQL connection closed');
+          } finally {
+            await own.stop();
+          }
+        });
+      }
 
       it('prunes rate-limit counters whose window has ended', async () => {
         const t = now();
