@@ -48,6 +48,29 @@ async function clickZone(page: Page, fraction: number) {
 }
 
 test.describe('reader', () => {
+  test('the first page loads alone; the next three follow once it has arrived', async ({ page }) => {
+    const [first] = await chapterLinks(page, DEMO.readerManga);
+    // Hold the first page image's answer: nothing else of the chapter may be fetched meanwhile.
+    const requested: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/media/p/**', async (route) => {
+      const url = route.request().url();
+      requested.push(url);
+      if (requested.length === 1) await held;
+      await route.continue();
+    });
+    await page.goto(first!.href, { waitUntil: 'domcontentloaded' });
+    await expect(page.locator('#reader.is-js')).toBeVisible();
+    const srcs = await page.locator('.reader-page img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).src));
+    expect(srcs.length, 'pages of the first chapter').toBeGreaterThan(4);
+    await page.waitForTimeout(800);
+    expect(requested).toEqual([srcs[0]]);
+    release();
+    await expect.poll(() => srcs.slice(1, 4).filter((s) => requested.includes(s)).length).toBe(3);
+    expect(requested.filter((u) => srcs.slice(4).includes(u))).toEqual([]);
+  });
+
   test('pages through a manga right to left', async ({ page }) => {
     const total = await openFirstChapter(page, DEMO.readerManga);
     await expect(page.getByRole('radio', { name: message('en', 'reader.mode.rtl'), includeHidden: true })).toBeChecked();

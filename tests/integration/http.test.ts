@@ -235,6 +235,26 @@ describe.each(selectedDialects())('%s', (dialect) => {
       }
     });
 
+    it('lets crawlers index the login and sign-up pages, and nothing else of /auth/ or /my/', async () => {
+      const res = await server.request('/robots.txt');
+      const rules = [...res.text.matchAll(/^(allow|disallow):\s*(\S+)\s*$/gim)].map((m) => ({ allow: m[1]!.toLowerCase() === 'allow', prefix: m[2]! }));
+      // As crawlers read it: the longest matching rule decides, Allow on a tie.
+      const allowed = (p: string) => {
+        const match = rules.filter((r) => p.startsWith(r.prefix)).sort((a, b) => b.prefix.length - a.prefix.length || Number(b.allow) - Number(a.allow))[0];
+        return match ? match.allow : true;
+      };
+      for (const p of ['/auth/login/', '/auth/signup/', '/auth/login/?next=%2Fcomics%2F', '/', '/comics/']) expect(allowed(p), p).toBe(true);
+      for (const p of ['/auth/logout/', '/auth/logout/confirm/', '/my/keys/', '/my/favorites/']) expect(allowed(p), p).toBe(false);
+      for (const site of ['en', 'br'] as const) {
+        for (const p of ['/auth/login/?next=%2Fcomics%2F', '/auth/signup/?next=%2Fcomics%2F']) {
+          const page = await server.request(p, { site });
+          expect(page.status, p).toBe(200);
+          expect(page.text, p).not.toMatch(/<meta name="robots" content="[^"]*noindex/);
+          expect(/<link rel="canonical" href="([^"]+)"/.exec(page.text)?.[1], p).toBe(`${server.origin(site)}${p.split('?')[0]}`);
+        }
+      }
+    });
+
     it('has a sitemap.xml that lists series pages', async () => {
       const urls = await sitemapUrls(server.request, '/sitemap.xml');
       expect(urls.length).toBeGreaterThan(0);

@@ -161,11 +161,25 @@ export function initReader(root: HTMLElement | null = document.getElementById('r
 
   // A page wider than the area starts at the edge where reading starts (the right one in rtl).
   const scrollToStart = () => stage.scrollTo(mode === 'rtl' ? stage.scrollWidth : 0, 0);
+  // The page on screen first; the next ones once it has arrived, so that on a slow connection
+  // they do not share its bandwidth (it is the page's largest paint).
+  const preload = (at: number) => {
+    const current = imgs[at];
+    const ahead = () => {
+      if (index === at) for (const i of preloadRange(at, total)) if (imgs[i]) imgs[i]!.loading = 'eager';
+    };
+    if (current) current.loading = 'eager';
+    if (!current || current.complete) ahead();
+    else {
+      current.addEventListener('load', ahead, { once: true });
+      current.addEventListener('error', ahead, { once: true });
+    }
+  };
   const render = () => {
     resetZoom();
     scrollToStart();
     slots.forEach((s, i) => s.classList.toggle('is-current', i === index));
-    for (const i of [index, ...preloadRange(index, total)]) if (imgs[i]) imgs[i]!.loading = 'eager';
+    preload(index);
     if (prevBtn) prevBtn.disabled = index <= 0;
     if (nextBtn) nextBtn.disabled = index >= total;
     showCounter();
