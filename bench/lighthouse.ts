@@ -29,6 +29,11 @@ interface PageType {
   path: string;
   /** Signed-in pages are loaded with the reader's session cookie. */
   signedIn?: boolean;
+  /**
+   * A reader's own page (/my/): kept out of search engines on purpose (robots.txt and noindex),
+   * so Lighthouse's "page is blocked from indexing" SEO audit fails by design and is not a miss.
+   */
+  private?: boolean;
 }
 
 export interface LighthouseRow {
@@ -39,6 +44,8 @@ export interface LighthouseRow {
   cls: number;
   /** Audits that cost points, for the reader of the report. */
   failing: string[];
+  /** A reader's own page: its SEO score is not graded when only "blocked from indexing" costs it. */
+  private?: boolean;
 }
 
 /**
@@ -90,14 +97,15 @@ export async function benchLighthouse(): Promise<LighthouseRow[]> {
         { name: 'plans', path: '/plans/' },
         { name: 'login', path: '/auth/login/' },
         { name: 'sign-up', path: '/auth/signup/' },
-        { name: '404', path: '/no-such-page/' },
+        // No 404 page: Lighthouse refuses to audit a document that is not a 2xx ("unable to
+        // reliably load the page"); axe and the layout checks cover it (tests/e2e/page-types.spec.ts).
         { name: 'series, signed in', path: `/comics/${DEMO.readerManga}/`, signedIn: true },
-        { name: 'favorites', path: '/my/favorites/', signedIn: true },
-        { name: 'history', path: '/my/history/', signedIn: true },
-        { name: 'keys', path: '/my/keys/', signedIn: true },
-        { name: 'buy keys', path: '/my/purchase/', signedIn: true },
-        { name: 'purchases', path: '/my/purchases/', signedIn: true },
-        { name: 'subscriptions', path: '/my/subscriptions/', signedIn: true },
+        { name: 'favorites', path: '/my/favorites/', signedIn: true, private: true },
+        { name: 'history', path: '/my/history/', signedIn: true, private: true },
+        { name: 'keys', path: '/my/keys/', signedIn: true, private: true },
+        { name: 'buy keys', path: '/my/purchase/', signedIn: true, private: true },
+        { name: 'purchases', path: '/my/purchases/', signedIn: true, private: true },
+        { name: 'subscriptions', path: '/my/subscriptions/', signedIn: true, private: true },
       ];
       for (const p of pages) {
         if (only && !only.some((o) => p.name.startsWith(o))) continue;
@@ -122,6 +130,7 @@ export async function benchLighthouse(): Promise<LighthouseRow[]> {
           lcpMs: Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? NaN),
           cls: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3)),
           failing,
+          private: p.private,
         };
         rows.push(row);
         console.log(`${`${site.name} ${p.name}`.padEnd(30)} ${CATEGORIES.map((c) => String(scores[c]).padStart(3)).join(' ')}   LCP ${(row.lcpMs / 1000).toFixed(1)} s   CLS ${row.cls.toFixed(3)}${failing.length ? `   (${failing.join(', ')})` : ''}`);
@@ -133,8 +142,7 @@ export async function benchLighthouse(): Promise<LighthouseRow[]> {
     await db.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  // A 404 page loses Lighthouse's "successful status code" SEO audit by design: not a miss.
-  const graded = (r: LighthouseRow) => CATEGORIES.filter((c) => !(r.page === '404' && c === 'seo'));
+  const graded = (r: LighthouseRow) => CATEGORIES.filter((c) => !(r.private && c === 'seo' && r.failing.every((f) => !f.startsWith('seo:') || f === 'seo:is-crawlable')));
   const misses = rows.filter((r) => graded(r).some((c) => r.scores[c] < TARGET.score) || !(r.lcpMs <= TARGET.lcpMs) || !(r.cls < TARGET.cls));
   console.log(`\nLighthouse (mobile): ${rows.length} pages; target ${TARGET.score} in ${CATEGORIES.join(', ')}, LCP ≤ ${TARGET.lcpMs / 1000} s, CLS < ${TARGET.cls}: ${misses.length === 0 ? 'met' : `NOT met on ${misses.map((r) => `${r.site} ${r.page}`).join('; ')}`}.`);
   return rows;
