@@ -18,23 +18,13 @@ import { migrateToLatest } from '@db/migrate';
 import { DEMO, seedDemo } from '@db/seed/index';
 import { findSeriesBySlug } from '~/features/catalog/index.server';
 import { makeReaders, serve } from './keys';
+import { benchPages } from './pages';
 
 const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 4395);
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const TARGET = { score: 100, lcpMs: 2000, cls: 0.05 };
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 
-interface PageType {
-  name: string;
-  path: string;
-  /** Signed-in pages are loaded with the reader's session cookie. */
-  signedIn?: boolean;
-  /**
-   * A reader's own page (/my/): kept out of search engines on purpose (robots.txt and noindex),
-   * so Lighthouse's "page is blocked from indexing" SEO audit fails by design and is not a miss.
-   */
-  private?: boolean;
-}
 
 export interface LighthouseRow {
   site: string;
@@ -86,27 +76,12 @@ export async function benchLighthouse(): Promise<LighthouseRow[]> {
     const only = process.env.LIGHTHOUSE_PAGES?.split(',').map((s) => s.trim()).filter(Boolean);
     for (const site of [{ name: 'en', host: `localhost:${PORT}` }, { name: 'pt-BR', host: `br.localhost:${PORT}` }]) {
       const origin = `http://${site.host}`;
-      const pages: PageType[] = [
-        { name: 'home', path: '/' },
-        { name: 'listing', path: '/comics/' },
-        { name: 'series', path: `/comics/${DEMO.readerManga}/` },
-        { name: 'reader (paged)', path: await firstChapterPath(site.host, DEMO.readerManga) },
-        { name: 'reader (webtoon)', path: await firstChapterPath(site.host, DEMO.readerWebtoon) },
-        { name: 'schedule', path: '/schedule/' },
-        { name: 'calendar', path: '/calendario/' },
-        { name: 'plans', path: '/plans/' },
-        { name: 'login', path: '/auth/login/' },
-        { name: 'sign-up', path: '/auth/signup/' },
-        // No 404 page: Lighthouse refuses to audit a document that is not a 2xx ("unable to
-        // reliably load the page"); axe and the layout checks cover it (tests/e2e/page-types.spec.ts).
-        { name: 'series, signed in', path: `/comics/${DEMO.readerManga}/`, signedIn: true },
-        { name: 'favorites', path: '/my/favorites/', signedIn: true, private: true },
-        { name: 'history', path: '/my/history/', signedIn: true, private: true },
-        { name: 'keys', path: '/my/keys/', signedIn: true, private: true },
-        { name: 'buy keys', path: '/my/purchase/', signedIn: true, private: true },
-        { name: 'purchases', path: '/my/purchases/', signedIn: true, private: true },
-        { name: 'subscriptions', path: '/my/subscriptions/', signedIn: true, private: true },
-      ];
+      // No 404 page (Lighthouse refuses documents that are not a 2xx; axe and the layout checks
+      // cover it in tests/e2e/page-types.spec.ts) and no state reached by interacting.
+      const pages = benchPages({
+        manga: await firstChapterPath(site.host, DEMO.readerManga),
+        webtoon: await firstChapterPath(site.host, DEMO.readerWebtoon),
+      }).filter((p) => !p.status && !p.then);
       for (const p of pages) {
         if (only && !only.some((o) => p.name.startsWith(o))) continue;
         const result = await lighthouse(`${origin}${p.path}`, {

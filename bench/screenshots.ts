@@ -14,18 +14,12 @@ import { createDb } from '~/server/db';
 import { migrateToLatest } from '@db/migrate';
 import { DEMO, seedDemo } from '@db/seed/index';
 import { makeReaders, serve } from './keys';
+import { benchPages } from './pages';
 
 const PORT = Number(process.env.SCREENSHOTS_PORT ?? 4396);
 const OUT = path.resolve(process.env.SCREENSHOTS_DIR ?? 'data/screenshots');
 const MAX_HEIGHT = 3000;
 
-interface Shot {
-  name: string;
-  path: string;
-  signedIn?: boolean;
-  /** After loading: put the page in the state to show (the reader's immersive view). */
-  then?: (page: Page) => Promise<void>;
-}
 
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkpass-shots-'));
@@ -54,28 +48,7 @@ async function main(): Promise<void> {
       const manga = await chapterOf(probe, DEMO.readerManga);
       const webtoon = await chapterOf(probe, DEMO.readerWebtoon);
       await probe.close();
-      const shots: Shot[] = [
-        { name: 'home', path: '/' },
-        { name: 'listing', path: '/comics/' },
-        { name: 'series', path: `/comics/${DEMO.readerManga}/` },
-        { name: 'reader-paged', path: manga },
-        { name: 'reader-immersive', path: manga, then: async (p) => { await p.keyboard.press('f'); } },
-        { name: 'reader-webtoon', path: webtoon },
-        { name: 'adult-gate', path: `/comics/${DEMO.adult}/` },
-        { name: 'schedule', path: '/schedule/' },
-        { name: 'calendar', path: '/calendario/' },
-        { name: 'plans', path: '/plans/' },
-        { name: 'login', path: '/auth/login/' },
-        { name: 'sign-up', path: '/auth/signup/' },
-        { name: '404', path: '/no-such-page/' },
-        { name: 'series-signed-in', path: `/comics/${DEMO.readerManga}/`, signedIn: true },
-        { name: 'favorites', path: '/my/favorites/', signedIn: true },
-        { name: 'history', path: '/my/history/', signedIn: true },
-        { name: 'keys', path: '/my/keys/', signedIn: true },
-        { name: 'buy-keys', path: '/my/purchase/', signedIn: true },
-        { name: 'purchases', path: '/my/purchases/', signedIn: true },
-        { name: 'subscriptions', path: '/my/subscriptions/', signedIn: true },
-      ];
+      const shots = benchPages({ manga, webtoon });
       for (const width of [390, 1280]) {
         for (const scheme of ['light', 'dark'] as const) {
           const context = await browser.newContext({ viewport: { width, height: width < 1000 ? 844 : 900 }, colorScheme: scheme });
@@ -89,7 +62,7 @@ async function main(): Promise<void> {
             if (shot.then) await shot.then(page);
             await page.waitForTimeout(500);
             const height = Math.min(MAX_HEIGHT, await page.evaluate(() => document.documentElement.scrollHeight));
-            const file = path.join(OUT, `${site.name}-${shot.name}-${width}-${scheme}.png`);
+            const file = path.join(OUT, `${site.name}-${shot.name.replace(/[^a-z0-9]+/gi, '-').replace(/-$/, '')}-${width}-${scheme}.png`);
             await page.screenshot({ path: file, fullPage: true, clip: { x: 0, y: 0, width, height } });
             await page.close();
             count++;
