@@ -131,6 +131,24 @@ for (const dialect of selectedDialects()) {
         expect(all).toContain(expected.portugueseOnly.slug);
       });
 
+      it('by name, the Portuguese site orders the names it shows (translations), not the originals', async () => {
+        const shown: string[] = [];
+        for (const desc of [false, true]) {
+          const names: string[] = [];
+          for (let page = 1; page <= Math.ceil(expected.bySite[3].length / PAGE_SIZE); page++) {
+            const r = await server.request(`/comics/fragment/?order=${desc ? '-' : ''}name&page=${page}`, { site: 'br' });
+            names.push(...[...r.text.matchAll(/class="(?:sr-title|title)"[^>]*>(?:<a [^>]*>)?([^<]+)</g)].map((m) => htmlText(m[1]!)));
+          }
+          // Code-point order: SQLite's BINARY collation, and the C.UTF-8 test databases on PostgreSQL.
+          const sorted = [...names].sort();
+          expect(names).toEqual(desc ? sorted.reverse() : sorted);
+          if (!desc) shown.push(...names);
+        }
+        expect(shown).toHaveLength(expected.bySite[3].length);
+        // Translated names are shown (so the old order by the original names would not be sorted).
+        expect(shown).toContain('A Estrada das Lanternas');
+      });
+
       it('the search ignores case and accents on both sites', async () => {
         const br = await server.request(`/comics/fragment/?q=${encodeURIComponent('CORACAO de aco')}`, { site: 'br' });
         expect(br.status).toBe(200);

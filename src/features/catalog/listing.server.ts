@@ -3,7 +3,7 @@
  * page and its cached total. The query itself (and how it walks the indexes) is
  * `listingQueries` in the catalogue repository; docs/api.md ("Query and indexes").
  */
-import { seriesLocalizer } from './texts.server';
+import { hasTranslations, seriesLocalizer } from './texts.server';
 import type { DB } from '~/server/db';
 import { PAGE_SIZE, cleanQuery, siteIdsFor, type ListingParams } from './listing';
 import type { Format } from './rules';
@@ -52,6 +52,9 @@ async function cachedCount(q: ListingQuery, run: () => Promise<{ count: number }
 
 /** One page of series and the total matching count (a page past the end has no items). */
 export async function querySeries(db: DB, q: ListingQuery): Promise<ListingResult> {
+  // By name, a site whose language has translations sorts by the names it shows (the original's
+  // where a series has none); otherwise the (name, id) index serves the order as it is.
+  if (q.order.key === 'name' && q.language && q.namesIn === undefined && (await hasTranslations(db, q.language))) q = { ...q, namesIn: q.language };
   const queries = repo.listingQueries(db, q);
   const [rows, total, localize] = await Promise.all([
     queries.rows.execute(),

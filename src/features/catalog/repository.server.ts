@@ -290,6 +290,8 @@ export interface ListingQuery {
   limit: number;
   /** The content language the series' texts are shown in (texts.server.ts); default 'en'. */
   language?: string;
+  /** Order by name using the series' names in this language (series_texts), the original where none. */
+  namesIn?: string;
 }
 
 const ORDER_COLUMN: Record<OrderKey, 'series.last_updated' | 'series.name' | 'series.popularity' | 'series.chapter_count'> = {
@@ -349,14 +351,21 @@ function conditions(db: DB, eb: SeriesEb, q: Omit<ListingQuery, 'order' | 'offse
 export function listingQueries(db: DB, q: ListingQuery) {
   const column = ORDER_COLUMN[q.order.key];
   const direction = q.order.desc ? 'desc' : 'asc';
-  const rows = db
+  const base = db
     .selectFrom('series')
     .select([
       'series.id', 'series.e4pid', 'series.slug', 'series.name', 'series.format', 'series.adult', 'series.in_exclusive',
       'series.update_status', 'series.last_updated', 'series.chapter_count', 'series.color', 'series.images',
     ])
-    .where((eb) => eb.and(conditions(db, eb, q)))
-    .orderBy(column, direction)
+    .where((eb) => eb.and(conditions(db, eb, q)));
+  // Translated names have no index to walk: the matching series are sorted (a name order only).
+  const namesIn = q.order.key === 'name' ? q.namesIn : undefined;
+  const ordered = namesIn
+    ? base
+      .leftJoin('series_texts', (join) => join.onRef('series_texts.series_id', '=', 'series.id').on('series_texts.language', '=', namesIn))
+      .orderBy(sql`coalesce(series_texts.name, series.name)`, direction)
+    : base.orderBy(column, direction);
+  const rows = ordered
     // id breaks ties in the same direction, so the (column, id) index serves the whole ORDER BY.
     .orderBy('series.id', direction)
     .limit(q.limit)

@@ -42,6 +42,11 @@ export async function seriesLocalizer(db: DB, language: string): Promise<Localiz
   return (row) => localizeRow(row, map.get(Number(row.series_id ?? row.id)));
 }
 
+/** Whether any series has texts in this content language (the listing then sorts names by them). */
+export async function hasTranslations(db: DB, language: string): Promise<boolean> {
+  return (await translations(db, language)).size > 0;
+}
+
 /** Convenience for a list of rows. */
 export async function localizeSeriesRows<R extends LocalizableRow>(db: DB, language: string, rows: R[]): Promise<R[]> {
   const localize = await seriesLocalizer(db, language);
