@@ -115,6 +115,37 @@ for (const dialect of selectedDialects()) {
       expect(await rentalsOf(reader)).toHaveLength(0);
     });
 
+    it('an ad promotes another series readable in the chapter\'s language, named as that site names it', async () => {
+      const chapters = await withDb(base, (db) => db.selectFrom('chapters').select(['e4pid', 'language', 'series_id'])
+        .where('e4pid', 'in', [...ads.values()].flat().map((o) => o.e4pid)).execute());
+      const languages = [...new Set(chapters.map((c) => c.language))];
+      expect(languages.length, 'ad chapters in some language').toBeGreaterThan(0);
+      for (const language of languages) {
+        const chapter = chapters.find((c) => c.language === language)!;
+        const site = language === 'pt-br' ? 'br' as const : 'en' as const;
+        const reader = await createReader(base, { site });
+        for (let i = 0; i < 6; i++) {
+          const res = await base.request('/api/ads/start/', {
+            method: 'POST', site, body: new URLSearchParams({ content: chapter.e4pid }).toString(),
+            headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base.origin(site), cookie: reader.cookie },
+          });
+          expect(res.status, `${language} ad`).toBe(200);
+          const { series } = (res.json() as { creative: { series: { name: string; link: string } } }).creative;
+          const slug = /^\/comics\/([^/]+)\/$/.exec(series.link)?.[1];
+          const promoted = await withDb(base, async (db) => ({
+            row: await db.selectFrom('series').select(['id', 'name']).where('slug', '=', slug!).executeTakeFirstOrThrow(),
+            languages: await db.selectFrom('series_languages').innerJoin('series', 'series.id', 'series_languages.series_id')
+              .select(['series_languages.language', 'series_languages.chapter_count']).where('series.slug', '=', slug!).execute(),
+            text: await db.selectFrom('series_texts').innerJoin('series', 'series.id', 'series_texts.series_id')
+              .select('series_texts.name').where('series.slug', '=', slug!).where('series_texts.language', '=', language).executeTakeFirst(),
+          }));
+          expect(Number(promoted.row.id), 'another series').not.toBe(Number(chapter.series_id));
+          expect(promoted.languages.some((l) => l.language === language && Number(l.chapter_count) > 0), `${slug} has ${language} chapters`).toBe(true);
+          expect(series.name).toBe(promoted.text?.name ?? promoted.row.name);
+        }
+      }
+    });
+
     it('an ad pays for one rental: not before its minimum time, once, and only for the reader it was shown to', async () => {
       const [a] = seriesWith(ads, 1);
       const reader = await createReader(base);

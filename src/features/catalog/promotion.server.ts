@@ -6,6 +6,8 @@ import type { DB } from '~/server/db';
 import { mediaUrl, seriesPath } from '~/lib/paths';
 import { parseImages } from './images';
 import * as repo from './repository.server';
+import { regionBlocks } from './rules';
+import { seriesLocalizer } from './texts.server';
 
 /** The spec's promotional visual: IMAGE, ANIMATED_IMAGE, ANIMATION or VIDEO, with a fit. */
 export interface PromotionalVisual {
@@ -18,11 +20,16 @@ export interface PromotionalVisual {
 /** How many popular series an ad is drawn from: variety without showing obscure ones. */
 const CANDIDATES = 12;
 
-/** A visual promoting another series than `exceptSeriesId`, drawn at random among the popular ones; null when there is none. */
-export async function promotionalVisual(db: DB, exceptSeriesId: number, random: () => number = Math.random): Promise<PromotionalVisual | null> {
-  const rows = await repo.promotableSeries(db, exceptSeriesId, CANDIDATES);
+/**
+ * A visual promoting another series than `exceptSeriesId`, drawn at random among the popular ones
+ * readable in `language` (the content language of the chapter the ad is for) and not blocked in
+ * the reader's `country`, named in that language; null when there is none.
+ */
+export async function promotionalVisual(db: DB, exceptSeriesId: number, language: string, country: string | null, random: () => number = Math.random): Promise<PromotionalVisual | null> {
+  const [rows, localize] = await Promise.all([repo.promotableSeries(db, exceptSeriesId, language, CANDIDATES), seriesLocalizer(db, language)]);
   const usable = rows
-    .map((r) => ({ r, images: parseImages(r.images) }))
+    .filter((r) => !country || !regionBlocks(r, { geoblocks: r.publisher_geoblocks ?? '[]' }).includes(country))
+    .map((r) => ({ r: localize(r), images: parseImages(r.images) }))
     .filter(({ images }) => images.showcase || images.wallpaper || images.banner);
   if (!usable.length) return null;
   const { r, images } = usable[Math.floor(random() * usable.length) % usable.length]!;

@@ -165,9 +165,14 @@ export function chapterE4pidById(db: DB, id: number) {
 }
 
 /** Active series other than one, most popular first: candidates for a house ad. */
-export function promotableSeries(db: DB, exceptId: number, limit: number) {
-  return db.selectFrom('series').select(['id', 'name', 'slug', 'images', 'color']).where('state', '=', 'ACTIVE').where('adult', '=', 0)
-    .where('id', '<>', exceptId).orderBy('popularity', 'desc').limit(limit).execute();
+export function promotableSeries(db: DB, exceptId: number, language: string, limit: number) {
+  return db.selectFrom('series').leftJoin('publishers', 'publishers.id', 'series.publisher_id')
+    .select(['series.id', 'series.name', 'series.slug', 'series.images', 'series.color', 'series.geoblocks', 'publishers.geoblocks as publisher_geoblocks'])
+    .where('series.state', '=', 'ACTIVE').where('series.adult', '=', 0).where('series.id', '<>', exceptId)
+    // Readable in the language of the chapter the ad pays for: a series the site shows.
+    .where((eb) => eb.exists(eb.selectFrom('series_languages').select('series_languages.series_id')
+      .whereRef('series_languages.series_id', '=', 'series.id').where('series_languages.language', '=', language).where('series_languages.chapter_count', '>', 0)))
+    .orderBy('series.popularity', 'desc').limit(limit).execute();
 }
 
 /** Chapters by id with what naming and linking them needs of their series. */

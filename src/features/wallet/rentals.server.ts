@@ -120,7 +120,7 @@ export async function startAd(db: DB, input: Input): Promise<AdStart> {
   const access = accessIn(ctx, await readerIn(db, ctx, userId, await balancesOf(db, userId), now), country, now);
   const ad = access.unlockMethods.ad;
   if (!ad.open) return { kind: 'closed', reason: ad.reason, ...(ad.until ? { until: ad.until } : {}) };
-  const started = await ads.start(db, { userId, chapterId, seriesId: Number(ctx.series.id), now });
+  const started = await ads.start(db, { userId, chapterId, seriesId: Number(ctx.series.id), language: ctx.chapter.language, country: country ?? null, now });
   if (!started) return { kind: 'closed', reason: 'disabled' };
   return { kind: 'started', token: started.token, readyAt: started.readyAt, expiresAt: started.expiresAt, minSeconds: started.readyAt - now, creative: started.creative };
 }

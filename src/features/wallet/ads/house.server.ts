@@ -18,8 +18,8 @@ const hashOf = (token: string) => crypto.createHash('sha256').update(token).dige
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 export const houseAds: AdProvider = {
-  async start(db, { userId, chapterId, seriesId, now }) {
-    const visual = await promotionalVisual(db, seriesId);
+  async start(db, { userId, chapterId, seriesId, language, country, now }) {
+    const visual = await promotionalVisual(db, seriesId, language, country);
     if (!visual) return null;
     const token = crypto.randomBytes(32).toString('base64url');
     const readyAt = now + config.adMinSeconds;

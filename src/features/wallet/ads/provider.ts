@@ -31,7 +31,7 @@ export type AdVerdict =
 
 export interface AdProvider {
   /** Shows an ad for `chapterId` of `seriesId` to a reader; null when there is nothing to show. */
-  start(db: DB, input: { userId: number; chapterId: number; seriesId: number; now: number }): Promise<StartedAd | null>;
+  start(db: DB, input: { userId: number; chapterId: number; seriesId: number; language: string; country: string | null; now: number }): Promise<StartedAd | null>;
   /**
    * Checks a token the browser sent back, inside the caller's write transaction, and uses it up
    * when it is good: a token pays for one rental, once, no sooner than its ad's minimum time.
