@@ -7,18 +7,9 @@
  * CLS < 0.05). Runs Debian's Chromium (CHROME_PATH, default /usr/bin/chromium); heavy, so it is
  * never part of `npm test`. LIGHTHOUSE_PAGES=home,series narrows it to some page types.
  */
-import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
-import { createDb } from '~/server/db';
-import { migrateToLatest } from '@db/migrate';
-import { DEMO, seedDemo } from '@db/seed/index';
-import { findSeriesBySlug } from '~/features/catalog/index.server';
-import { makeReaders, serve } from './keys';
-import { benchPages } from './pages';
+import { startDemoSite } from './pages';
 
 const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 4395);
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -38,50 +29,18 @@ export interface LighthouseRow {
   private?: boolean;
 }
 
-/**
- * The first free chapter of a demo series in the site's language, as its series page links it.
- * Asked of 127.0.0.1 with the site's Host: Chromium resolves *.localhost by itself, Node's
- * resolver only where the machine's hosts file says so.
- */
-async function firstChapterPath(host: string, slug: string): Promise<string> {
-  const html = await new Promise<string>((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port: PORT, path: `/comics/${slug}/`, headers: { host } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve(body));
-    }).on('error', reject);
-  });
-  const origin = `http://${host}`;
-  const href = html.match(/href="(\/read\/[^"]+)"/)?.[1];
-  if (!href) throw new Error(`no chapter link on ${origin}/comics/${slug}/`);
-  return href;
-}
-
 export async function benchLighthouse(): Promise<LighthouseRow[]> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkpass-lighthouse-'));
-  const databaseUrl = `file:${path.join(dir, 'demo.db')}`;
-  const mediaDir = path.resolve(process.env.MEDIA_DIR ?? 'data/media');
-  const { db } = await createDb(databaseUrl);
-  let server: Awaited<ReturnType<typeof serve>> | null = null;
+  const demo = await startDemoSite(PORT, 'lighthouse');
   let chrome: chromeLauncher.LaunchedChrome | null = null;
   const rows: LighthouseRow[] = [];
   try {
-    await migrateToLatest(db);
-    await seedDemo(db, { mediaDir });
-    if (!(await findSeriesBySlug(db, DEMO.readerManga))) throw new Error('the demo catalogue has no reader manga');
-    const [reader] = await makeReaders(db, 1, 50, 'lighthouse');
-    server = await serve(PORT, databaseUrl, mediaDir);
     chrome = await chromeLauncher.launch({ chromePath: CHROME, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-dev-shm-usage'] });
     const only = process.env.LIGHTHOUSE_PAGES?.split(',').map((s) => s.trim()).filter(Boolean);
-    for (const site of [{ name: 'en', host: `localhost:${PORT}` }, { name: 'pt-BR', host: `br.localhost:${PORT}` }]) {
-      const origin = `http://${site.host}`;
+    for (const site of demo.sites) {
+      const origin = site.origin;
       // No 404 page (Lighthouse refuses documents that are not a 2xx; axe and the layout checks
       // cover it in tests/e2e/page-types.spec.ts) and no state reached by interacting.
-      const pages = benchPages({
-        manga: await firstChapterPath(site.host, DEMO.readerManga),
-        webtoon: await firstChapterPath(site.host, DEMO.readerWebtoon),
-      }).filter((p) => !p.status && !p.then);
+      const pages = site.pages.filter((p) => !p.status && !p.then);
       for (const p of pages) {
         if (only && !only.some((o) => p.name.startsWith(o))) continue;
         const result = await lighthouse(`${origin}${p.path}`, {
@@ -89,7 +48,7 @@ export async function benchLighthouse(): Promise<LighthouseRow[]> {
           output: 'json',
           logLevel: 'error',
           onlyCategories: [...CATEGORIES],
-          extraHeaders: p.signedIn ? { Cookie: reader!.cookie } : undefined,
+          extraHeaders: p.signedIn ? { Cookie: demo.reader.cookie } : undefined,
         });
         const lhr = result?.lhr;
         if (!lhr) throw new Error(`Lighthouse gave no result for ${origin}${p.path}`);
@@ -113,9 +72,7 @@ export async function benchLighthouse(): Promise<LighthouseRow[]> {
     }
   } finally {
     await chrome?.kill();
-    server?.kill('SIGTERM');
-    await db.destroy();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await demo.stop();
   }
   const graded = (r: LighthouseRow) => CATEGORIES.filter((c) => !(r.private && c === 'seo' && r.failing.every((f) => !f.startsWith('seo:') || f === 'seo:is-crawlable')));
   const misses = rows.filter((r) => graded(r).some((c) => r.scores[c] < TARGET.score) || !(r.lcpMs <= TARGET.lcpMs) || !(r.cls < TARGET.cls));

@@ -1,10 +1,17 @@
 /**
  * The page types of both sites that the benches visit (Lighthouse, screenshots): one list, so a
- * new page type reaches both. Chapter paths come from the site's series pages (they differ by
- * language).
+ * new page type reaches both, and one demo site to visit them on. Chapter paths come from the
+ * site's series pages (they differ by language).
  */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { DEMO } from '@db/seed/index';
+import { createDb } from '~/server/db';
+import { migrateToLatest } from '@db/migrate';
+import { DEMO, seedDemo } from '@db/seed/index';
+import { makeReaders, serve, type BenchReader } from './keys';
 
 export interface BenchPage {
   name: string;
@@ -45,4 +52,63 @@ export function benchPages(chapters: { manga: string; webtoon: string }): BenchP
     { name: 'purchases', path: '/my/purchases/', signedIn: true, private: true },
     { name: 'subscriptions', path: '/my/subscriptions/', signedIn: true, private: true },
   ];
+}
+
+export interface DemoSite {
+  name: 'en' | 'pt-BR';
+  /** Host header of the site (Chromium resolves *.localhost by itself). */
+  host: string;
+  origin: string;
+  pages: BenchPage[];
+}
+
+/**
+ * The production build serving the demo catalogue from a scratch SQLite file on `port`, with a
+ * reader who has keys (a session cookie for the signed-in pages) and each site's page types.
+ * `stop()` ends the server and removes the file.
+ */
+export async function startDemoSite(port: number, tag: string): Promise<{ reader: BenchReader; sites: DemoSite[]; stop: () => Promise<void> }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `inkpass-${tag}-`));
+  const databaseUrl = `file:${path.join(dir, 'demo.db')}`;
+  const mediaDir = path.resolve(process.env.MEDIA_DIR ?? 'data/media');
+  const { db } = await createDb(databaseUrl);
+  let server: Awaited<ReturnType<typeof serve>> | null = null;
+  const stop = async () => {
+    server?.kill('SIGTERM');
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await migrateToLatest(db);
+    await seedDemo(db, { mediaDir });
+    const [reader] = await makeReaders(db, 1, 50, tag);
+    server = await serve(port, databaseUrl, mediaDir);
+    const sites: DemoSite[] = [];
+    for (const [name, host] of [['en', `localhost:${port}`], ['pt-BR', `br.localhost:${port}`]] as const) {
+      const chapter = (slug: string) => firstChapterPath(port, host, slug);
+      sites.push({ name, host, origin: `http://${host}`, pages: benchPages({ manga: await chapter(DEMO.readerManga), webtoon: await chapter(DEMO.readerWebtoon) }) });
+    }
+    return { reader: reader!, sites, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+/**
+ * The first chapter of a demo series in the site's language, as its series page links it. Asked
+ * of 127.0.0.1 with the site's Host: Node resolves *.localhost only where the hosts file says so.
+ */
+async function firstChapterPath(port: number, host: string, slug: string): Promise<string> {
+  const html = await new Promise<string>((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port, path: `/comics/${slug}/`, headers: { host } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve(body));
+    }).on('error', reject);
+  });
+  const href = html.match(/href="(\/read\/[^"]+)"/)?.[1];
+  if (!href) throw new Error(`no chapter link on http://${host}/comics/${slug}/`);
+  return href;
 }
