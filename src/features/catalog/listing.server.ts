@@ -54,7 +54,7 @@ async function cachedCount(q: ListingQuery, run: () => Promise<{ count: number }
 export async function querySeries(db: DB, q: ListingQuery): Promise<ListingResult> {
   // By name, a site whose language has translations sorts by the names it shows (the original's
   // where a series has none); otherwise the (name, id) index serves the order as it is.
-  if (q.order.key === 'name' && q.language && q.namesIn === undefined && (await hasTranslations(db, q.language))) q = { ...q, namesIn: q.language };
+  if (q.order.key === 'name' && q.language && (await hasTranslations(db, q.language))) q = { ...q, namesIn: q.language };
   const queries = repo.listingQueries(db, q);
   const [rows, total, localize] = await Promise.all([
     queries.rows.execute(),
