@@ -103,8 +103,18 @@ for (const dialect of selectedDialects()) {
       const counters = await withDb(server, (db) => db.selectFrom('series_languages').selectAll().where('series_id', '=', target.id).execute());
       const title = `Hot off the press ${t}`;
       const e4pid = `EPI-itcache${t}`;
+      // The process's first release check (started by its first render) looks back a week and
+      // forgets what was kept when demo chapters came out in that time; on a busy machine it can
+      // land after the page is kept. So the page counts as kept once it is still kept 1.5 s later.
       let hit = await get(path);
-      for (let i = 0; i < 5 && hit.headers['x-cache'] !== 'HIT'; i++) hit = await get(path);
+      for (let i = 0; i < 10; i++) {
+        if (hit.headers['x-cache'] === 'HIT') {
+          await new Promise((r) => setTimeout(r, 1_500));
+          hit = await get(path);
+          if (hit.headers['x-cache'] === 'HIT') break;
+        }
+        hit = await get(path);
+      }
       expect(hit.headers['x-cache']).toBe('HIT');
       const keptAt = Date.now();
       try {
