@@ -3,6 +3,7 @@ import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import precompress from './scripts/precompress-integration.mjs';
+import modulePreloads from './scripts/module-preload-integration.mjs';
 import { slashlessDev } from './scripts/slashless.mjs';
 import { config } from './src/server/config.mjs';
 
@@ -14,7 +15,7 @@ export default defineConfig({
   // Not streamed: the middleware compresses whole pages anyway, so streaming only added an async
   // iterator, a chunk per component and a body stream to read back (about 0.12 ms a series page).
   adapter: node({ mode: 'middleware', experimentalDisableStreaming: true }),
-  integrations: [react(), precompress()],
+  integrations: [react(), modulePreloads(), precompress()],
   trailingSlash: 'always',
   compressHTML: true,
   security: {

@@ -7,6 +7,8 @@
  * CLS < 0.05). Runs Debian's Chromium (CHROME_PATH, default /usr/bin/chromium); heavy, so it is
  * never part of `npm test`. LIGHTHOUSE_PAGES=home,series narrows it to some page types.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
 import { startDemoSite } from './pages';
@@ -52,6 +54,11 @@ export async function benchLighthouse(): Promise<LighthouseRow[]> {
         });
         const lhr = result?.lhr;
         if (!lhr) throw new Error(`Lighthouse gave no result for ${origin}${p.path}`);
+        // LIGHTHOUSE_SAVE=dir keeps each full report (the LCP breakdown, the trace-derived audits).
+        if (process.env.LIGHTHOUSE_SAVE) {
+          fs.mkdirSync(process.env.LIGHTHOUSE_SAVE, { recursive: true });
+          fs.writeFileSync(path.join(process.env.LIGHTHOUSE_SAVE, `${site.name}-${p.name.replace(/[^a-z0-9]+/gi, '-')}.json`), JSON.stringify(lhr));
+        }
         if (lhr.runtimeError) throw new Error(`${origin}${p.path}: ${lhr.runtimeError.message}`);
         const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])) as LighthouseRow['scores'];
         const failing = CATEGORIES.flatMap((c) => (lhr.categories[c]?.auditRefs ?? [])

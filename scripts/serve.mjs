@@ -13,6 +13,9 @@ const pages = await import('../src/server/page-cache.mjs');
 pages.configurePageCache(config.pageCacheBytes);
 const root = path.resolve(fileURLToPath(new URL('../dist/client/', import.meta.url)));
 const { handler } = await import('../dist/server/entry.mjs');
+const { parseModulePreloads } = await import('../src/server/module-preload.mjs');
+// What each page's scripts import, for the modulepreload links in its head (scripts/module-preload-integration.mjs).
+const modulePreloads = parseModulePreloads(fs.readFileSync(new URL('../dist/server/module-preloads.json', import.meta.url), 'utf8'));
 
 const TYPES = {
   '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
@@ -142,7 +145,7 @@ function startNext() {
       keep?.(null);
       continue;
     }
-    handler(req, res, undefined, { sink: bodySink(res, keep) });
+    handler(req, res, undefined, { sink: bodySink(res, keep), modulePreloads });
     break;
   }
   if (head === queue.length) { queue.length = 0; head = 0; return; }

@@ -1,5 +1,6 @@
 import zlib from 'node:zlib';
 import { config } from './config.mjs';
+import { withModulePreloads, type ModulePreloads } from './module-preload.mjs';
 
 // Synchronous on purpose: for 10-100 KB pages the stream machinery of async zlib costs the
 // event loop more (about 0.6 ms a page, measured) than compressing in place.
@@ -53,17 +54,24 @@ export const SINK_HEADER = 'x-inkpass-body';
  * The final response: `source`'s status and body with `headers` (already copied and edited by
  * the caller), its text compressed (brotli preferred, then gzip) when the client accepts it.
  * One copy of the body, one Response: this runs on every page. With a `sink`, a compressed 200
- * goes there and the Response carries only the headers.
+ * goes there and the Response carries only the headers. With `preloads`, an HTML page also gets
+ * the modulepreload links of its scripts' imports (module-preload.mjs).
  */
-export async function compress(source: Response, acceptEncoding: string, headers: Headers = new Headers(source.headers), sink?: BodySink): Promise<Response> {
+export async function compress(source: Response, acceptEncoding: string, headers: Headers = new Headers(source.headers), sink?: BodySink, preloads?: ModulePreloads): Promise<Response> {
   const init = { status: source.status, statusText: source.statusText, headers };
   const type = headers.get('Content-Type') ?? '';
   if (!source.body || headers.has('Content-Encoding') || !COMPRESSIBLE.test(type)) return new Response(source.body, init);
   appendVary(headers, 'Accept-Encoding');
   const encoding = /\bbr\b/.test(acceptEncoding) ? 'br' : /\bgzip\b/.test(acceptEncoding) ? 'gzip' : null;
-  if (!encoding) return new Response(source.body, init);
-  const raw = Buffer.from(await source.arrayBuffer());
-  if (raw.length < 1024) return new Response(new Uint8Array(raw), init);
+  const html = preloads !== undefined && type.startsWith('text/html');
+  if (!encoding && !html) return new Response(source.body, init);
+  let raw: Buffer = Buffer.from(await source.arrayBuffer());
+  if (html) raw = withModulePreloads(raw, preloads);
+  if (!encoding || raw.length < 1024) {
+    // The links lengthen the page: a length the renderer set no longer holds.
+    headers.set('Content-Length', String(raw.length));
+    return new Response(new Uint8Array(raw), init);
+  }
   const body =
     encoding === 'br'
       ? zlib.brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })

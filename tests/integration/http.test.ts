@@ -38,6 +38,36 @@ describe.each(selectedDialects())('%s', (dialect) => {
     english = found;
   });
 
+  describe('module preloads', () => {
+    it('announces every chunk the page scripts import, in the head, each a script the server serves', async () => {
+      for (const path of ['/', `/comics/${english.slug}/`]) {
+        const res = await server.request(path, { site: 'en', headers: { 'accept-encoding': 'br' } });
+        const head = res.text.slice(0, res.text.indexOf('</head>'));
+        const preloaded = [...head.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]!);
+        const scripts = [...res.text.matchAll(/<script type="module" src="([^"]+)"/g)].map((m) => m[1]!);
+        expect(scripts.length, path).toBeGreaterThan(0);
+        expect(preloaded.length, path).toBeGreaterThan(0);
+        expect(new Set(preloaded).size).toBe(preloaded.length);
+        // Every static import of every script and of every preloaded chunk is on the page already.
+        const known = new Set([...preloaded, ...scripts]);
+        for (const url of [...scripts, ...preloaded]) {
+          const js = await server.request(url);
+          expect(js.status, url).toBe(200);
+          expect(js.headers['content-type'], url).toMatch(/javascript/);
+          for (const m of js.text.matchAll(/(?:\bfrom|\bimport)\s*["']\.\/([^"']+\.js)["']/g)) expect(known.has(`/_astro/${m[1]}`), `${url} imports ${m[1]}`).toBe(true);
+        }
+      }
+    });
+
+    it('keeps a page whose length changed with the links whole when it goes out uncompressed', async () => {
+      const res = await server.request('/', { site: 'en', headers: { 'accept-encoding': 'identity' }, });
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(Number(res.headers['content-length'])).toBe(res.body.length);
+      expect(res.text).toMatch(/<link rel="modulepreload" href="\/_astro\/[^"]+\.js">/);
+      expect(res.text.trimEnd().endsWith('</html>')).toBe(true);
+    });
+  });
+
   describe('sites and languages', () => {
     it('serves the English home page on localhost with lang="en"', async () => {
       const res = await server.request('/', { site: 'en' });
