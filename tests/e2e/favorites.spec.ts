@@ -40,6 +40,28 @@ test.describe('favorites', () => {
     await expect(entry).toHaveCount(0);
   });
 
+  test('a press before the in-place toggle has loaded waits for it instead of reloading the page', async ({ page, reader: _signedIn }) => {
+    // The toggle's module loads when the page is idle: hold it until after the press.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/_astro/library.*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`/comics/${DEMO.readerComic}/`);
+    await page.evaluate(() => ((window as unknown as { samePage: boolean }).samePage = true));
+    const star = page.getByRole('button', { name: message('en', 'series.favorite'), exact: true });
+    const favorited = page.getByRole('button', { name: message('en', 'series.favorited'), exact: true });
+    await star.click();
+    await page.waitForTimeout(300);
+    await expect(star).toHaveAttribute('aria-pressed', 'false');
+    release();
+    await expect(favorited).toHaveAttribute('aria-pressed', 'true');
+    expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
+    await favorited.click();
+    await expect(star).toHaveAttribute('aria-pressed', 'false');
+  });
+
   test('alerts when toggling fails and restores the star', async ({ page, reader: _signedIn }) => {
     await page.goto(`/comics/${DEMO.readerWebtoon}/`);
     const star = page.getByRole('button', { name: message('en', 'series.favorite'), exact: true });

@@ -18,6 +18,8 @@ test.describe('reading progress', () => {
     const seriesName = (await page.getByRole('heading', { level: 1 }).textContent())!.trim();
     await page.goto(href);
     await expect(page.locator('#reader.is-js')).toBeVisible();
+    // The reader's script loads once the first page is on screen; it marks the reader data-ready.
+    await expect(page.locator('#reader')).toHaveAttribute('data-ready', '1');
     await expect(page.locator('#reader')).toHaveAttribute('data-progress-token', /^p1\./);
     const total = await page.locator('.reader-page img').count();
     const completed = page.waitForResponse((r) => r.url().endsWith('/api/progress/') && (r.request().postData() ?? '').includes('"completed":true'));

@@ -31,10 +31,38 @@ async function chapterLinks(page: Page, slug: string): Promise<ChapterLink[]> {
 async function openFirstChapter(page: Page, slug: string): Promise<number> {
   const [first] = await chapterLinks(page, slug);
   await page.goto(first!.href);
-  await expect(page.locator('#reader.is-js')).toBeVisible();
+  await readerReady(page);
   const total = await page.locator('.reader-page img').count();
   expect(total, 'pages of the first chapter').toBeGreaterThan(1);
   return total;
+}
+
+/**
+ * Waits for the reader's script: it loads once the first page is on screen and marks the reader
+ * data-ready; keys, taps and the settings do nothing before (the page's inline script has already
+ * laid the reader out, is-js).
+ */
+async function readerReady(page: Page) {
+  await expect(page.locator('#reader.is-js')).toBeVisible();
+  await expect(page.locator('#reader')).toHaveAttribute('data-ready', '1');
+}
+
+/**
+ * Opens a chapter holding the answer to the first page image asked for; `requested` lists the
+ * paths of every page image asked for (a narrower copy counts as its page).
+ */
+async function holdFirstPage(page: Page, href: string): Promise<{ requested: string[]; release: () => void }> {
+  const requested: string[] = [];
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route('**/media/p/**', async (route) => {
+    requested.push(new URL(route.request().url()).pathname);
+    if (requested.length === 1) await held;
+    await route.continue();
+  });
+  await page.goto(href, { waitUntil: 'domcontentloaded' });
+  await expect(page.locator('#reader.is-js')).toBeVisible();
+  return { requested, release };
 }
 
 const counter = (page: Page) => page.locator('#reader-counter');
@@ -51,24 +79,43 @@ test.describe('reader', () => {
   test('the first page loads alone; the next three follow once it has arrived', async ({ page }) => {
     const [first] = await chapterLinks(page, DEMO.readerManga);
     // Hold the first page image's answer: nothing else of the chapter may be fetched meanwhile.
-    const requested: string[] = [];
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    await page.route('**/media/p/**', async (route) => {
-      const url = route.request().url();
-      requested.push(url);
-      if (requested.length === 1) await held;
-      await route.continue();
-    });
-    await page.goto(first!.href, { waitUntil: 'domcontentloaded' });
-    await expect(page.locator('#reader.is-js')).toBeVisible();
-    const srcs = await page.locator('.reader-page img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).src));
+    const { requested, release } = await holdFirstPage(page, first!.href);
+    const srcs = await page.locator('.reader-page img').evaluateAll((imgs) => imgs.map((i) => new URL((i as HTMLImageElement).src).pathname));
     expect(srcs.length, 'pages of the first chapter').toBeGreaterThan(4);
     await page.waitForTimeout(800);
     expect(requested).toEqual([srcs[0]]);
     release();
     await expect.poll(() => srcs.slice(1, 4).filter((s) => requested.includes(s)).length).toBe(3);
     expect(requested.filter((u) => srcs.slice(4).includes(u))).toEqual([]);
+  });
+
+  test('a webtoon strip asks for nothing but its first page until that page is on screen', async ({ page }) => {
+    const [first] = await chapterLinks(page, DEMO.readerWebtoon);
+    const { requested, release } = await holdFirstPage(page, first!.href);
+    const paths = await page.locator('.reader-page img').evaluateAll((imgs) => imgs.map((i) => new URL((i as HTMLImageElement).src).pathname));
+    // The strip's next pages are close enough for the browser's own lazy loading: they still wait.
+    await page.waitForTimeout(800);
+    expect(requested).toEqual([paths[0]]);
+    expect(await page.locator('#reader').getAttribute('data-ready')).toBeNull();
+    release();
+    await expect(page.locator('#reader')).toHaveAttribute('data-ready', '1');
+    await expect.poll(() => requested.includes(paths[1]!)).toBe(true);
+    // Nothing on screen moved when the rest of the strip appeared below the first page.
+    expect(await page.evaluate(() => (performance.getEntriesByType('layout-shift') as unknown as { value: number }[]).reduce((a, e) => a + e.value, 0))).toBeLessThan(0.01);
+  });
+
+  test('a phone gets a narrower copy of the page, and the original once it zooms in', async ({ browser }) => {
+    const context = await browser.newContext({ hasTouch: true, viewport: { width: 390, height: 844 }, deviceScaleFactor: 1.75 });
+    const page = await context.newPage();
+    await openFirstChapter(page, DEMO.readerComic);
+    const img = page.locator('.reader-page.is-current img');
+    // 390 px less the stage's padding, at 1.75 device pixels each: the 720 px copy.
+    await expect.poll(() => img.evaluate((i) => (i as HTMLImageElement).currentSrc)).toMatch(/&w=720$/);
+    await page.keyboard.press('+');
+    await expect(page.locator('#reader')).toHaveClass(/is-zoomed/);
+    await expect.poll(() => img.evaluate((i) => (i as HTMLImageElement).currentSrc)).not.toMatch(/&w=/);
+    expect(await img.evaluate((i) => (i as HTMLImageElement).currentSrc === (i as HTMLImageElement).src)).toBe(true);
+    await context.close();
   });
 
   test('pages through a manga right to left', async ({ page }) => {
@@ -224,7 +271,7 @@ async function openChapter(page: Page, slug: string, number: number): Promise<nu
   const link = (await chapterLinks(page, slug)).find((l) => l.number === number);
   expect(link, `chapter ${number} of ${slug}`).toBeTruthy();
   await page.goto(link!.href);
-  await expect(page.locator('#reader.is-js')).toBeVisible();
+  await readerReady(page);
   return page.locator('.reader-page img').count();
 }
 
@@ -411,7 +458,7 @@ test.describe('reader view', () => {
     await expect(end.getByRole('link', { name: message('en', 'series.favorite') })).toHaveAttribute('href', /^\/auth\/login\//);
 
     await page.goto(brUrl(new URL(page.url()).pathname));
-    await expect(page.locator('#reader.is-js')).toBeVisible();
+    await readerReady(page);
     await page.keyboard.press('End');
     await page.keyboard.press('ArrowLeft');
     const brPrice = new RegExp(message('pt-BR', 'reader.end.price', { price: 7 }).replace('7', '\\d+'));

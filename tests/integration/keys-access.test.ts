@@ -160,6 +160,10 @@ for (const dialect of selectedDialects()) {
       };
       await refused(url, null);
       await refused(url, other);
+      // Its narrower copy (for phones) likewise: the owner's, and no one else's.
+      expect((await get(`${url}&w=720`, owner)).status).toBe(200);
+      await refused(`${url}&w=720`, null);
+      await refused(`${url}&w=720`, other);
       // Rebound to the other reader, tampered, unbound, or with an expiry moved: all refused.
       await refused(url.replace(`u=${owner.id}`, `u=${other.id}`), other);
       await refused(url.replace(/sig=([0-9a-f])/, (_m, c: string) => `sig=${c === 'a' ? 'b' : 'a'}`), owner);

@@ -4,6 +4,7 @@
  * Chapters are picked from the demo catalogue (db/seed DEMO) through the app's own modules.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import { createReader, htmlText, message, selectedDialects, useServer, type ServerClient } from './harness';
 import { DEMO } from '@db/seed/index';
 import { readerPath, loginPath, manifestPath, chapterPagePath } from '~/lib/paths';
@@ -211,6 +212,22 @@ describe.each(selectedDialects())('%s', (dialect) => {
       for (const img of imgs.slice(1)) expect(img).toMatch(/loading="lazy"/);
     });
 
+    it('offers phones the narrower copies of each page, and preloads the first page the same way', async () => {
+      const c = manga.free[0]!;
+      const res = await server.request(pathOf(manga, c));
+      const imgs = [...res.text.matchAll(/<img\b[^>]*\bsrc="\/media\/p\/[^"]+"[^>]*>/g)].map((m) => m[0].replace(/&amp;/g, '&'));
+      imgs.forEach((img, i) => {
+        const src = /\ssrc="([^"]+)"/.exec(img)![1]!;
+        const width = c.pages[i]!.width;
+        // Every copy narrower than the page, then the page itself, all under its one signed URL.
+        expect(/\ssrcset="([^"]+)"/.exec(img)?.[1]).toBe(`${src}&w=480 480w, ${src}&w=720 720w, ${src} ${width}w`);
+        expect(img).toMatch(/\ssizes="[^"]+"/);
+      });
+      const preload = /<link[^>]*rel="preload"[^>]*as="image"[^>]*>/.exec(res.text)?.[0].replace(/&amp;/g, '&') ?? '';
+      expect(/\simagesrcset="([^"]+)"/.exec(preload)?.[1]).toBe(/\ssrcset="([^"]+)"/.exec(imgs[0]!)?.[1]);
+      expect(/\simagesizes="([^"]+)"/.exec(preload)?.[1]).toBe(/\ssizes="([^"]+)"/.exec(imgs[0]!)?.[1]);
+    });
+
     it('shows the page counter and links back to the series', async () => {
       const c = manga.free[0]!;
       const res = await server.request(pathOf(manga, c));
@@ -348,6 +365,35 @@ describe.each(selectedDialects())('%s', (dialect) => {
       expect(res.body.subarray(8, 12).toString('latin1')).toBe('WEBP');
     });
 
+    it('serves the narrower copies of a page under the same signature, each smaller and as wide as asked', async () => {
+      const original = await server.request(url);
+      const originalWidth = (await sharp(original.body).metadata()).width!;
+      let previous = original.body.length;
+      for (const w of [720, 480]) {
+        const res = await server.request(`${url}&w=${w}`);
+        expect(res.status).toBe(200);
+        expect(res.headers['content-type']).toBe('image/webp');
+        expect(res.headers['cache-control']).toBe('public, max-age=600');
+        const meta = await sharp(res.body).metadata();
+        expect(meta.format).toBe('webp');
+        expect(meta.width).toBe(Math.min(w, originalWidth));
+        expect(res.body.length).toBeLessThan(previous);
+        previous = res.body.length;
+      }
+    });
+
+    it('answers 404 for a width it does not make, and 403 for a copy with a tampered signature', async () => {
+      for (const w of ['500', '0', '7200', 'abc', '720.0', '']) {
+        const res = await server.request(`${url}&w=${encodeURIComponent(w)}`);
+        expect(res.status, `w=${w}`).toBe(404);
+        expect(res.body.includes(Buffer.from('WEBP'))).toBe(false);
+      }
+      const tampered = url.replace(/sig=([0-9a-f])/, (_m, ch: string) => `sig=${ch === 'a' ? 'b' : 'a'}`);
+      const res = await server.request(`${tampered}&w=720`);
+      expect(res.status).toBe(403);
+      expect(res.body.includes(Buffer.from('WEBP'))).toBe(false);
+    });
+
     it('expires about two hours ahead, on a 10-minute boundary', () => {
       const exp = Number(new URL(url, 'http://x').searchParams.get('exp'));
       const now = Math.floor(Date.now() / 1000);
@@ -466,7 +512,8 @@ describe.each(selectedDialects())('%s', (dialect) => {
       expect(s.free.length).toBeGreaterThan(0);
       expect(s.paid.length).toBeGreaterThan(0);
       const free = await server.request(pathOf(s, s.free[0]!));
-      expect(new Set(mediaUrls(free.text)).size).toBe(s.free[0]!.pages.length);
+      // One page image each (its narrower copies share its path).
+      expect(new Set(mediaUrls(free.text).map((u) => u.split('?')[0])).size).toBe(s.free[0]!.pages.length);
       const paid = await server.request(pathOf(s, s.paid[0]!));
       expect(htmlText(paid.text)).toContain(message('en', 'series.removed'));
       expect(paid.text).not.toContain('/media/p/');

@@ -24,6 +24,7 @@ import {
   isDoubleTap,
   isZoomed,
   NO_ZOOM,
+  pageSrcset,
   pageValueText,
   panBy,
   resolveFit,
@@ -83,6 +84,8 @@ export function initReader(root: HTMLElement | null = document.getElementById('r
   let fit: Fit = resolveFit(root.dataset.fit);
   let zoom: Zoom = NO_ZOOM;
 
+  // The page's inline script has shown the controls already (before the first paint); a reader
+  // started some other way shows them here.
   root.classList.add('is-js');
   if (modes) modes.hidden = false;
   if (settings) settings.hidden = false;
@@ -109,10 +112,18 @@ export function initReader(root: HTMLElement | null = document.getElementById('r
 
   // Zoom of the current page (paged modes): a transform on its image, clamped to its box.
   const currentImg = () => (isPaged(mode) ? imgs[index] ?? null : null);
+  // The narrower copies are for a page shown at most as wide as the screen: a zoomed page, or one
+  // the fit makes wider, asks for the original (the browser falls back to src without srcset).
+  const fullSize = (img: HTMLImageElement) => {
+    if (!img.hasAttribute('srcset')) return;
+    img.removeAttribute('srcset');
+    img.removeAttribute('sizes');
+  };
   const applyZoom = (next: Zoom) => {
     const img = currentImg();
     zoom = img ? clampZoom(next, img.offsetWidth, img.offsetHeight) : NO_ZOOM;
     if (img) img.style.transform = zoomTransform(zoom);
+    if (img && isZoomed(zoom)) fullSize(img);
     root.classList.toggle('is-zoomed', isZoomed(zoom));
   };
   const resetZoom = () => {
@@ -142,6 +153,7 @@ export function initReader(root: HTMLElement | null = document.getElementById('r
   const setFit = (next: Fit, persist: boolean) => {
     fit = next;
     root.dataset.fit = next;
+    if (next !== 'screen' && isPaged(mode)) imgs.forEach(fullSize);
     resetZoom();
     scrollToStart();
     for (const input of fits?.querySelectorAll<HTMLInputElement>('input') ?? []) input.checked = input.value === next;
@@ -161,21 +173,28 @@ export function initReader(root: HTMLElement | null = document.getElementById('r
 
   // A page wider than the area starts at the edge where reading starts (the right one in rtl).
   const scrollToStart = () => stage.scrollTo(mode === 'rtl' ? stage.scrollWidth : 0, 0);
-  // The page on screen first; the next ones once it has arrived, so that on a slow connection
-  // they do not share its bandwidth (it is the page's largest paint).
+  // The page on screen first; the next ones once it is on screen (arrived, decoded and painted),
+  // so that on a slow connection they share neither its bandwidth nor the phone's CPU: it is the
+  // page's largest paint. Two animation frames: the second runs after the frame that showed it.
+  const afterPaint = (run: () => void) => requestAnimationFrame(() => requestAnimationFrame(run));
   const preload = (at: number) => {
     const current = imgs[at];
     const ahead = () => {
       if (index === at) for (const i of preloadRange(at, total)) if (imgs[i]) imgs[i]!.loading = 'eager';
     };
+    const shown = () => {
+      if (!current) return afterPaint(ahead);
+      current.decode().then(() => afterPaint(ahead), () => afterPaint(ahead));
+    };
     if (current) current.loading = 'eager';
-    if (!current || current.complete) ahead();
+    if (!current || current.complete) shown();
     else {
-      current.addEventListener('load', ahead, { once: true });
+      current.addEventListener('load', shown, { once: true });
       current.addEventListener('error', ahead, { once: true });
     }
   };
   const render = () => {
+    if (fit !== 'screen') imgs.forEach(fullSize);
     resetZoom();
     scrollToStart();
     slots.forEach((s, i) => s.classList.toggle('is-current', i === index));
@@ -450,7 +469,10 @@ export function initReader(root: HTMLElement | null = document.getElementById('r
         order.forEach((p, i) => {
           const img = imgs[i]!;
           // Loaded images stay as they are; the rest get the fresh URL.
-          if (img.naturalWidth === 0 && img.getAttribute('src') !== p.href) img.src = p.href;
+          if (img.naturalWidth === 0 && img.getAttribute('src') !== p.href) {
+            if (img.hasAttribute('srcset')) img.srcset = pageSrcset(p.href, p.width) ?? '';
+            img.src = p.href;
+          }
         });
         expiresAt = expiryOf(order[0]?.href);
       })

@@ -12,6 +12,8 @@ import { defaultMode, type Mode } from './modes';
 import { buildManifest, type Manifest } from './manifest';
 import { manifestPath as manifestPathFor, chapterPrefix, numberSegment, readerPath, seriesPath, mediaUrl } from '~/lib/paths';
 import { pageViewer, signedPageUrl, verifyPage } from './signing.server';
+import { renditionFile, renditionWidth } from './renditions.server';
+import { pageSrcset } from './view';
 import { fileResponse, mediaFile, mediaForbidden, mediaNotFound } from '~/server/media';
 import { relativeTime } from '~/lib/dates';
 import { findChapter, chapterSurroundings, chapterPageRows, pageMediaKey } from '~/features/catalog/index.server';
@@ -32,6 +34,8 @@ export type ReaderState = 'readable' | 'locked' | 'scheduled' | 'blocked' | 'reg
 export interface ReaderPage {
   position: number;
   src: string;
+  /** The narrower copies and the original for the browser to choose from (null: only `src`). */
+  srcset: string | null;
   width: number;
   height: number;
   alt: string;
@@ -189,13 +193,17 @@ async function buildModel(db: DB, series: SeriesRow, chapter: ChapterRow, ctx: R
         reason: nextAccess.reason,
       };
     }
-    pages = rows.map((r, i) => ({
-      position: Number(r.position),
-      src: signedPageUrl(chapter.e4pid, Number(r.position), now, undefined, viewer),
-      width: Number(r.width),
-      height: Number(r.height),
-      alt: t('reader.pageAlt', { series: series.name, chapter: name, page: i + 1 }),
-    }));
+    pages = rows.map((r, i) => {
+      const src = signedPageUrl(chapter.e4pid, Number(r.position), now, undefined, viewer);
+      return {
+        position: Number(r.position),
+        src,
+        srcset: pageSrcset(src, Number(r.width)),
+        width: Number(r.width),
+        height: Number(r.height),
+        alt: t('reader.pageAlt', { series: series.name, chapter: name, page: i + 1 }),
+      };
+    });
   }
 
   return {
@@ -261,8 +269,13 @@ export async function chapterPageResponse(db: DB, url: URL, request: Request, vi
   const readable = await mayReadChapter(db, { e4pid, userId: viewer || null, country: visitor.country?.toUpperCase() ?? null, now });
   if (readable === null) return mediaNotFound();
   if (!readable) return mediaForbidden();
+  // A narrower copy (`w`) is the same page: asked for only once the URL and the right are checked.
+  const width = renditionWidth(url.searchParams.get('w'));
+  if (width === undefined) return mediaNotFound();
   const key = await pageMediaKey(db, e4pid, position);
-  const file = key ? mediaFile(key) : null;
+  const original = key ? mediaFile(key) : null;
+  // A copy that cannot be made (a read-only media folder) gives the original: larger, never missing.
+  const file = original && key && width !== null ? ((await renditionFile(key, original, width)) ?? original) : original;
   if (!file) return mediaNotFound();
   const headers = new Headers({
     'Content-Type': 'image/webp',

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   clampZoom,
+  pageSizes,
+  pageSrcset,
   DEFAULT_FIT,
   DOUBLE_TAP_MS,
   DOUBLE_TAP_SCALE,
@@ -102,5 +104,25 @@ describe('view keys and the scrubber text', () => {
   it('says which page of how many', () => {
     expect(pageValueText('Page {page} of {total}', 3, 12)).toBe('Page 3 of 12');
     expect(pageValueText('Página {page} de {total}', 1, 5)).toBe('Página 1 de 5');
+  });
+});
+
+describe('page copies for phones', () => {
+  const href = '/media/p/EPI-x/0.webp?exp=1&sig=ab';
+
+  it('lists every copy narrower than the page, then the page itself', () => {
+    expect(pageSrcset(href, 900)).toBe(`${href}&w=480 480w, ${href}&w=720 720w, ${href} 900w`);
+    expect(pageSrcset(href, 1800)).toBe(`${href}&w=480 480w, ${href}&w=720 720w, ${href} 1800w`);
+    expect(pageSrcset(href, 600)).toBe(`${href}&w=480 480w, ${href} 600w`);
+  });
+
+  it('offers no copy of a page no wider than the narrowest', () => {
+    expect(pageSrcset(href, 480)).toBeNull();
+    expect(pageSrcset(href, 300)).toBeNull();
+  });
+
+  it('sizes webtoon strips to the screen up to 800 px, other pages to the paged stage up to 1000 px', () => {
+    expect(pageSizes(true)).toBe('(max-width: 800px) 100vw, 800px');
+    expect(pageSizes(false)).toBe('(max-width: 1000px) calc(100vw - 16px), 1000px');
   });
 });

@@ -119,3 +119,30 @@ export function viewKey(key: string): ViewKey | null {
       return null;
   }
 }
+
+/**
+ * The narrower copies of a page image the server makes besides the original (`&w=` on its signed
+ * URL; renditions.server.ts), for phones: a 390-430 px wide screen at 1-2× picks one of these.
+ */
+export const PAGE_WIDTHS = [480, 720] as const;
+
+/**
+ * The `srcset` of a page image: each narrower copy below the page's own width, then the original;
+ * null when the page is no wider than the narrowest copy. `href` is the signed URL (it has a query).
+ */
+export function pageSrcset(href: string, width: number): string | null {
+  const copies = PAGE_WIDTHS.filter((w) => w < width);
+  if (copies.length === 0) return null;
+  return [...copies.map((w) => `${href}&w=${w} ${w}w`), `${href} ${width}w`].join(', ');
+}
+
+/**
+ * How wide a page is shown, for the browser's choice among the copies: webtoon strips fill the
+ * screen up to 800 px; other pages are paged by default, inside the stage's 8 px padding on each
+ * side (reader.css), and at most 1000 px wide. A 412 px phone at 1.75× thus takes the 720 px copy
+ * of a 900 px page. Zooming or a fit other than the screen drop the copies (the reader script
+ * asks for the original then).
+ */
+export function pageSizes(webtoon: boolean): string {
+  return webtoon ? '(max-width: 800px) 100vw, 800px' : '(max-width: 1000px) calc(100vw - 16px), 1000px';
+}
