@@ -15,7 +15,9 @@ const root = path.resolve(fileURLToPath(new URL('../dist/client/', import.meta.u
 const { handler } = await import('../dist/server/entry.mjs');
 const { parseModulePreloads } = await import('../src/server/module-preload.mjs');
 // What each page's scripts import, for the modulepreload links in its head (scripts/module-preload-integration.mjs).
-const modulePreloads = parseModulePreloads(fs.readFileSync(new URL('../dist/server/module-preloads.json', import.meta.url), 'utf8'));
+// A build without the map (made before it existed) serves pages without the links.
+const preloadsFile = new URL('../dist/server/module-preloads.json', import.meta.url);
+const modulePreloads = parseModulePreloads(fs.existsSync(preloadsFile) ? fs.readFileSync(preloadsFile, 'utf8') : '{}');
 
 const TYPES = {
   '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
