@@ -77,6 +77,26 @@ test.describe('in a reader time zone far from the site', () => {
   });
 });
 
+test.describe('in a reader time zone on another date than the site', () => {
+  // A zone whose date differs from UTC's (the English site's) at this hour: entries move between days.
+  const zone = new Date().getUTCHours() < 10 ? 'Pacific/Pago_Pago' : 'Pacific/Kiritimati';
+  test.use({ timezoneId: zone, viewport: { width: 390, height: 844 } });
+  test('the page does not jump while the days are laid out again, and the schedule shows once they are', async ({ page }) => {
+    await page.addInitScript(() => {
+      (window as unknown as { shifts: number }).shifts = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as (PerformanceEntry & { value: number })[]) (window as unknown as { shifts: number }).shifts += e.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto(enUrl('/schedule/'));
+    await expect(days(page, 'en').nth(1)).toContainText(dateIn(zone, 'en'));
+    await expect(page.locator('[data-schedule]')).toBeVisible();
+    await expect(page.locator('[data-schedule]')).not.toHaveClass(/is-relayout/);
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts)).toBeLessThan(0.01);
+  });
+});
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
   test('the schedule shows today and every other day through its day link', async ({ page }) => {

@@ -492,6 +492,14 @@ export { message } from '../support/messages';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 /** Text of an HTML document with tags removed and entities decoded, whitespace collapsed. */
+/**
+ * The page's markup without its inline stylesheets and scripts: pages carry their CSS inline, so a
+ * class name such as `btn-unlock` is in every page's `<style>` whether or not an element has it.
+ */
+export function markup(html: string): string {
+  return html.replace(/<style[\s\S]*?<\/style>/gi, ' ').replace(/<script[\s\S]*?<\/script>/gi, ' ');
+}
+
 export function htmlText(html: string): string {
   return html
     .replace(/<script[\s\S]*?<\/script>/gi, ' ')

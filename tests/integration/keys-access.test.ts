@@ -7,7 +7,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '@db/seed/index';
 import { readerPath } from '~/lib/paths';
-import { createReader, htmlText, message, selectedDialects, useServer, withDb, type Reader } from './harness';
+import { createReader, htmlText, markup, message, selectedDialects, useServer, withDb, type Reader } from './harness';
 
 const now = () => Math.floor(Date.now() / 1000);
 let seq = 0;
@@ -87,7 +87,7 @@ for (const dialect of selectedDialects()) {
       const seriesPath = `/comics/${chapter.slug}/`;
       const anon = await get(seriesPath, null);
       expect(htmlText(anon.text)).toContain(message('en', 'chapter.loginToRead'));
-      expect(anon.text).not.toContain('btn-unlock');
+      expect(markup(anon.text)).not.toContain('btn-unlock');
       const reader = await createReader(server);
       for (const site of ['en', 'br'] as const) {
         const page = await get(seriesPath, reader, site);
@@ -245,12 +245,12 @@ for (const dialect of selectedDialects()) {
       expect(await balances(reader)).toEqual({ keys: keysBefore, xtra: xtraBefore });
       const page = await get(path(other), reader);
       expect(htmlText(page.text)).toContain(message('en', 'series.removed'));
-      expect(page.text).not.toContain('btn-unlock');
+      expect(markup(page.text)).not.toContain('btn-unlock');
       expect(mediaUrls(page.text)).toEqual([]);
       const list = await get(`/comics/${DEMO.removed}/`, reader);
       expect(htmlText(list.text)).toContain(message('en', 'series.removed'));
       expect(list.text).toContain(message('en', 'chapter.unavailable'));
-      expect(list.text).not.toContain('btn-unlock');
+      expect(markup(list.text)).not.toContain('btn-unlock');
       expect(list.text).toContain(message('en', 'chapter.owned'));
     });
 
@@ -279,7 +279,7 @@ for (const dialect of selectedDialects()) {
           expect(image.status, url).toBe(200);
           expect(image.body.subarray(8, 12).toString('latin1')).toBe('WEBP');
         }
-        expect(page.text).not.toContain('btn-unlock');
+        expect(markup(page.text)).not.toContain('btn-unlock');
       }
       // Nothing to buy: the redeem call refuses it and charges nothing, on both sites.
       const refused = await postForm('/api/redeem/', reader, { content: free.e4pid });

@@ -194,6 +194,8 @@ function initSchedule(root: HTMLElement) {
   let today = dayKey(nowSeconds(), zone);
   // The server laid the page out for its own clock and zone; redo it for the reader's.
   if (zone !== cfg.zone || dayKey(cfg.now, cfg.zone) !== dayKey(nowSeconds(), cfg.zone)) layout(root, cfg, zone, nowSeconds());
+  // Shown again now that its days are the reader's (ScheduleBlock.astro hid it until then).
+  root.classList.remove('is-relayout');
   initTabs(root, cfg.prefix, reduceMotion);
   refreshStatuses(root, cfg.locale, cfg.labels.released);
   setInterval(() => {
