@@ -397,7 +397,7 @@ test.describe('reader view', () => {
     await context.close();
   });
 
-  test('on a computer double-click, + and - zoom and 0 resets', async ({ page }) => {
+  test('on a computer double-click, Ctrl + wheel, + and - zoom, 0 resets, and a drag pans', async ({ page }) => {
     await openFirstChapter(page, DEMO.readerManga);
     const box = (await page.locator('#reader-stage').boundingBox())!;
     await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 3);
@@ -408,6 +408,26 @@ test.describe('reader view', () => {
     await page.keyboard.press('+');
     await expect(page.locator('#reader')).toHaveClass(/is-zoomed/);
     await page.keyboard.press('-');
+    await expect(page.locator('#reader')).not.toHaveClass(/is-zoomed/);
+    // Ctrl + wheel zooms around the pointer (the browser's own page zoom stays out of it), and a
+    // drag then pans the page without turning it.
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 3);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -120);
+    await page.keyboard.up('Control');
+    await expect(page.locator('#reader')).toHaveClass(/is-zoomed/);
+    expect(await page.evaluate(() => window.visualViewport?.scale ?? 1)).toBe(1);
+    const img = currentImg(page);
+    const before = await img.evaluate((i) => (i as HTMLElement).style.transform);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 - 60, box.y + box.height / 3 - 40, { steps: 4 });
+    await page.mouse.up();
+    await expect.poll(() => img.evaluate((i) => (i as HTMLElement).style.transform)).not.toBe(before);
+    await expect(counter(page)).toHaveText(/^\D*1\D/);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, 120);
+    await page.mouse.wheel(0, 120);
+    await page.keyboard.up('Control');
     await expect(page.locator('#reader')).not.toHaveClass(/is-zoomed/);
   });
 
