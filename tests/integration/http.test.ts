@@ -8,7 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  ROOT, anySeries, htmlText, message, selectedDialects, startExtraServer, useServer,
+  ROOT, anySeries, createReader, htmlText, message, selectedDialects, startExtraServer, useServer,
   type SeriesSample, type TestResponse,
 } from './harness';
 
@@ -57,6 +57,23 @@ describe.each(selectedDialects())('%s', (dialect) => {
           for (const m of js.text.matchAll(/(?:\bfrom|\bimport)\s*["']\.\/([^"']+\.js)["']/g)) expect(known.has(`/_astro/${m[1]}`), `${url} imports ${m[1]}`).toBe(true);
         }
       }
+    });
+
+    it('sends a signed-in reader no React with the series page: the unlock dialog and the checkout bring it when opened', async () => {
+      const reader = await createReader(server);
+      // A series with the subscribe form too (subscriptions on): its script must not bring the checkout.
+      let res: TestResponse | null = null;
+      for (const s of series.filter((x) => x.languages.includes('en'))) {
+        const page = await server.request(`/comics/${s.slug}/`, { site: 'en', headers: { cookie: reader.cookie } });
+        if (page.text.includes('data-subscribe ') && page.text.includes('id="unlock-dialog-config"')) {
+          res = page;
+          break;
+        }
+      }
+      if (!res) throw new Error('no English series page with both the subscribe form and unlock buttons among the sample');
+      const urls = [...res.text.matchAll(/<script type="module" src="([^"]+)"|<link rel="modulepreload" href="([^"]+)"/g)].map((m) => (m[1] ?? m[2])!);
+      expect(urls.length).toBeGreaterThan(0);
+      for (const url of urls) expect((await server.request(url)).text.includes('react.transitional.element'), `${url} holds React`).toBe(false);
     });
 
     it('keeps a page whose length changed with the links whole when it goes out uncompressed', async () => {
