@@ -138,6 +138,30 @@ test.describe('home carousels', () => {
     await expect(current(hero)).toHaveAttribute('aria-label', en('carousel.slideLabel', { n: 2, total: await slideCount(hero) }));
   });
 
+  for (const width of [390, 1280]) {
+    test(`nothing on the page moves when the carousels enhance (${width} px)`, async ({ browser }) => {
+      const context = await browser.newContext({ viewport: { width, height: 844 } });
+      const page = await context.newPage();
+      // The carousel code arrives well after the first paint, as on a slow phone.
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      await page.route('**/_astro/carousel.client.*', async (route) => {
+        await held;
+        await route.continue();
+      });
+      const below = page.locator('#home-latest-updates');
+      await page.goto('/', { waitUntil: 'domcontentloaded' });
+      await page.waitForTimeout(300);
+      const before = (await below.boundingBox())!;
+      release();
+      await expect(page.getByRole('region', { name: en('home.heroLabel') })).toHaveClass(/is-enhanced/);
+      await expect(below).toHaveClass(/is-enhanced/);
+      expect((await below.boundingBox())!.y).toBe(before.y);
+      expect((await below.boundingBox())!.height).toBe(before.height);
+      await context.close();
+    });
+  }
+
   test('loads the carousel script only when a carousel comes into view', async ({ page }) => {
     await page.goto('/');
     const genres = page.getByRole('region', { name: en('home.genres') });
