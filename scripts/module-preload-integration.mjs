@@ -9,7 +9,7 @@ export const MODULE_PRELOADS_FILE = 'module-preloads.json';
  * Records, for every entry script of the client build, the chunks it imports statically (all the
  * way down), and writes them to dist/server/module-preloads.json as
  * `{"/_astro/entry.js": ["/_astro/dep.js", …]}`. The server announces them as
- * `<link rel="modulepreload">` in each page's head (src/server/module-preload.ts): without them a
+ * `<link rel="modulepreload">` in each page's head (src/server/module-preload.mjs): without them a
  * browser finds a script's imports only after fetching and parsing it, one round trip per level
  * (the reader's script was five levels deep, which cost its first page about a second of LCP on
  * a slow phone connection). Rolldown cannot hoist transitive imports into entry chunks, and Astro

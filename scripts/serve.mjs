@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withTrailingSlash } from './slashless.mjs';
 import { applyProxyPolicy, isMalformedPath, isOversized, refuse } from './edge.mjs';
+import { MODULE_PRELOADS_FILE } from './module-preload-integration.mjs';
 
 process.env.NODE_ENV ??= 'production';
 const { config } = await import('../src/server/config.mjs');
@@ -16,7 +17,7 @@ const { handler } = await import('../dist/server/entry.mjs');
 const { parseModulePreloads } = await import('../src/server/module-preload.mjs');
 // What each page's scripts import, for the modulepreload links in its head (scripts/module-preload-integration.mjs).
 // A build without the map (made before it existed) serves pages without the links.
-const preloadsFile = new URL('../dist/server/module-preloads.json', import.meta.url);
+const preloadsFile = new URL(`../dist/server/${MODULE_PRELOADS_FILE}`, import.meta.url);
 const modulePreloads = parseModulePreloads(fs.existsSync(preloadsFile) ? fs.readFileSync(preloadsFile, 'utf8') : '{}');
 
 const TYPES = {

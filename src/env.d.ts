@@ -23,7 +23,7 @@ declare namespace App {
     sessionId: string | null;
     /** Set by scripts/serve.mjs: where the middleware leaves a page's compressed bytes (src/server/http.ts). */
     sink?: import('~/server/http').BodySink;
-    /** Set by scripts/serve.mjs: the imports of each client entry script, for modulepreload links (src/server/module-preload.ts). */
+    /** Set by scripts/serve.mjs: the imports of each client entry script, for modulepreload links (src/server/module-preload.mjs). */
     modulePreloads?: import('~/server/module-preload.mjs').ModulePreloads;
   }
 }

@@ -119,6 +119,10 @@ export function initReader(root: HTMLElement | null = document.getElementById('r
     img.removeAttribute('srcset');
     img.removeAttribute('sizes');
   };
+  // A paged page at a size other than the screen's is shown wider than the copies were made for.
+  const sizeCopies = () => {
+    if (fit !== 'screen' && isPaged(mode)) imgs.forEach(fullSize);
+  };
   const applyZoom = (next: Zoom) => {
     const img = currentImg();
     zoom = img ? clampZoom(next, img.offsetWidth, img.offsetHeight) : NO_ZOOM;
@@ -153,7 +157,7 @@ export function initReader(root: HTMLElement | null = document.getElementById('r
   const setFit = (next: Fit, persist: boolean) => {
     fit = next;
     root.dataset.fit = next;
-    if (next !== 'screen' && isPaged(mode)) imgs.forEach(fullSize);
+    sizeCopies();
     resetZoom();
     scrollToStart();
     for (const input of fits?.querySelectorAll<HTMLInputElement>('input') ?? []) input.checked = input.value === next;
@@ -194,7 +198,6 @@ export function initReader(root: HTMLElement | null = document.getElementById('r
     }
   };
   const render = () => {
-    if (fit !== 'screen') imgs.forEach(fullSize);
     resetZoom();
     scrollToStart();
     slots.forEach((s, i) => s.classList.toggle('is-current', i === index));
@@ -223,6 +226,7 @@ export function initReader(root: HTMLElement | null = document.getElementById('r
     const from = mode;
     mode = next;
     root.dataset.mode = next;
+    sizeCopies();
     if (persist) {
       try {
         localStorage.setItem(storageKey, next);
