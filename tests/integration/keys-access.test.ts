@@ -96,6 +96,20 @@ for (const dialect of selectedDialects()) {
         expect(text).not.toContain(message('pt-BR', 'chapter.loginToRead'));
         expect(page.text).toContain(`name="content" value="${chapter.e4pid}"`);
         expect(page.text).toContain('id="unlock-dialog-config"');
+        // Without JavaScript each button submits the form around the lists (posting to /unlock/),
+        // and says which chapter it unlocks.
+        const html = markup(page.text);
+        const open = html.search(/<form [^>]*id="unlock-form"/);
+        const tag = html.slice(open, html.indexOf('>', open));
+        const buttons = [...html.matchAll(/<button class="btn-unlock"[^>]*>/g)];
+        expect(open).toBeGreaterThan(-1);
+        expect(tag).toContain('method="post"');
+        expect(tag).toContain('action="/unlock/"');
+        expect(tag).not.toContain('hidden');
+        expect(buttons.length).toBeGreaterThan(0);
+        expect(buttons[0]!.index).toBeGreaterThan(open);
+        expect(html.indexOf('</form>', open)).toBeGreaterThan(buttons.at(-1)!.index!);
+        expect(buttons.every((b) => /aria-label="[^"]+: [^"]+"/.test(b[0]))).toBe(true);
       }
       const locked = await get(chapter.path, reader);
       expect(htmlText(locked.text)).not.toContain(message('en', 'chapter.loginToRead'));

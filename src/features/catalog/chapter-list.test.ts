@@ -88,8 +88,9 @@ describe('chapter rows', () => {
     it('a paid row offers an unlock form (no login link) whose button carries what the dialog shows', () => {
       const html = signed([chapter({ state: 'paid', reason: null, finalPrice: 12, originalPrice: 15, onSale: true, bonus: 1, buyable: true, e4pid: 'EPI-p"x', ad: true })]);
       expect(html).not.toContain('Log in to read');
-      // The button submits the page's one unlock form: a row needs no form of its own.
-      expect(html).toContain('<button class="btn btn-unlock" form="unlock-form" name="content" value="EPI-p&quot;x" data-price="12" data-was="15" data-ad>Unlock<span class="visually-hidden">: Chapter 1</span></button>');
+      // The button submits the form the page wraps around its lists: a row needs no form of its own,
+      // and its name says which chapter it unlocks.
+      expect(html).toContain('<button class="btn-unlock" name="content" value="EPI-p&quot;x" data-price="12" data-was="15" data-ad aria-label="Unlock: Chapter 1">Unlock</button>');
     });
     it('an owned row says so; a rented one says when it ends, refreshable', () => {
       const html = signed([chapter({ state: 'unlocked', reason: 'owned', finalPrice: 5 }), chapter({ number: 2, state: 'unlocked', reason: 'daily_pass', readableUntil: 7200, untilText: 'in 2 hours' })]);
@@ -114,7 +115,7 @@ describe('chapter rows', () => {
     });
     it('a row the plan can rent offers the dialog with the rentals left, even when keys cannot buy it', () => {
       const html = signed([chapter({ state: 'paid', reason: null, finalPrice: 3, originalPrice: 3, buyable: false, rentLeft: 4 })]);
-      expect(html).toContain('data-price="3" data-rent="4">');
+      expect(html).toContain('data-price="3" data-rent="4" aria-label="Unlock: Chapter 1">');
       expect(signed([chapter({ state: 'paid', reason: null, finalPrice: 3, originalPrice: 3, buyable: false })])).not.toContain('btn-unlock');
     });
     it('a withdrawn chapter is unavailable and offers nothing', () => {

@@ -45,6 +45,8 @@ interface Escaped {
   continue: string;
   login: string;
   unlock: string;
+  /** ` aria-label="Unlock: ` : the start of a row's unlock button name (the chapter's name follows). */
+  unlockName: string;
   owned: string;
   rented: string;
   subscribed: string;
@@ -71,6 +73,7 @@ function escapeLabels(labels: RowLabels, login: string): Escaped {
     continue: escapeHtml(labels.continue ?? ''),
     login: escapeHtml(login),
     unlock: escapeHtml(labels.unlock ?? ''),
+    unlockName: ` aria-label="${escapeHtml(labels.unlock ?? '')}: `,
     owned: escapeHtml(labels.owned ?? ''),
     rented: escapeHtml(labels.rented ?? ''),
     subscribed: escapeHtml(labels.subscribed ?? labels.owned ?? ''),
@@ -95,7 +98,8 @@ function row(c: ChapterView, e: Escaped, signedIn: boolean): string {
   const date = scheduled
     ? `<span class="chip">${e.scheduled}</span> <time datetime="${c.iso}" data-countdown="${c.releasedAt}">${escapeHtml(c.dateText)}</time>`
     : `<time datetime="${c.iso}"${c.relative ? ` data-relative="${c.releasedAt}"` : ''}>${escapeHtml(c.dateText)}</time>`;
-  const text = `${img}<span class="chapter-text"><span class="chapter-name">${escapeHtml(c.name)}</span>${title}<span class="chapter-date">${date}</span></span>`;
+  const name = escapeHtml(c.name);
+  const text = `${img}<span class="chapter-text"><span class="chapter-name">${name}</span>${title}<span class="chapter-date">${date}</span></span>`;
   const main = scheduled ? `<div class="chapter-main" aria-disabled="true">${text}</div>` : `<a class="chapter-main" href="${escapeHtml(c.href)}">${text}</a>`;
   let side = '';
   if (c.state === 'free') side = `<span class="price price-free">${e.free}</span>`;
@@ -111,7 +115,7 @@ function row(c: ChapterView, e: Escaped, signedIn: boolean): string {
     const price = `<span class="price">${was}<span class="price-now${c.onSale ? ' sale' : ''}">${e.keys(c.finalPrice)}</span></span>`;
     const pass = !c.pass ? '' : c.pass.open ? `<span class="chip chip-pass">${e.passReady}</span>` : until(e.passRecharges, c.pass.until, c.passText, 'pass-note');
     if (!signedIn) side = `${price}<a class="login-to-read" href="${e.login}">${e.loginToRead}</a>`;
-    else if (c.buyable || c.pass?.open || c.ad || c.rentLeft !== null) side = `${pass}${price}${unlockForm(c, e)}`;
+    else if (c.buyable || c.pass?.open || c.ad || c.rentLeft !== null) side = `${pass}${price}${listUnlockButton(c, e, name)}`;
     else side = `${pass}${price}`;
   }
   const readLabel = c.read === 'read' ? e.readAgain : c.read === 'reading' ? e.continue : '';
@@ -143,30 +147,45 @@ export interface UnlockOffer {
   rent: number | null;
 }
 
-/** The one form every unlock button of a page submits (HTML `form` attribute), placed once by the page. */
+/**
+ * The form unlock buttons submit. On the series page it wraps the chapter lists (the page
+ * renders it around them), so a row's button needs no `form` attribute; elsewhere (the reader's
+ * locked view) it is placed once, empty, and the button names it.
+ */
 export const UNLOCK_FORM_ID = 'unlock-form';
 export function unlockFormElement(): string {
   return `<form id="${UNLOCK_FORM_ID}" class="unlock-form" method="post" action="${UNLOCK_FORM_PATH}" hidden></form>`;
 }
 
-/**
- * Unlocking without JavaScript: a button that submits the page's unlock form (unlockFormElement)
- * with the chapter as `content`, and opens it. With JavaScript the same button opens the unlock
- * dialog, which reads the offer from the button's data (`data-price`, `data-was` on a sale,
- * `data-pass` and `data-ad` when those ways are open, `data-rent` with the plan's rentals left
- * when a plan rental is) and the chapter's name and link from the row, or from `data-name` /
- * `data-href` outside a list. Kept this small because a page lists up to 100 paid rows. `label`
- * and `name` are HTML-escaped text. The unlock script marks the buttons `aria-haspopup` once it
- * can open the dialog.
- */
-export function unlockButtonHtml(offer: UnlockOffer, label: string, name: string, className = 'btn btn-unlock', inList = false): string {
-  const data = `data-price="${offer.price}"${offer.original > offer.price ? ` data-was="${offer.original}"` : ''}${offer.pass ? ' data-pass' : ''}${offer.ad ? ' data-ad' : ''}${offer.rent !== null ? ` data-rent="${offer.rent}"` : ''}${inList ? '' : ` data-name="${name}" data-href="${escapeHtml(offer.href)}"`}`;
-  return `<button class="${className}" form="${UNLOCK_FORM_ID}" name="content" value="${escapeHtml(offer.e4pid)}" ${data}>${label}<span class="visually-hidden">: ${name}</span></button>`;
+/** The offer's `data-*` attributes, which the dialog reads (unlock-dialog.ts, offerFrom). */
+function offerData(price: number, original: number, pass: boolean, ad: boolean, rent: number | null): string {
+  return `data-price="${price}"${original > price ? ` data-was="${original}"` : ''}${pass ? ' data-pass' : ''}${ad ? ' data-ad' : ''}${rent !== null ? ` data-rent="${rent}"` : ''}`;
 }
 
-function unlockForm(c: ChapterView, e: Escaped): string {
-  const offer: UnlockOffer = { e4pid: c.e4pid, name: c.name, href: c.href, price: c.finalPrice, original: c.originalPrice, bonus: c.bonus, pass: c.pass?.open === true, ad: c.ad, rent: c.rentLeft };
-  return unlockButtonHtml(offer, e.unlock, escapeHtml(c.name), undefined, true);
+/**
+ * Unlocking without JavaScript: a button that submits the unlock form (see UNLOCK_FORM_ID) with
+ * the chapter as `content`, and opens it. With JavaScript the same button opens the unlock
+ * dialog, which reads the offer from the button's data (`data-price`, `data-was` on a sale,
+ * `data-pass` and `data-ad` when those ways are open, `data-rent` with the plan's rentals left
+ * when a plan rental is) and the chapter's name and link from `data-name` / `data-href`, or from
+ * its row in a list (listUnlockButton). Its accessible name says which chapter ("Unlock: Chapter
+ * 12") and starts with the visible word. `label` and `name` are HTML-escaped text. The unlock
+ * script marks the buttons `aria-haspopup` once it can open the dialog.
+ */
+export function unlockButtonHtml(offer: UnlockOffer, label: string, name: string, className = 'btn btn-unlock'): string {
+  const data = offerData(offer.price, offer.original, offer.pass, offer.ad, offer.rent);
+  return `<button class="${className}" form="${UNLOCK_FORM_ID}" name="content" value="${escapeHtml(offer.e4pid)}" ${data} data-name="${name}" data-href="${escapeHtml(offer.href)}" aria-label="${label}: ${name}">${label}</button>`;
+}
+
+/**
+ * A row's unlock button: inside the form the series page wraps around its lists (no `form`
+ * attribute), the chapter's name and link read from the row, and the list button's look from
+ * `.btn-unlock` alone. A page lists up to 100 paid rows, and every byte of a row is rendered and
+ * compressed a hundred times (docs/performance.md).
+ */
+function listUnlockButton(c: ChapterView, e: Escaped, name: string): string {
+  const data = offerData(c.finalPrice, c.originalPrice, c.pass?.open === true, c.ad, c.rentLeft);
+  return `<button class="btn-unlock" name="content" value="${escapeHtml(c.e4pid)}" ${data}${e.unlockName}${name}">${e.unlock}</button>`;
 }
 
 /** Rows and coming-soon gaps of one language tab, ready to place inside its `<ol>`. */

@@ -22,22 +22,30 @@ export function entitlementsFromRows(input: {
   subscription?: ReaderEntitlements['subscription'];
   now: number;
 }): ReaderEntitlements {
-  const { chapterId, rentals, now } = input;
+  return seriesEntitlements(input)(input.chapterId);
+}
+
+/**
+ * The same for every chapter of a series: what does not depend on the chapter (the daily pass's
+ * last use, the ads watched this period, balances, subscription) is worked out once, and each
+ * chapter adds only whether it is owned and its own rentals. A series page prices every row.
+ */
+function seriesEntitlements(input: Omit<Parameters<typeof entitlementsFromRows>[0], 'chapterId'>): (chapterId: number) => ReaderEntitlements {
+  const { rentals, now } = input;
   const period = adsPeriod(now);
   let dailyPassUsedAt: number | null = null;
   let adsWatched = 0;
+  const byChapter = new Map<number, Rental[]>();
   for (const r of rentals) {
     if (r.kind === 'daily_pass' && (dailyPassUsedAt === null || r.created_at > dailyPassUsedAt)) dailyPassUsedAt = r.created_at;
     if (r.kind === 'ad' && r.created_at >= period.start && r.created_at < period.end) adsWatched++;
+    const list = byChapter.get(r.chapter_id) ?? [];
+    list.push({ kind: RENTAL_KIND[r.kind], created_at: r.created_at, expires_at: r.expires_at });
+    byChapter.set(r.chapter_id, list);
   }
-  return {
-    owned: input.owned.has(chapterId),
-    rentals: rentals.filter((r) => r.chapter_id === chapterId).map((r) => ({ kind: RENTAL_KIND[r.kind], created_at: r.created_at, expires_at: r.expires_at })),
-    balances: input.balances,
-    dailyPassUsedAt,
-    adsWatched,
-    subscription: input.subscription ?? null,
-  };
+  const none: readonly Rental[] = [];
+  const subscription = input.subscription ?? null;
+  return (chapterId) => ({ owned: input.owned.has(chapterId), rentals: byChapter.get(chapterId) ?? none, balances: input.balances, dailyPassUsedAt, adsWatched, subscription });
 }
 
 /**
@@ -79,16 +87,10 @@ export async function holdingsInSeries(db: DB, userId: number, seriesId: number,
   return { owned, rentals, balances, subscription };
 }
 
-/** The pricing rule's reader for one chapter of a series the holdings were loaded for. */
-export function readerFor(holdings: SeriesHoldings, chapterId: number, now: number): ReaderEntitlements {
-  return entitlementsFromRows({ chapterId, owned: holdings.owned, rentals: holdings.rentals, balances: holdings.balances, subscription: holdings.subscription, now });
-}
-
 /**
  * The pricing rule's reader for every chapter of one series, loaded once (the series page's
  * `entitlementsOf`).
  */
 export async function entitlementsInSeries(db: DB, userId: number, seriesId: number, now: number, known?: Balances): Promise<(chapterId: number) => ReaderEntitlements> {
-  const holdings = await holdingsInSeries(db, userId, seriesId, now, known);
-  return (chapterId) => readerFor(holdings, chapterId, now);
+  return seriesEntitlements({ ...(await holdingsInSeries(db, userId, seriesId, now, known)), now });
 }
