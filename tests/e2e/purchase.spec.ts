@@ -53,10 +53,10 @@ async function fillCard(page: Page, number: string, expiry = '12/30', cvv = '123
 
 /** The first paid chapter on the series page that offers an unlock: its button, name, price and row. */
 async function paidChapter(page: Page) {
-  // The button's name is its label and, visually hidden, ": {chapter}".
+  // The button shows its label and is named "{label}: {chapter}" (aria-label).
   const unlockLabel = escapeRegExp(en('chapter.unlock'));
   const first = page.getByRole('button', { name: new RegExp(`^${unlockLabel}\\s*:\\s`) }).first();
-  const name = (await first.textContent())!.replace(new RegExp(`^${unlockLabel}\\s*:\\s*`), '').trim();
+  const name = (await first.getAttribute('aria-label'))!.replace(new RegExp(`^${unlockLabel}\\s*:\\s*`), '').trim();
   const button = page.getByRole('button', { name: new RegExp(`^${unlockLabel}\\s*:\\s*${escapeRegExp(name)}$`) });
   const price = Number(await button.getAttribute('data-price'));
   // Its row, by the chapter's link (named "{chapter} {title} {date}"): it stays once the chapter is owned.
