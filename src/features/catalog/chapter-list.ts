@@ -152,9 +152,9 @@ export interface UnlockOffer {
  * renders it around them), so a row's button needs no `form` attribute; elsewhere (the reader's
  * locked view) it is placed once, empty, and the button names it.
  */
-export const UNLOCK_FORM_ID = 'unlock-form';
+export const UNLOCK_FORM = { id: 'unlock-form', class: 'unlock-form', method: 'post', action: UNLOCK_FORM_PATH } as const;
 export function unlockFormElement(): string {
-  return `<form id="${UNLOCK_FORM_ID}" class="unlock-form" method="post" action="${UNLOCK_FORM_PATH}" hidden></form>`;
+  return `<form id="${UNLOCK_FORM.id}" class="${UNLOCK_FORM.class}" method="${UNLOCK_FORM.method}" action="${UNLOCK_FORM.action}" hidden></form>`;
 }
 
 /** The offer's `data-*` attributes, which the dialog reads (unlock-dialog.ts, offerFrom). */
@@ -163,7 +163,7 @@ function offerData(price: number, original: number, pass: boolean, ad: boolean, 
 }
 
 /**
- * Unlocking without JavaScript: a button that submits the unlock form (see UNLOCK_FORM_ID) with
+ * Unlocking without JavaScript: a button that submits the unlock form (see UNLOCK_FORM) with
  * the chapter as `content`, and opens it. With JavaScript the same button opens the unlock
  * dialog, which reads the offer from the button's data (`data-price`, `data-was` on a sale,
  * `data-pass` and `data-ad` when those ways are open, `data-rent` with the plan's rentals left
@@ -174,7 +174,7 @@ function offerData(price: number, original: number, pass: boolean, ad: boolean, 
  */
 export function unlockButtonHtml(offer: UnlockOffer, label: string, name: string, className = 'btn btn-unlock'): string {
   const data = offerData(offer.price, offer.original, offer.pass, offer.ad, offer.rent);
-  return `<button class="${className}" form="${UNLOCK_FORM_ID}" name="content" value="${escapeHtml(offer.e4pid)}" ${data} data-name="${name}" data-href="${escapeHtml(offer.href)}" aria-label="${label}: ${name}">${label}</button>`;
+  return `<button class="${className}" form="${UNLOCK_FORM.id}" name="content" value="${escapeHtml(offer.e4pid)}" ${data} data-name="${name}" data-href="${escapeHtml(offer.href)}" aria-label="${label}: ${name}">${label}</button>`;
 }
 
 /**

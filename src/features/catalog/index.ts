@@ -1,5 +1,5 @@
 /** The browser-safe door of the catalog feature: what pages and other features may use. */
-export { type RowLabels, type UnlockOffer, UNLOCK_FORM_ID, renderChapterRows, unlockButtonHtml, unlockFormElement } from './chapter-list';
+export { type RowLabels, type UnlockOffer, UNLOCK_FORM, renderChapterRows, unlockButtonHtml, unlockFormElement } from './chapter-list';
 export { type SeriesImages, parseImages } from './images';
 export { COMMUNITY_CHAT_URL, FORMAT_FILTERS, type LanguageCode, type Languages, type ListingParams, type ListingSite, ORDER_KEYS, PAGE_SIZE, VIEW_COOKIE, VIEW_COOKIE_MAX_AGE, type View, cleanQuery, defaultLanguages, defaultParams, isDefaultOrder, languageState, listingHref, pageCount, paginationWindow, parseListing, parsePage, parseView, serializeListing, serializeOrder, toggleLanguage, withInvertedOrder, withOrderKey, withPage, withView } from './listing';
 export { initListing } from './listing.client';

@@ -12,17 +12,15 @@ import * as repo from './repository.server';
 
 const RENTAL_KIND = { daily_pass: 'daily_pass', ad: 'ad', plan: 'rental' } as const satisfies Record<repo.RentalRow['kind'], Rental['kind']>;
 
-/** The entitlements of one chapter, from the reader's rows in its series. */
-export function entitlementsFromRows(input: {
-  chapterId: number;
-  owned: ReadonlySet<number>;
-  rentals: readonly repo.RentalRow[];
-  balances: Balances;
+/** A reader's rows in one series (SeriesHoldings), with the subscription optional. */
+type HeldRows = Omit<SeriesHoldings, 'subscription'> & {
   /** What the reader's subscription gives in this series (subscriptionIn); absent or null: none. */
-  subscription?: ReaderEntitlements['subscription'];
-  now: number;
-}): ReaderEntitlements {
-  return seriesEntitlements(input)(input.chapterId);
+  subscription?: SeriesHoldings['subscription'];
+};
+
+/** The entitlements of one chapter, from the reader's rows in its series. */
+export function entitlementsFromRows(input: HeldRows & { chapterId: number; now: number }): ReaderEntitlements {
+  return seriesEntitlements(input, input.now)(input.chapterId);
 }
 
 /**
@@ -30,8 +28,8 @@ export function entitlementsFromRows(input: {
  * last use, the ads watched this period, balances, subscription) is worked out once, and each
  * chapter adds only whether it is owned and its own rentals. A series page prices every row.
  */
-function seriesEntitlements(input: Omit<Parameters<typeof entitlementsFromRows>[0], 'chapterId'>): (chapterId: number) => ReaderEntitlements {
-  const { rentals, now } = input;
+function seriesEntitlements(input: HeldRows, now: number): (chapterId: number) => ReaderEntitlements {
+  const { rentals } = input;
   const period = adsPeriod(now);
   let dailyPassUsedAt: number | null = null;
   let adsWatched = 0;
@@ -92,5 +90,5 @@ export async function holdingsInSeries(db: DB, userId: number, seriesId: number,
  * `entitlementsOf`).
  */
 export async function entitlementsInSeries(db: DB, userId: number, seriesId: number, now: number, known?: Balances): Promise<(chapterId: number) => ReaderEntitlements> {
-  return seriesEntitlements({ ...(await holdingsInSeries(db, userId, seriesId, now, known)), now });
+  return seriesEntitlements(await holdingsInSeries(db, userId, seriesId, now, known), now);
 }
