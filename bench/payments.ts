@@ -42,7 +42,7 @@ export async function benchPayments(dialect: 'sqlite' | 'postgres', port: number
   let server: ChildProcess | null = null;
   try {
     await migrateToLatest(db);
-    await seedShop(db);
+    await seedShop(db, { coupons: true });
     const readers = await makeReaders(db, READERS, 1, `pay-${dialect}`);
     server = await serve(port, scratch.url, mediaDir);
     const total = READERS * PER_READER;

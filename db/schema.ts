@@ -193,6 +193,8 @@ export interface UserTable {
   /** argon2id PHC string. */
   password_hash: string;
   is_staff: Bool;
+  /** A demo account (db/seed/users.ts): a production server refuses to start while one exists. */
+  is_demo: Generated<Bool>;
   created_at: number;
   password_changed_at: number;
 }

@@ -1,5 +1,7 @@
-// Used by `npm start` and `npm run dev`: apply migrations, then seed the demo catalogue
-// only when the catalogue is empty, so a second start never re-seeds or loses data.
+// Used by `npm start` and `npm run dev`: apply migrations, then, in a demo (INKPASS_MODE), seed
+// the demo catalogue only when the catalogue is empty, so a second start never re-seeds or loses
+// data, and the demo accounts and coupons. Production gets migrations and the shop's packs and
+// plans, never a demo account or coupon (docs/operations.md).
 import { createDb } from '~/server/db';
 import { config } from '~/server/config.mjs';
 import { migrateToLatest } from '@db/migrate';
@@ -12,7 +14,11 @@ const { db } = await createDb();
 try {
   const applied = await migrateToLatest(db);
   if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
-  if (await isCatalogEmpty(db)) {
+  const demo = config.mode === 'demo';
+  const empty = await isCatalogEmpty(db);
+  if (empty && !demo) {
+    console.log('The catalogue is empty. Production mode seeds no demo content: `npm run seed` adds the demo catalogue (never demo accounts) if you want it.');
+  } else if (empty) {
     const started = Date.now();
     const result = await seedDemo(db, { mediaDir: config.mediaDir, log: (m) => console.log(m) });
     console.log(`Seeded ${result.series} series and ${result.chapters} chapters in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -25,9 +31,9 @@ try {
     if (texts) console.log(`Added ${texts} demo series translations`);
     if (touched) console.log(`Release counters checked for ${touched} series`);
   }
-  const users = await seedDemoUsers(db);
-  const packs = await seedShop(db);
-  if (packs) console.log(`Seeded the shop: ${packs} key packs and plans (and the demo coupons)`);
+  const users = demo ? await seedDemoUsers(db) : [];
+  const packs = await seedShop(db, { coupons: demo });
+  if (packs) console.log(`Seeded the shop: ${packs} key packs and plans${demo ? ' (and the demo coupons)' : ''}`);
   if (users.length) console.log(`Created demo accounts: ${users.join(', ')}`);
 } finally {
   await db.destroy();

@@ -4,7 +4,8 @@
  * Seeds the demo catalogue into DATABASE_URL (after running migrations) and
  * generates its images under MEDIA_DIR. A catalogue that already has series
  * is left alone unless --force is given, in which case its rows are deleted
- * first. --large builds the benchmark catalogue (about 10,000 series).
+ * first. --large builds the benchmark catalogue (about 10,000 series). The demo accounts and
+ * coupons come only in a demo (INKPASS_MODE unset or demo), never in production.
  */
 import { createDb } from '~/server/db';
 import { config } from '~/server/config.mjs';
@@ -42,9 +43,11 @@ try {
     const secs = ((Date.now() - started) / 1000).toFixed(1);
     console.log(`Seeded ${large ? 'large' : 'demo'} catalogue on ${dialect}: ${result.series} series, ${result.chapters} chapters in ${secs} s.`);
   }
-  const users = await seedDemoUsers(db);
-  const packs = await seedShop(db);
-  if (packs) console.log(`Seeded the shop: ${packs} key packs and plans (and the demo coupons)`);
+  const demo = config.mode === 'demo';
+  const users = demo ? await seedDemoUsers(db) : [];
+  const packs = await seedShop(db, { coupons: demo });
+  if (packs) console.log(`Seeded the shop: ${packs} key packs and plans${demo ? ' (and the demo coupons)' : ''}`);
+  if (!demo) console.log('Production mode: no demo accounts or coupons were created.');
   if (users.length) console.log(`Created demo accounts: ${users.join(', ')}`);
 } finally {
   await db.destroy();

@@ -10,6 +10,13 @@ import { MODULE_PRELOADS_FILE } from './module-preload-integration.mjs';
 
 process.env.NODE_ENV ??= 'production';
 const { config } = await import('../src/server/config.mjs');
+// Demo or production (INKPASS_MODE): refuse to start, one line per reason, before anything listens.
+const startup = await import('../src/server/startup.mjs');
+const refusals = await startup.refusalsAtStart(config);
+if (refusals.length) {
+  for (const r of refusals) console.error(`[inkpass] refusing to start: ${r}`);
+  process.exit(1);
+}
 const pages = await import('../src/server/page-cache.mjs');
 pages.configurePageCache(config.pageCacheBytes);
 const root = path.resolve(fileURLToPath(new URL('../dist/client/', import.meta.url)));
@@ -265,6 +272,8 @@ if (config.warmup) await warmUp();
 
 const { port, host } = config;
 server.listen(port, host, () => {
-  console.log(`Inkpass is serving http://localhost:${port}/ (English) and http://br.localhost:${port}/ (Português)`);
+  console.log(startup.modeLine(config));
+  const where = host === '0.0.0.0' || host === '::' ? 'every interface' : host;
+  console.log(`Inkpass is serving http://localhost:${port}/ (English) and http://br.localhost:${port}/ (Português), listening on ${where}`);
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)));

@@ -10,6 +10,7 @@ import * as dropUserBalances from './2026-11-24T01-drop-user-balances';
 import * as commerce from './2026-11-25T00-commerce';
 import * as subscriptions from './2026-11-25T01-subscriptions';
 import * as seriesTexts from './2026-11-25T02-series-texts';
+import * as demoAccounts from './2026-11-27T00-demo-accounts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T00-commerce': commerce,
   '2026-11-25T01-subscriptions': subscriptions,
   '2026-11-25T02-series-texts': seriesTexts,
+  '2026-11-27T00-demo-accounts': demoAccounts,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

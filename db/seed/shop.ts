@@ -44,8 +44,13 @@ export const PLANS: PlanValues[] = [
     benefits: ['Todos os capítulos de assinatura de 10 séries à sua escolha', 'Alugue 20 capítulos por mês, cada um por 3 dias', 'Cancele quando quiser: você lê até o fim do mês pago'] }),
 ];
 
-/** Seeds the shop if it has no packs yet, and the plans if there are none; returns how many packs and plans it wrote. */
-export async function seedShop(db: DB): Promise<number> {
+/**
+ * Seeds the shop if it has no packs yet, and the plans if there are none; returns how many packs
+ * and plans it wrote. The demo coupons come only with `coupons` (a demo): production sells the
+ * packs and plans at their prices until staff add coupons.
+ */
+export async function seedShop(db: DB, opts: { coupons: boolean }): Promise<number> {
   const now = Math.floor(Date.now() / 1000);
-  return (await seedShopRows(db, SHOP, now)) + (await seedPlans(db, PLANS, now));
+  const seed = opts.coupons ? SHOP : { ...SHOP, coupons: [] };
+  return (await seedShopRows(db, seed, now)) + (await seedPlans(db, PLANS, now));
 }

@@ -1,7 +1,8 @@
 /**
  * Demo accounts (README "Demo accounts"): a reader and a staff member, created if absent
  * through the same service the sign-up page uses, each with a starting balance granted through
- * the ledger (idempotent: a second run grants nothing more).
+ * the ledger (idempotent: a second run grants nothing more). Marked `is_demo`: a production
+ * server refuses to start while one exists, and the seed makes none in production mode.
  */
 import type { DB } from '~/server/db';
 import { createUser, findUserByEmail } from '~/features/accounts/index.server';
@@ -17,7 +18,7 @@ export async function seedDemoUsers(db: DB): Promise<string[]> {
   const created: string[] = [];
   for (const u of DEMO_USERS) {
     let user = await findUserByEmail(db, u.email);
-    if (!user && (await createUser(db, u))) {
+    if (!user && (await createUser(db, { ...u, isDemo: true }))) {
       created.push(u.email);
       user = await findUserByEmail(db, u.email);
     }

@@ -8,6 +8,7 @@
  *   apiErrors    (on the way out) JSON {detail} errors under /api/, /sapi/, /relay/
  *   session      the signed-in reader, if the request carries a session cookie
  *   guard        405 for mutations outside the mutation paths, 403 for foreign origins
+ *   limits       the one limiter: 429 past a route's limit (src/middleware/routes.ts)
  *
  * One concern per step; none of them renders a page.
  */
@@ -18,5 +19,6 @@ import { headers } from './headers';
 import { apiErrors } from './api-errors';
 import { session } from './session';
 import { guard } from './guard';
+import { limits } from './limits';
 
-export const onRequest = sequence(context, compression, headers, apiErrors, session, guard);
+export const onRequest = sequence(context, compression, headers, apiErrors, session, guard, limits);

@@ -27,15 +27,20 @@ export const SECRET_MIN_LENGTH = 32;
  * @property {number} releaseCheckSeconds How often a process looks for newly released chapters (and then forgets what it kept of the catalogue).
  * @property {string[]} siteHosts Production host names (build time; Astro trusts them in the Host header).
  * @property {string | null} cookieDomain The domain both sites' hosts belong to (COOKIE_DOMAIN): cookies carry Domain= it, so a session and the theme follow a reader across hosts; null: host-only cookies.
- * @property {boolean} production
+ * @property {boolean} production NODE_ENV=production (the built server): how the app is built and served, not what it may do (that is `mode`).
+ * @property {'demo' | 'production'} mode INKPASS_MODE: a demo (sandboxes, demo accounts, test cards, a band on every page) or a real shop (docs/operations.md).
+ * @property {boolean} modeSet Whether INKPASS_MODE was set; unset, the demo is allowed only on a loopback address (see `startupRefusals`).
+ * @property {boolean} hostSet Whether HOST was set (unset: the demo listens on loopback only).
  * @property {PaymentsConfig} payments Which providers take payments, and their settings (docs/payments.md).
  */
 
 /**
  * @typedef {object} PaymentsConfig
- * @property {'sandbox' | 'braintree'} card Card-type methods: the local sandbox, or Braintree.
+ * @property {'sandbox' | 'braintree' | 'none'} card Card-type methods: the local sandbox (demo only), Braintree, or none offered.
+ * @property {boolean} cardSet Whether PAYMENTS_CARD was set (a production install that sets `sandbox` is refused; one that sets nothing offers no card payments).
  * @property {{ environment: 'sandbox' | 'production' | { host: string, port: number, ssl: boolean }, merchantId: string, publicKey: string, privateKey: string, merchantAccounts: Record<string, string> } | null} braintree `BRAINTREE_ENVIRONMENT` may also be a gateway URL (a local stand-in for tests).
- * @property {'sandbox' | 'openpix'} pix Pix: the local sandbox, or a Woovi/OpenPix-style PSP.
+ * @property {'sandbox' | 'openpix' | 'none'} pix Pix: the local sandbox (demo only), a Woovi/OpenPix-style PSP, or none offered.
+ * @property {boolean} pixSet Whether PAYMENTS_PIX was set.
  * @property {{ baseUrl: string, appId: string, webhookPublicKey: string | null, webhookSecret: string | null } | null} openpix Webhooks are checked with `webhookPublicKey` (Woovi's published key when neither is set) and/or the HMAC secret.
  * @property {string} pixKey The merchant's Pix key (what the sandbox writes into BR Codes).
  * @property {string} pixMerchantName
@@ -44,14 +49,20 @@ export const SECRET_MIN_LENGTH = 32;
  */
 
 /**
+ * The providers default to the local sandboxes in a demo and to none in production, where a
+ * method is offered only once its real provider is configured.
  * @param {NodeJS.ProcessEnv} env
+ * @param {'demo' | 'production'} mode
  * @returns {PaymentsConfig}
  */
-function readPayments(env) {
-  const card = env.PAYMENTS_CARD?.trim() || 'sandbox';
-  if (card !== 'sandbox' && card !== 'braintree') throw invalid(`PAYMENTS_CARD must be sandbox or braintree (got "${card}")`);
-  const pix = env.PAYMENTS_PIX?.trim() || 'sandbox';
-  if (pix !== 'sandbox' && pix !== 'openpix') throw invalid(`PAYMENTS_PIX must be sandbox or openpix (got "${pix}")`);
+function readPayments(env, mode) {
+  const fallback = mode === 'demo' ? 'sandbox' : 'none';
+  const cardSet = !!env.PAYMENTS_CARD?.trim();
+  const card = env.PAYMENTS_CARD?.trim() || fallback;
+  if (card !== 'sandbox' && card !== 'braintree' && card !== 'none') throw invalid(`PAYMENTS_CARD must be braintree, sandbox (demo only) or none (got "${card}")`);
+  const pixSet = !!env.PAYMENTS_PIX?.trim();
+  const pix = env.PAYMENTS_PIX?.trim() || fallback;
+  if (pix !== 'sandbox' && pix !== 'openpix' && pix !== 'none') throw invalid(`PAYMENTS_PIX must be openpix, sandbox (demo only) or none (got "${pix}")`);
   /** @param {string} name */
   const required = (name) => {
     const v = env[name]?.trim();
@@ -88,7 +99,7 @@ function readPayments(env) {
     openpix = { baseUrl: baseUrl.replace(/\/+$/, ''), appId: required('OPENPIX_APP_ID'), webhookPublicKey, webhookSecret };
   }
   return {
-    card, braintree, pix, openpix,
+    card, cardSet, braintree, pix, pixSet, openpix,
     pixKey: env.PIX_KEY?.trim() || 'pix@inkpass.example',
     pixMerchantName: env.PIX_MERCHANT_NAME?.trim() || 'Inkpass',
     pixMerchantCity: env.PIX_MERCHANT_CITY?.trim() || 'Sao Paulo',
@@ -157,6 +168,11 @@ export function readCookieDomain(raw, siteHosts) {
  * @returns {Config}
  */
 export function readConfig(env = process.env) {
+  const rawMode = env.INKPASS_MODE?.trim().toLowerCase() || '';
+  if (rawMode && rawMode !== 'demo' && rawMode !== 'production') throw invalid(`INKPASS_MODE must be demo or production (got "${env.INKPASS_MODE}")`);
+  /** @type {'demo' | 'production'} */
+  const mode = rawMode === 'production' ? 'production' : 'demo';
+  const hostSet = !!env.HOST?.trim();
   const databaseUrl = env.DATABASE_URL?.trim() || 'file:./data/inkpass.db';
   if (!/^(file:|postgres(ql)?:\/\/|:memory:$)/.test(databaseUrl)) {
     throw invalid(`DATABASE_URL must start with file:, postgres:// or be :memory: (got "${databaseUrl}")`);
@@ -182,7 +198,8 @@ export function readConfig(env = process.env) {
     pgPoolMax: integer(env.PG_POOL_MAX, 'PG_POOL_MAX', 10, 1, 1000),
     trustProxy: flag(env.TRUST_PROXY, 'TRUST_PROXY', false),
     port: integer(env.PORT, 'PORT', 4321, 1, 65535),
-    host: env.HOST?.trim() || '0.0.0.0',
+    // A demo listens on this machine only unless told otherwise; a production server on every interface (behind its proxy).
+    host: env.HOST?.trim() || (mode === 'demo' ? '127.0.0.1' : '0.0.0.0'),
     warmup: flag(env.WARMUP, 'WARMUP', true),
     pageCacheBytes: integer(env.PAGE_CACHE_MB, 'PAGE_CACHE_MB', 64, 0, 65_536) * 1024 * 1024,
     adMinSeconds: integer(env.AD_MIN_SECONDS, 'AD_MIN_SECONDS', 15, 1, 600),
@@ -190,8 +207,40 @@ export function readConfig(env = process.env) {
     siteHosts,
     cookieDomain: readCookieDomain(env.COOKIE_DOMAIN, siteHosts),
     production: env.NODE_ENV === 'production',
-    payments: readPayments(env),
+    mode,
+    modeSet: rawMode !== '',
+    hostSet,
+    payments: readPayments(env, mode),
   };
+}
+
+/**
+ * Whether a listening address reaches only this machine.
+ * @param {string} host
+ */
+export function isLoopback(host) {
+  const h = String(host).trim().toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/**
+ * What stops a server from starting with this configuration, one line each naming what to
+ * change (scripts/serve.mjs prints them and exits 1; `npm run doctor` prints them too). Facts
+ * that need the database (a demo account in it) are added by the caller.
+ * @param {Config} c
+ * @returns {string[]}
+ */
+export function startupRefusals(c) {
+  /** @type {string[]} */
+  const out = [];
+  if (!c.modeSet && !isLoopback(c.host)) {
+    out.push(`INKPASS_MODE is not set and HOST=${c.host} is reachable from other machines: set INKPASS_MODE=production for a real shop, or INKPASS_MODE=demo to show the demo (sandboxes, demo accounts) on that address`);
+  }
+  if (c.mode !== 'production') return out;
+  if (c.payments.card === 'sandbox') out.push('PAYMENTS_CARD=sandbox takes test cards and moves no money: in production set PAYMENTS_CARD=braintree with its keys, or leave it unset to offer no card payments');
+  if (c.payments.pix === 'sandbox') out.push('PAYMENTS_PIX=sandbox is a stand-in PSP: in production set PAYMENTS_PIX=openpix with its keys, or leave it unset to offer no Pix');
+  if (c.secret === null && /^postgres/.test(c.databaseUrl)) out.push('INKPASS_SECRET is not set while DATABASE_URL is PostgreSQL: several processes must share one secret (openssl rand -base64 32, the same value on every process)');
+  return out;
 }
 
 /** @type {Config} */

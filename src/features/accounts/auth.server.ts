@@ -1,6 +1,5 @@
 import type { DB } from '~/server/db';
-import { clear, hit } from './rate-limit.server';
-import { LIMITS } from './rate-limit';
+import { clear, hit, LIMITS } from '~/server/rate-limit';
 import { verifyDummy, verifyPassword } from './password.server';
 import { createSession, type NewSession } from './sessions.server';
 import { AccountInputError, createUser, findUserByEmail } from './users.server';

@@ -2,7 +2,5 @@
 export { login, signup } from './auth.server';
 export { clearSessionCookie, clientIp, resolveSession, setSessionCookie } from './middleware.server';
 export { markRateLimited } from './request.server';
-export { hit as countAttempt } from './rate-limit.server';
-export { LIMITS, retryMinutes, type Limit, type Verdict } from './rate-limit';
 export { createSession, invalidateSession, isSessionAlive } from './sessions.server';
 export { AccountInputError, changePassword, createUser, findUserByEmail, type SignedInReader, type User } from './users.server';

@@ -1,9 +1,8 @@
 /**
- * The accounts' rows: users, sessions and rate-limit counters. Each function takes `db` (or a
- * transaction) first and returns rows; the services around it (users, sessions, rate limits)
+ * The accounts' rows: users and sessions. Each function takes `db` (or a
+ * transaction) first and returns rows; the services around it (users, sessions)
  * apply the rules. Private to the accounts feature.
  */
-import { sql } from 'kysely';
 import { preparedRead, type DB } from '~/server/db';
 import type { UserRow } from '@db/schema';
 
@@ -13,7 +12,7 @@ export function findUserByEmail(db: DB, email: string): Promise<UserRow | undefi
   return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 }
 
-export function insertUser(db: DB, u: { email: string; display_name: string; password_hash: string; is_staff: 0 | 1; created_at: number; password_changed_at: number }) {
+export function insertUser(db: DB, u: { email: string; display_name: string; password_hash: string; is_staff: 0 | 1; is_demo: 0 | 1; created_at: number; password_changed_at: number }) {
   return db.insertInto('users').values(u).returning(['id', 'email', 'display_name', 'is_staff']).executeTakeFirstOrThrow();
 }
 
@@ -57,36 +56,4 @@ export async function deleteUserSessions(db: DB, userId: number, keep: string | 
   let q = db.deleteFrom('sessions').where('user_id', '=', userId);
   if (keep) q = q.where('id', '!=', keep);
   await q.execute();
-}
-
-// ---------------------------------------------------------------- rate limits
-
-/**
- * Counts one attempt in a bucket: one statement (an upsert that restarts a window that ended at
- * or before `ended`), valid on SQLite and PostgreSQL, so concurrent processes count right.
- */
-export function countAttempt(db: DB, bucket: string, now: number, ended: number) {
-  return db
-    .insertInto('rate_limits')
-    .values({ bucket, window_start: now, count: 1 })
-    .onConflict((oc) =>
-      oc.column('bucket').doUpdateSet({
-        count: sql<number>`case when rate_limits.window_start <= ${ended} then 1 else rate_limits.count + 1 end`,
-        window_start: sql<number>`case when rate_limits.window_start <= ${ended} then ${now} else rate_limits.window_start end`,
-      }),
-    )
-    .returning(['window_start', 'count'])
-    .executeTakeFirstOrThrow();
-}
-
-/** Deletes up to `limit` counters whose window started at or before `ended`. */
-export async function deleteEndedCounters(db: DB, ended: number, limit: number): Promise<void> {
-  await db
-    .deleteFrom('rate_limits')
-    .where('bucket', 'in', (qb) => qb.selectFrom('rate_limits').select('bucket').where('window_start', '<=', ended).limit(limit))
-    .execute();
-}
-
-export async function deleteCounter(db: DB, bucket: string): Promise<void> {
-  await db.deleteFrom('rate_limits').where('bucket', '=', bucket).execute();
 }

@@ -43,7 +43,7 @@ export async function findUserByEmail(db: DB, email: string): Promise<UserRow | 
  */
 export async function createUser(
   db: DB,
-  input: { email: string; displayName: string; password: string; isStaff?: boolean },
+  input: { email: string; displayName: string; password: string; isStaff?: boolean; isDemo?: boolean },
   now = Math.floor(Date.now() / 1000),
 ): Promise<User | null> {
   const invalid = emailError(input.email) ?? nameError(input.displayName) ?? passwordError(input.password);
@@ -52,7 +52,7 @@ export async function createUser(
   if (await findUserByEmail(db, email)) return null;
   const password_hash = await hashPassword(input.password);
   try {
-    const row = await repo.insertUser(db, { email, display_name: normalizeName(input.displayName), password_hash, is_staff: input.isStaff ? 1 : 0, created_at: now, password_changed_at: now });
+    const row = await repo.insertUser(db, { email, display_name: normalizeName(input.displayName), password_hash, is_staff: input.isStaff ? 1 : 0, is_demo: input.isDemo ? 1 : 0, created_at: now, password_changed_at: now });
     return toUser(row);
   } catch (e) {
     // Lost a race with another sign-up for the same email: the unique constraint decides.

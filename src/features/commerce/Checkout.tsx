@@ -29,7 +29,7 @@ export interface CheckoutProps {
   currency: string;
   amount: string;
   methods: PaymentMethod[];
-  widget: { provider: 'sandbox' | 'braintree'; clientToken: string | null };
+  widget: { provider: 'sandbox' | 'braintree' | 'none'; clientToken: string | null };
   couponPattern: string;
   couponMaxLength: number;
   endpoints: { checkout: string; coupon: string; pix: string; pixStatus: string; nonce: string };

@@ -79,7 +79,7 @@ export async function chargePeriodByCard(db: DB, p: PeriodToCharge & { method: s
   if (charge.state !== 'PENDING') return { kind: 'failed', code: 'closed', charge };
   // One sale per charge, whatever runs at once; a claimed charge that never got an answer is the reconciler's.
   if (!(await repo.claimCardCharge(db, charge.id, p.now))) return { kind: 'unavailable', charge };
-  const sale = await provider.sale({ orderId: charge.public_id, money: { amount: charge.amount, currency: charge.currency }, nonce: p.nonce ?? '', token: p.token, vault: p.vault, deviceData: p.deviceData ?? null })
+  const sale = await provider.sale({ orderId: charge.public_id, readerId: p.userId, money: { amount: charge.amount, currency: charge.currency }, nonce: p.nonce ?? '', token: p.token, vault: p.vault, deviceData: p.deviceData ?? null })
     .catch((error: unknown) => {
       console.error('[payments] subscription card sale failed:', error instanceof Error ? error.message : error);
       return { ok: false as const, code: 'unavailable' as const, message: null };

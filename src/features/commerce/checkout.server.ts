@@ -9,13 +9,14 @@ import type { T, MessageKey } from '~/lib/i18n';
 import type { Site } from '~/lib/site';
 import { safeNext } from '~/lib/redirect';
 import { keysPath } from '~/lib/paths';
-import { countAttempt, LIMITS, retryMinutes } from '~/features/accounts/index.server';
+import { retryMinutes } from '~/server/rate-limit';
 import { balancesOf, type Balances } from '~/features/wallet/index.server';
-import { CARD_METHODS, cardProvider, issueNonce, pixProvider, qrSvg, type CardMethod, type CardWidgetConfig, type NonceProblem, type PixCharge } from '~/features/payments/index.server';
+import { CARD_METHODS, cardProvider, issueNonce, paymentsOffered, pixProvider, qrSvg, sandboxesReachable, type CardMethod, type CardWidgetConfig, type NonceProblem, type PixCharge } from '~/features/payments/index.server';
 import { config } from '~/server/config.mjs';
 import type { DB } from '~/server/db';
 import * as repo from './repository.server';
 import { PACK_CODE } from './shop.server';
+import { cardPausedFor, countDecline } from './declines.server';
 import { attachCharge, closeOrder, confirmPayment, createOrder, findCharge, findOrder, findReaderOrder, isChargeId, pendingCharges, pendingOrders, quoteFor, type EventSource, type OrderRow } from './orders.server';
 import { COUPON_MAX_LENGTH, COUPON_PATTERN, decimalAmount, formatMoney, isCouponCode, methodsFor, normalizeCoupon, parseMethod, type CouponProblem, type PaymentMethod, type Quote } from './rules';
 
@@ -36,13 +37,13 @@ function packView(p: { code: string; keys: number; xtra_keys: number; price: num
   return { code: p.code, keys: p.keys, xtraKeys: p.xtra_keys, price: formatMoney(p.price, p.currency, locale), favorite };
 }
 
-/** The purchase page: this site's packs (the reader's favorites first) and their balances. */
-export async function purchasePage(db: DB, input: { userId: number; site: Site }): Promise<{ packs: PackView[]; balances: Balances }> {
+/** The purchase page: this site's packs (the reader's favorites first), their balances, and whether any method can pay here. */
+export async function purchasePage(db: DB, input: { userId: number; site: Site }): Promise<{ packs: PackView[]; balances: Balances; canPay: boolean }> {
   const [packs, favorites, balances] = await Promise.all([repo.packsOfSite(db, input.site.id), repo.favoritePackIds(db, input.userId), balancesOf(db, input.userId)]);
   const views = packs.map((p) => ({ view: packView(p, input.site.locale, favorites.has(p.id)), position: p.position }));
   // Stable: favorites first, each group in the shop's order.
   views.sort((a, b) => Number(b.view.favorite) - Number(a.view.favorite));
-  return { packs: views.map((v) => v.view), balances };
+  return { packs: views.map((v) => v.view), balances, canPay: methodsFor(input.site.currency, paymentsOffered()).length > 0 };
 }
 
 export interface CheckoutPage {
@@ -51,6 +52,7 @@ export interface CheckoutPage {
   subtotal: string;
   /** The price as a decimal string ("9.99"), for the wallets' payment sheets. */
   amount: string;
+  /** The methods offered (only those whose provider is configured); empty: the page says buying is unavailable. */
   methods: PaymentMethod[];
   widget: CardWidgetConfig;
   /** A fresh one-time key for this form: sending it twice finds the first order. */
@@ -66,18 +68,24 @@ export async function checkoutPage(db: DB, input: { site: Site; packCode: string
   if (!PACK_CODE.test(code)) return null;
   const pack = await repo.findPack(db, input.site.id, code);
   if (!pack || !pack.active) return null;
+  const methods = methodsFor(pack.currency, paymentsOffered());
   return {
     pack: packView(pack, input.site.locale, false),
     currency: pack.currency,
     subtotal: formatMoney(pack.price, pack.currency, input.site.locale),
     amount: decimalAmount(pack.price),
-    methods: methodsFor(pack.currency),
-    widget: await cardProvider().widgetConfig(pack.currency),
+    methods,
+    widget: await widgetFor(methods, pack.currency),
     requestKey: newRequestKey(),
     couponPattern: COUPON_PATTERN,
     couponMaxLength: COUPON_MAX_LENGTH,
     pixExpiresSeconds: config.payments.pixExpiresSeconds,
   };
+}
+
+/** The card widget's configuration when a card-type method is offered (Braintree's is a call to the gateway). */
+export async function widgetFor(methods: readonly PaymentMethod[], currency: string): Promise<CardWidgetConfig> {
+  return methods.some((m) => m !== 'pix') ? cardProvider().widgetConfig(currency) : { provider: 'none', clientToken: null };
 }
 
 export function newRequestKey(): string {
@@ -99,12 +107,6 @@ const problemStatus = (p: 'pack' | CouponProblem): 404 | 409 | 422 => (p === 'pa
 export type TextAnswer = { status: number; text: string; retryAfter?: number };
 export type JsonAnswer<B> = { status: 200; body: B } | TextAnswer;
 
-/** Counts one payment call of the reader; a refusal to send back, or null when allowed. */
-async function limited(db: DB, userId: number, now: number, t: T): Promise<TextAnswer | null> {
-  const v = await countAttempt(db, `payments:user:${userId}`, LIMITS.paymentsPerReader, now);
-  return v.allowed ? null : { status: 429, text: t('purchase.error.rate', { minutes: retryMinutes(v.retryAfter) }), retryAfter: v.retryAfter };
-}
-
 /** Reads the pack and coupon fields the coupon box, Pix and checkout all send. */
 function readChoice(form: URLSearchParams): { packCode: string; coupon: string | null; couponValid: boolean } {
   const raw = (form.get('coupon') ?? '').slice(0, 256);
@@ -119,8 +121,6 @@ export interface CouponBody {
 
 /** POST /my/purchase/coupon/: what the pack costs with the coupon, or why the coupon cannot be used. */
 export async function couponAnswer(db: DB, input: { userId: number; site: Site; form: URLSearchParams; now: number }, t: T): Promise<JsonAnswer<CouponBody>> {
-  const stop = await limited(db, input.userId, input.now, t);
-  if (stop) return stop;
   const choice = readChoice(input.form);
   if (!choice.coupon || !choice.couponValid) return { status: 422, text: t('purchase.coupon.invalid') };
   const q = await quoteFor(db, { userId: input.userId, siteId: input.site.id, packCode: choice.packCode, couponCode: choice.coupon, now: input.now });
@@ -145,11 +145,10 @@ export interface PixBody {
 
 /** POST /my/purchase/pix/: a Pix charge for the pack (and coupon), its copy-and-paste code and QR. */
 export async function pixChargeAnswer(db: DB, input: { userId: number; site: Site; form: URLSearchParams; now: number }, t: T): Promise<JsonAnswer<PixBody>> {
-  const stop = await limited(db, input.userId, input.now, t);
-  if (stop) return stop;
   const choice = readChoice(input.form);
   if (!choice.couponValid) return { status: 422, text: t('purchase.error.couponNotApplied') };
   if (input.site.currency !== 'BRL') return { status: 422, text: t('purchase.error.pixOnly') };
+  if (!paymentsOffered().pix) return { status: 422, text: t('purchase.error.methodUnavailable') };
   const requestKey = readRequestKey(input.form);
   const provider = pixProvider();
   const made = await createOrder(db, {
@@ -246,8 +245,6 @@ const SALE_FAILURES: Record<'declined' | 'rejected' | 'nonce', { status: number;
  */
 export async function checkoutSubmit(db: DB, input: { userId: number; site: Site; form: URLSearchParams; now: number }, t: T): Promise<CheckoutResult> {
   const fail = (status: number, key: MessageKey, values?: Record<string, number>): CheckoutResult => ({ kind: 'error', status, message: t(key, values) });
-  const stop = await limited(db, input.userId, input.now, t);
-  if (stop) return { kind: 'error', status: stop.status, message: stop.text, retryAfter: stop.retryAfter };
   const { form } = input;
   const next = safeNext(form.get('next'), DEFAULT_NEXT);
   const method = parseMethod(form.get('method'));
@@ -265,6 +262,9 @@ export async function checkoutSubmit(db: DB, input: { userId: number; site: Site
     return fail(409, order.state === 'EXPIRED' ? 'purchase.error.expired' : order.state === 'FAILED' ? 'purchase.error.closed' : 'purchase.error.notPaid');
   }
 
+  if (!paymentsOffered().card) return fail(422, 'purchase.error.methodUnavailable');
+  const paused = await cardPausedFor(db, input.userId, input.now);
+  if (paused > 0) return { kind: 'error', status: 429, message: t('purchase.error.cardPaused', { minutes: retryMinutes(paused) }), retryAfter: paused };
   const provider = cardProvider();
   const made = await createOrder(db, {
     userId: input.userId, siteId: input.site.id, packCode: choice.packCode, couponCode: choice.coupon, method, provider: provider.id,
@@ -277,7 +277,7 @@ export async function checkoutSubmit(db: DB, input: { userId: number; site: Site
     if (order.state === 'PAID') return { kind: 'redirect', location: next };
     return fail(409, order.state === 'PENDING' ? 'purchase.error.pending' : 'purchase.error.closed');
   }
-  const sale = await provider.sale({ orderId: order.public_id, money: { amount: order.total, currency: order.currency }, nonce, deviceData: form.get('device_data')?.slice(0, 8192) || null })
+  const sale = await provider.sale({ orderId: order.public_id, readerId: input.userId, money: { amount: order.total, currency: order.currency }, nonce, deviceData: form.get('device_data')?.slice(0, 8192) || null })
     .catch((error: unknown) => {
       console.error('[payments] card sale failed:', error instanceof Error ? error.message : error);
       return { ok: false as const, code: 'unavailable' as const, message: null };
@@ -287,6 +287,7 @@ export async function checkoutSubmit(db: DB, input: { userId: number; site: Site
     // asks the provider and confirms or closes it.
     if (sale.code === 'unavailable') return fail(503, 'purchase.error.unavailable');
     await closeOrder(db, { orderId: order.public_id, state: 'FAILED', source: 'checkout', reason: sale.message ? `${sale.code}: ${sale.message}` : sale.code, now: input.now });
+    if (sale.code === 'declined' || sale.code === 'rejected') await countDecline(db, input.userId, input.now);
     const f = SALE_FAILURES[sale.code];
     return fail(f.status, f.key);
   }
@@ -297,6 +298,7 @@ export async function checkoutSubmit(db: DB, input: { userId: number; site: Site
 
 /** POST /webhooks/pix/: a PSP's signed event about a charge, applied through the one confirmation. */
 export async function pixWebhookAnswer(db: DB, input: { rawBody: Buffer; headers: Headers; now: number }): Promise<{ status: number; body: Record<string, unknown> }> {
+  if (!paymentsOffered().pix) return { status: 404, body: { detail: 'no Pix provider is configured' } };
   const event = pixProvider().verifyWebhook(input.rawBody, input.headers);
   if (!event) return { status: 401, body: { detail: 'invalid signature' } };
   // A key-pack order or a subscription charge; anything else is not ours (another integration on
@@ -321,9 +323,8 @@ const NONCE_PROBLEMS: Record<NonceProblem, MessageKey> = { number: 'purchase.car
 /** POST /payments/sandbox/nonce/: the card sandbox's widget trades a test card for a single-use nonce. */
 export async function sandboxNonceAnswer(db: DB, input: { userId: number; method: string; number: string; expiry: string; cvv: string; now: number }, t: T):
   Promise<{ status: 200; body: { nonce: string; brand: string; last4: string | null } } | { status: number; detail: string }> {
-  if (config.payments.card !== 'sandbox') return { status: 404, detail: t('error.api.notFound') };
-  const stop = await limited(db, input.userId, input.now, t);
-  if (stop) return { status: stop.status, detail: stop.text };
+  // A demo's route only: production answers as if it did not exist.
+  if (!sandboxesReachable().card) return { status: 404, detail: t('error.api.notFound') };
   if (!CARD_METHODS.includes(input.method as CardMethod)) return { status: 422, detail: t('purchase.error.method') };
   const r = await issueNonce(db, { userId: input.userId, method: input.method as CardMethod, number: input.number, expiry: input.expiry, cvv: input.cvv, now: input.now });
   return r.ok ? { status: 200, body: { nonce: r.nonce, brand: r.brand, last4: r.last4 } } : { status: 422, detail: t(NONCE_PROBLEMS[r.problem]) };
@@ -354,7 +355,7 @@ export async function reconcile(db: DB, now: number): Promise<ReconcileSummary> 
   for (const p of payables) {
     summary.checked++;
     if (p.method === 'pix') await syncPix(db, p, 'reconcile', now);
-    else {
+    else if (paymentsOffered().card) {
       const sale = await cardProvider().findSale(p.id).catch(() => undefined);
       if (sale) {
         await confirmPayment(db, { orderId: p.id, paymentId: sale.paymentId, amount: sale.money.amount, currency: sale.money.currency, source: 'reconcile', display: sale.display, now });

@@ -103,8 +103,13 @@ export function discountOf(price: number, c: Pick<CouponTerms, 'percent_off' | '
 export type PaymentMethod = 'card' | 'paypal' | 'googlepay' | 'applepay' | 'pix';
 export const PAYMENT_METHODS: readonly PaymentMethod[] = ['card', 'paypal', 'googlepay', 'applepay', 'pix'];
 
-export function methodsFor(currency: string): PaymentMethod[] {
-  return currency === 'BRL' ? ['pix', 'card', 'paypal', 'googlepay', 'applepay'] : ['card', 'paypal', 'googlepay', 'applepay'];
+/**
+ * The methods offered for a price in `currency`, of those whose provider is configured
+ * (production offers a method only once its real provider is set; docs/operations.md).
+ */
+export function methodsFor(currency: string, offered: { card: boolean; pix: boolean } = { card: true, pix: true }): PaymentMethod[] {
+  const all: PaymentMethod[] = currency === 'BRL' ? ['pix', 'card', 'paypal', 'googlepay', 'applepay'] : ['card', 'paypal', 'googlepay', 'applepay'];
+  return all.filter((m) => (m === 'pix' ? offered.pix : offered.card));
 }
 
 export function parseMethod(raw: string | null | undefined): PaymentMethod | null {

@@ -6,12 +6,15 @@
  */
 import type { T } from '~/lib/i18n';
 import type { Site } from '~/lib/site';
-import { CARD_METHODS, cardProvider, type CardMethod, type CardWidgetConfig } from '~/features/payments/index.server';
+import { CARD_METHODS, cardProvider, paymentsOffered, type CardMethod, type CardVaultResult, type CardWidgetConfig } from '~/features/payments/index.server';
+import { retryMinutes } from '~/server/rate-limit';
+import { cardPausedFor, countDecline } from './declines.server';
 import { giveUpSubscription, keepPaymentToken, mySubscriptions, parseTaxDocument, periodStartingAt, planFor, plansPage, startSubscription } from '~/features/subscriptions/index.server';
 import { planRentalsUsed } from '~/features/wallet/index.server';
 import { formatMoney } from '~/lib/money';
 import type { DB } from '~/server/db';
 import { chargePeriodByCard, chargePeriodByPix, chargeStatus, chargesOf } from './billing.server';
+import { widgetFor } from './checkout.server';
 import { decimalAmount, methodsFor, type PaymentMethod } from './rules';
 
 /** The subscription Pix call's answer (the spec's fields, plus the QR drawn on the server). */
@@ -36,6 +39,7 @@ export async function subscribeWithPix(db: DB, input: { userId: number; site: Si
   const plan = await planFor(db, input.site, input.tierId);
   if (!plan) return { status: 404, body: failed('plan', t('subscribe.error.plan')) };
   if (plan.currency !== 'BRL') return { status: 422, body: failed('method', t('subscribe.error.pixOnly')) };
+  if (!paymentsOffered().pix) return { status: 422, body: failed('method', t('purchase.error.methodUnavailable')) };
   const name = input.pixName.normalize('NFC').replace(/\s+/g, ' ').trim();
   if (name.length < 3 || name.length > 60 || !/^[\p{L}][\p{L}' .-]*$/u.test(name)) return { status: 422, body: failed('pix_name', t('subscribe.error.name')) };
   const doc = parseTaxDocument(input.pixDoc);
@@ -61,17 +65,34 @@ export async function subscribeWithPix(db: DB, input: { userId: number; site: Si
 }
 
 /** POST /my/subscribe/card/: subscribes with a card-type method's nonce (vaulted for renewals). */
-export async function subscribeWithCard(db: DB, input: { userId: number; site: Site; tierId: string; method: string; nonce: string; deviceData: string | null; now: number }, t: T): Promise<{ status: number; body: { success: boolean; error: string | null; message: string | null } }> {
+export async function subscribeWithCard(db: DB, input: { userId: number; site: Site; tierId: string; method: string; nonce: string; deviceData: string | null; now: number }, t: T): Promise<{ status: number; body: { success: boolean; error: string | null; message: string | null }; retryAfter?: number }> {
   const no = (status: number, error: string, message: string) => ({ status, body: { success: false, error, message } });
   const plan = await planFor(db, input.site, input.tierId);
   if (!plan) return no(404, 'plan', t('subscribe.error.plan'));
-  if (!CARD_METHODS.includes(input.method as CardMethod)) return no(422, 'method', t('purchase.error.method'));
+  if (!CARD_METHODS.includes(input.method as CardMethod) || !paymentsOffered().card) return no(422, 'method', t('purchase.error.method'));
   if (!input.nonce || input.nonce.length > 4096) return no(422, 'method', t('purchase.error.method'));
+  const paused = await cardPausedFor(db, input.userId, input.now);
+  if (paused > 0) return { ...no(429, 'card_paused', t('purchase.error.cardPaused', { minutes: retryMinutes(paused) })), retryAfter: paused };
+  // A trial charges nothing now, but the nonce must still be the provider's and this reader's:
+  // it is verified and vaulted first, and the trial's renewals sell on the token.
+  let trialToken: string | null = null;
+  if (plan.trial_days > 0) {
+    const vaulted = await cardProvider().vault({ readerId: input.userId, nonce: input.nonce, deviceData: input.deviceData })
+      .catch((error: unknown): CardVaultResult => ({ ok: false, code: 'unavailable', message: error instanceof Error ? error.message : String(error) }));
+    if (!vaulted.ok) {
+      if (vaulted.code === 'declined' || vaulted.code === 'rejected') await countDecline(db, input.userId, input.now);
+      return vaulted.code === 'unavailable' ? no(503, 'unavailable', t('purchase.error.unavailable')) : no(vaulted.code === 'nonce' ? 422 : 402, vaulted.code, t(SALE_MESSAGES[vaulted.code]));
+    }
+    trialToken = vaulted.token;
+  }
   const started = await startSubscription(db, { userId: input.userId, siteId: input.site.id, plan, method: input.method, provider: 'card', payerName: null, payerDoc: null, now: input.now });
   if (started.kind === 'live') return no(409, 'subscribed', t('subscribe.error.subscribed'));
   if (started.kind === 'trialUsed') return no(409, 'trial', t('subscribe.trial.used'));
   const sub = started.sub;
-  if (started.kind === 'trial') return { status: 200, body: { success: true, error: null, message: t('subscribe.trial.started', { days: plan.trial_days }) } };
+  if (started.kind === 'trial') {
+    if (trialToken) await keepPaymentToken(db, sub.id, trialToken, input.now);
+    return { status: 200, body: { success: true, error: null, message: t('subscribe.trial.started', { days: plan.trial_days }) } };
+  }
   const period = periodStartingAt(sub.anchor_at, plan.period_months, sub.anchor_at);
   const r = await chargePeriodByCard(db, { subscriptionId: sub.id, userId: input.userId, periodStart: period.start, periodEnd: period.end, amount: plan.price, currency: plan.currency, now: input.now, method: input.method, nonce: input.nonce, deviceData: input.deviceData, vault: true });
   if (r.kind === 'paid' || r.kind === 'already') {
@@ -80,8 +101,11 @@ export async function subscribeWithCard(db: DB, input: { userId: number; site: S
   }
   if (r.kind === 'unavailable') return no(503, 'unavailable', t('purchase.error.unavailable'));
   await giveUpSubscription(db, sub, `the first card payment failed (${r.code})`, input.now);
-  return no(r.code === 'nonce' ? 422 : 402, r.code, t(r.code === 'declined' ? 'purchase.error.declined' : r.code === 'rejected' ? 'purchase.error.rejected' : r.code === 'nonce' ? 'purchase.error.nonce' : 'purchase.error.closed'));
+  if (r.code === 'declined' || r.code === 'rejected') await countDecline(db, input.userId, input.now);
+  return no(r.code === 'nonce' ? 422 : 402, r.code, t(r.code === 'closed' ? 'purchase.error.closed' : SALE_MESSAGES[r.code]));
 }
+
+const SALE_MESSAGES = { declined: 'purchase.error.declined', rejected: 'purchase.error.rejected', nonce: 'purchase.error.nonce' } as const;
 
 /** GET /my/subscribe/status/{check}/: whether the reader's first (or renewal) payment arrived. Null for another reader's check. */
 export async function subscriptionStatus(db: DB, input: { userId: number; check: string; now: number }): Promise<{ success: boolean; trial_error: boolean; state: string } | null> {
@@ -119,8 +143,11 @@ export interface SubscribeCheckoutModel {
 export async function plansCheckoutPage(db: DB, input: { site: Site; userId: number | null; tier: string | null; now: number }) {
   const page = await plansPage(db, input);
   const plan = input.userId != null && page.selected && !page.subscribed ? await planFor(db, input.site, page.selected.code) : null;
-  const checkout: SubscribeCheckoutModel | null = plan
-    ? { currency: plan.currency, amount: decimalAmount(plan.price), methods: methodsFor(plan.currency), widget: await cardProvider().widgetConfig(plan.currency) }
+  const methods = plan ? methodsFor(plan.currency, paymentsOffered()) : [];
+  const checkout: SubscribeCheckoutModel | null = plan && methods.length > 0
+    ? { currency: plan.currency, amount: decimalAmount(plan.price), methods, widget: await widgetFor(methods, plan.currency) }
     : null;
-  return { ...page, checkout };
+  // Said on the page, before anyone types anything, when no method can pay for this site's plans.
+  const canPay = methodsFor(input.site.currency, paymentsOffered()).length > 0;
+  return { ...page, checkout, canPay };
 }

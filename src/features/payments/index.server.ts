@@ -8,7 +8,7 @@ import { createBraintreeProvider } from './card/braintree.server';
 import { createSandboxPixProvider } from './pix/sandbox.server';
 import { createOpenPixProvider, WOOVI_WEBHOOK_PUBLIC_KEY } from './pix/openpix.server';
 
-export type { CardMethod, CardProvider, CardSaleResult, CardWidgetConfig, Money, PixCharge, PixEvent, PixProvider, PixStatus } from './provider';
+export type { CardMethod, CardProvider, CardSaleResult, CardVaultResult, CardWidgetConfig, Money, PixCharge, PixEvent, PixProvider, PixStatus } from './provider';
 export { CARD_METHODS } from './provider';
 export { issueNonce, SANDBOX_CARDS, SANDBOX_CONSUMED_NONCE, SANDBOX_REJECTED_CVV, type NonceProblem } from './card/sandbox.server';
 export { deliverWebhook, paySandboxCharge, sandboxEventBody, WEBHOOK_SIGNATURE_HEADER } from './pix/sandbox.server';
@@ -19,8 +19,28 @@ export { parseBrCode, type BrCodeParse } from './pix/brcode';
 let card: CardProvider | undefined;
 let pix: PixProvider | undefined;
 
+/**
+ * Which kinds of payment this install takes: a kind is offered only when a provider is
+ * configured for it (in a demo, the sandboxes; in production, the real providers only).
+ */
+export function paymentsOffered(): { card: boolean; pix: boolean } {
+  return { card: config.payments.card !== 'none', pix: config.payments.pix !== 'none' };
+}
+
+/** Thrown when a caller asks for a provider this install does not have (check `paymentsOffered` first). */
+export class PaymentsNotConfigured extends Error {}
+
+/** Whether the demo's sandboxes (test cards, the Pix stand-in, their routes and commands) may be reached at all. */
+export function sandboxesReachable(): { card: boolean; pix: boolean } {
+  const demo = config.mode === 'demo';
+  return { card: demo && config.payments.card === 'sandbox', pix: demo && config.payments.pix === 'sandbox' };
+}
+
 /** The provider for card-type methods this install is configured with (one per process). */
 export function cardProvider(): CardProvider {
+  if (config.payments.card === 'none') throw new PaymentsNotConfigured('no card provider is configured (PAYMENTS_CARD)');
+  // Production never runs a sandbox, even if the start-up check were bypassed.
+  if (config.payments.card === 'sandbox' && config.mode !== 'demo') throw new PaymentsNotConfigured('the card sandbox runs in a demo only');
   const bt = config.payments.braintree;
   card ??= bt
     ? createBraintreeProvider({ environment: bt.environment, merchantId: bt.merchantId, publicKey: bt.publicKey, privateKey: bt.privateKey, merchantAccountIds: Object.keys(bt.merchantAccounts).length ? bt.merchantAccounts : undefined })
@@ -30,6 +50,8 @@ export function cardProvider(): CardProvider {
 
 /** The Pix provider this install is configured with (one per process). */
 export function pixProvider(): PixProvider {
+  if (config.payments.pix === 'none') throw new PaymentsNotConfigured('no Pix provider is configured (PAYMENTS_PIX)');
+  if (config.payments.pix === 'sandbox' && config.mode !== 'demo') throw new PaymentsNotConfigured('the Pix sandbox runs in a demo only');
   const op = config.payments.openpix;
   if (op) {
     pix ??= createOpenPixProvider({

@@ -21,7 +21,8 @@ export interface Money {
 
 /** What the browser widget needs to start (no secret in it). */
 export interface CardWidgetConfig {
-  provider: 'sandbox' | 'braintree';
+  /** `none`: no card-type method is offered (no provider configured), so no widget loads. */
+  provider: 'sandbox' | 'braintree' | 'none';
   /** Braintree: a client token from the gateway; the sandbox: null. */
   clientToken: string | null;
 }
@@ -29,6 +30,8 @@ export interface CardWidgetConfig {
 export interface CardSale {
   /** Our order's public id (also sent to the provider as its order id). */
   orderId: string;
+  /** The reader paying: a nonce obtained by another reader is refused (the sandbox binds nonces to readers). */
+  readerId: number;
   money: Money;
   /** Single-use payment method nonce from the widget (or, for a renewal, `token`). */
   nonce: string;
@@ -53,12 +56,22 @@ export type CardSaleResult =
    */
   | { ok: false; code: 'declined' | 'rejected' | 'nonce' | 'unavailable'; message: string | null };
 
+export type CardVaultResult =
+  | { ok: true; token: string; display: { brand: string | null; last4: string | null } }
+  | { ok: false; code: 'declined' | 'rejected' | 'nonce' | 'unavailable'; message: string | null };
+
 export interface CardProvider {
   readonly id: 'sandbox' | 'braintree';
   /** What the widget needs for a payment in `currency` (Braintree: a client token for its merchant account). */
   widgetConfig(currency?: string): Promise<CardWidgetConfig>;
   /** Charges the nonce for exactly `money` and settles it. */
   sale(input: CardSale): Promise<CardSaleResult>;
+  /**
+   * Keeps the nonce's payment method for later sales without charging it (a trial's renewals):
+   * a nonce this provider did not issue, issued to another reader, used or expired is refused,
+   * as is a card the bank declines when verified.
+   */
+  vault(input: { readerId: number; nonce: string; deviceData: string | null }): Promise<CardVaultResult>;
   /**
    * The successful sale made for one of our orders, or null when there is none: the reconciler
    * asks when a process stopped between a sale and its confirmation.

@@ -14,9 +14,12 @@ export async function insertNonce(db: DB, n: { nonce: string; user_id: number; m
   await db.insertInto('sandbox_card_nonces').values(n).execute();
 }
 
-/** Uses a nonce once: the first sale to ask gets it, every later one gets null. */
-export async function useNonce(db: DB, nonce: string, sale: { order_id: string; payment_id: string; amount: number; currency: string; used_at: number }) {
-  const row = await db.updateTable('sandbox_card_nonces').set(sale).where('nonce', '=', nonce).where('used_at', 'is', null).returningAll().executeTakeFirst();
+/** What a nonce was used for: a sale (order, payment, amount) or a vaulting (all null but the time). */
+export interface NonceUse { order_id: string | null; payment_id: string | null; amount: number | null; currency: string | null; used_at: number }
+
+/** Uses a reader's nonce once: the first sale to ask gets it, every later one (or another reader) gets null. */
+export async function useNonce(db: DB, nonce: string, userId: number, use: NonceUse) {
+  const row = await db.updateTable('sandbox_card_nonces').set(use).where('nonce', '=', nonce).where('user_id', '=', userId).where('used_at', 'is', null).returningAll().executeTakeFirst();
   return row && num(row, 'user_id', 'created_at', 'used_at', 'amount');
 }
 

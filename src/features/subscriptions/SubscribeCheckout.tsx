@@ -32,7 +32,7 @@ export interface SubscribeCheckoutProps {
   amount: string;
   /** The first is preselected: Pix on the Portuguese site, card on the English one. */
   methods: SubscribeMethod[];
-  widget: { provider: 'sandbox' | 'braintree'; clientToken: string | null };
+  widget: { provider: 'sandbox' | 'braintree' | 'none'; clientToken: string | null };
   /** The plan has a trial and this reader already used theirs: the notice replaces the checkout. */
   trialUsed: boolean;
   messages: SubscribeMessages;

@@ -25,7 +25,7 @@ function provider(overrides: Partial<BraintreeOptions> = {}) {
 }
 
 const usd = (amount: number) => ({ amount, currency: 'USD' });
-const sale = (nonce: string, money = usd(499), orderId = 'ord_test_1') => ({ orderId, money, nonce, deviceData: '{"correlation_id":"abc"}' });
+const sale = (nonce: string, money = usd(499), orderId = 'ord_test_1') => ({ orderId, readerId: 1, money, nonce, deviceData: '{"correlation_id":"abc"}' });
 
 /** The transaction part of the last request the fake received. */
 function lastSent(): Record<string, unknown> {

@@ -8,7 +8,7 @@
  * response texts, which carry no card data.
  */
 import braintree from 'braintree';
-import type { CardProvider, CardSale, CardSaleResult, CardWidgetConfig, Money } from '~/features/payments/provider';
+import type { CardProvider, CardVaultResult, CardSale, CardSaleResult, CardWidgetConfig, Money } from '~/features/payments/provider';
 
 export interface BraintreeOptions {
   /** A custom host is for tests (a local fake of the gateway); real ones are named. */
@@ -118,6 +118,26 @@ export function createBraintreeProvider(opts: BraintreeOptions): BraintreeProvid
     },
 
     /**
+     * Vaults the nonce's payment method in a new Braintree customer, the card verified by the
+     * bank first (a trial's renewals sell on the token). Braintree refuses a nonce it did not
+     * issue, or one already used.
+     */
+    async vault(input): Promise<CardVaultResult> {
+      let result;
+      try {
+        result = await gateway.customer.create({
+          paymentMethodNonce: input.nonce,
+          ...(input.deviceData ? { deviceData: input.deviceData } : {}),
+          // Documented for customer.create; the SDK's types ask for a customer id the new customer does not have yet.
+          creditCard: { options: { verifyCard: true } } as braintree.CreditCardCreateRequest,
+        });
+      } catch (error) {
+        return { ok: false, code: 'unavailable', message: describe(error) };
+      }
+      return mapVault(result);
+    },
+
+    /**
      * Searches Braintree's transactions by our order id (the SDK's transaction search: one call
      * for the ids, then pages of transactions, read here as its object stream) and answers the
      * first sale of that order that took or will take the money, read like a successful sale.
@@ -177,6 +197,24 @@ export function mapSale(result: SaleResponse, input: Pick<CardSale, 'orderId'>):
   const refused = codes.find((e) => METHOD_REFUSED_ERRORS.has(e.code));
   if (refused) return { ok: false, code: 'rejected', message: refused.message };
   // Status "failed" (processor unavailable), our own invalid parameters, anything unforeseen.
+  return { ok: false, code: 'unavailable', message: result.message || null };
+}
+
+/** What a vaulting's answer means (exported for tests of odd answers). */
+export function mapVault(result: braintree.ValidatedResponse<braintree.Customer>): CardVaultResult {
+  if (result.success) {
+    const method = result.customer?.paymentMethods?.[0] as { token?: string; cardType?: string; last4?: string; email?: string } | undefined;
+    if (!method?.token) return { ok: false, code: 'unavailable', message: 'no payment method in the answer' };
+    return { ok: true, token: method.token, display: { brand: method.cardType ?? (method.email ? 'PayPal' : null), last4: method.last4 ?? null } };
+  }
+  const verification = (result as { verification?: { status?: string; processorResponseText?: string; gatewayRejectionReason?: string } }).verification;
+  if (verification?.status === 'processor_declined') return { ok: false, code: 'declined', message: verification.processorResponseText ?? null };
+  if (verification?.status === 'gateway_rejected') return { ok: false, code: 'rejected', message: verification.gatewayRejectionReason ?? null };
+  const codes = result.errors?.deepErrors().map((e) => ({ code: String(e.code), message: e.message })) ?? [];
+  const nonce = codes.find((e) => NONCE_ERRORS.has(e.code));
+  if (nonce) return { ok: false, code: 'nonce', message: nonce.message };
+  const refused = codes.find((e) => METHOD_REFUSED_ERRORS.has(e.code));
+  if (refused) return { ok: false, code: 'rejected', message: refused.message };
   return { ok: false, code: 'unavailable', message: result.message || null };
 }
 

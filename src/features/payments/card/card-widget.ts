@@ -60,6 +60,7 @@ export function useCardWidget(o: CardWidgetOptions) {
       if (!loaded.current) throw new Error(o.loadError);
       return loaded.current.request();
     }
+    if (o.widget.provider !== 'sandbox') throw new Error(o.loadError);
     const form: Record<string, string> = { method };
     if (method === 'card') Object.assign(form, card);
     const res = await fetch(o.nonceEndpoint, { method: 'POST', credentials: 'same-origin', body: new URLSearchParams(form) });

@@ -8,7 +8,7 @@
  */
 import crypto from 'node:crypto';
 import type { DB } from '~/server/db';
-import type { CardMethod, CardProvider, CardSaleResult } from '../provider';
+import type { CardMethod, CardProvider, CardSaleResult, CardVaultResult } from '../provider';
 import * as repo from '../repository.server';
 
 /** Card numbers the sandbox knows, and what a sale with them does. Any other valid number succeeds. */
@@ -102,21 +102,30 @@ export function createSandboxCardProvider(getDb: () => Promise<DB>, clock: () =>
       const db = await getDb();
       const now = clock();
       if (input.token) return saleWithToken(db, input.token, input, now);
-      if (input.nonce === SANDBOX_CONSUMED_NONCE) return { ok: false, code: 'nonce', message: 'Cannot use a payment_method_nonce more than once.' };
-      const known = await repo.findNonce(db, input.nonce);
-      if (!known || known.created_at + NONCE_TTL_SECONDS < now) return { ok: false, code: 'nonce', message: 'Unknown or expired payment_method_nonce.' };
       const paymentId = `sbx_${crypto.randomBytes(8).toString('hex')}`;
-      // Atomic: of two sales racing with one nonce, one gets it.
-      const used = await repo.useNonce(db, input.nonce, { order_id: input.orderId, payment_id: paymentId, amount: input.money.amount, currency: input.money.currency, used_at: now });
-      if (!used) return { ok: false, code: 'nonce', message: 'Cannot use a payment_method_nonce more than once.' };
-      if (used.outcome === 'declined') return { ok: false, code: 'declined', message: 'Do Not Honor' };
-      if (used.outcome === 'rejected') return { ok: false, code: 'rejected', message: 'cvv' };
+      const used = await takeNonce(db, input.nonce, input.readerId, { order_id: input.orderId, payment_id: paymentId, amount: input.money.amount, currency: input.money.currency, used_at: now }, now);
+      if (!used.ok) return used;
+      const row = used.row;
+      if (row.outcome === 'declined') return { ok: false, code: 'declined', message: 'Do Not Honor' };
+      if (row.outcome === 'rejected') return { ok: false, code: 'rejected', message: 'cvv' };
       let vaultToken: string | null = null;
       if (input.vault) {
         vaultToken = `vault-${crypto.randomBytes(12).toString('hex')}`;
         await repo.vaultNonce(db, input.nonce, vaultToken);
       }
-      return { ok: true, paymentId, money: input.money, display: { brand: used.brand, last4: used.last4 }, vaultToken };
+      return { ok: true, paymentId, money: input.money, display: { brand: row.brand, last4: row.last4 }, vaultToken };
+    },
+    async vault(input): Promise<CardVaultResult> {
+      const db = await getDb();
+      const now = clock();
+      // Used up by the vaulting itself (no sale, no amount), as a gateway's verification would.
+      const used = await takeNonce(db, input.nonce, input.readerId, { order_id: null, payment_id: null, amount: null, currency: null, used_at: now }, now);
+      if (!used.ok) return used;
+      if (used.row.outcome === 'declined') return { ok: false, code: 'declined', message: 'Do Not Honor' };
+      if (used.row.outcome === 'rejected') return { ok: false, code: 'rejected', message: 'cvv' };
+      const token = `vault-${crypto.randomBytes(12).toString('hex')}`;
+      await repo.vaultNonce(db, input.nonce, token);
+      return { ok: true, token, display: { brand: used.row.brand, last4: used.row.last4 } };
     },
     async findSale(orderId) {
       const row = await repo.saleOfOrder(await getDb(), orderId);
@@ -126,6 +135,22 @@ export function createSandboxCardProvider(getDb: () => Promise<DB>, clock: () =>
   };
 }
 
+type NonceRefusal = { ok: false; code: 'nonce'; message: string };
+
+/**
+ * Takes a nonce for one use: it must be one this sandbox issued, to this reader, unexpired and
+ * unused. Atomic: of two sales racing with one nonce, one gets it.
+ */
+async function takeNonce(db: DB, nonce: string, readerId: number, use: repo.NonceUse, now: number): Promise<{ ok: true; row: NonNullable<Awaited<ReturnType<typeof repo.useNonce>>> } | NonceRefusal> {
+  if (nonce === SANDBOX_CONSUMED_NONCE) return { ok: false, code: 'nonce', message: 'Cannot use a payment_method_nonce more than once.' };
+  const known = nonce ? await repo.findNonce(db, nonce) : undefined;
+  // Another reader's nonce reads exactly like an unknown one: nothing tells a prober it exists.
+  if (!known || known.user_id !== readerId || known.created_at + NONCE_TTL_SECONDS < now) return { ok: false, code: 'nonce', message: 'Unknown or expired payment_method_nonce.' };
+  const row = await repo.useNonce(db, nonce, readerId, use);
+  if (!row) return { ok: false, code: 'nonce', message: 'Cannot use a payment_method_nonce more than once.' };
+  return { ok: true, row };
+}
+
 /** A renewal: the vaulted payment method pays again (recorded as a used nonce of its own, so `findSale` sees it). */
 async function saleWithToken(db: DB, token: string, input: { orderId: string; money: { amount: number; currency: string } }, now: number): Promise<CardSaleResult> {
   const vaulted = await repo.findVaulted(db, token);
@@ -133,7 +158,7 @@ async function saleWithToken(db: DB, token: string, input: { orderId: string; mo
   const nonce = `sandbox-token-sale-${crypto.randomBytes(12).toString('hex')}`;
   await repo.insertNonce(db, { nonce, user_id: vaulted.user_id, method: vaulted.method, outcome: vaulted.outcome, brand: vaulted.brand, last4: vaulted.last4, created_at: now });
   const paymentId = `sbx_${crypto.randomBytes(8).toString('hex')}`;
-  await repo.useNonce(db, nonce, { order_id: input.orderId, payment_id: paymentId, amount: input.money.amount, currency: input.money.currency, used_at: now });
+  await repo.useNonce(db, nonce, vaulted.user_id, { order_id: input.orderId, payment_id: paymentId, amount: input.money.amount, currency: input.money.currency, used_at: now });
   if (vaulted.outcome !== 'success') return { ok: false, code: vaulted.outcome === 'declined' ? 'declined' : 'rejected', message: null };
   return { ok: true, paymentId, money: input.money, display: { brand: vaulted.brand, last4: vaulted.last4 } };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS, nextCounter, retryMinutes, verdict } from './rate-limit';
+import { LIMITS, nextCounter, retryMinutes, verdict } from './rate-limit-rules';
 
 describe('fixed-window rate limit', () => {
   const limit = { max: 3, window: 900 };

@@ -1,0 +1,77 @@
+/**
+ * Every route that changes something or calls a payment provider, with its methods, its limit
+ * and whether it needs a bot check: the one table the guard (methods, origin), the limiter and the
+ * app check read. A route missing here answers 405 to anything but GET and HEAD; the architecture
+ * test (src/middleware/routes.test.ts) finds every route file that takes a mutation, or that
+ * writes on GET, and fails when it has no entry or its entry has neither a limit nor a reason to
+ * be exempt. docs/operations.md ("Limits") lists the numbers.
+ */
+import type { LimitName } from '~/server/rate-limit';
+
+/**
+ * How a refusal is written for this route's callers: `json` ({detail}, the API's shape, plus
+ * the subscription calls' `success`/`error`/`message`), `text` (the checkout island shows the
+ * body under its field), `page` (a form without JavaScript: a small page in the site's language).
+ */
+export type AnswerKind = 'json' | 'text' | 'page';
+
+export interface RoutePolicy {
+  /** The whole path, trailing slash included. */
+  path: RegExp;
+  /** Methods the route takes. GET entries are reads that write or call a provider (polls): counted, never refused as a method. */
+  methods: readonly ('GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE')[];
+  /**
+   * The limit, counted per reader; `anyone` also counts callers who are not signed in, per
+   * address (routes for readers only answer those 401, or send them to the login page, before
+   * writing anything). `exempt` says why a route has none of its own.
+   */
+  limit: { name: LimitName; anyone?: boolean } | { exempt: string };
+  /**
+   * The bot check (docs/decisions.md, "App check"): `required` refuses a call without a valid,
+   * unused token; `beyond-rate` is for forms that work without JavaScript, which pass without a
+   * token up to the appCheckFree limit per reader.
+   */
+  appCheck?: 'required' | 'beyond-rate';
+  answer: AnswerKind;
+}
+
+export const ROUTES: readonly RoutePolicy[] = [
+  { path: /^\/prefs\/(theme|adult)\/$/, methods: ['POST'], limit: { name: 'prefs', anyone: true }, answer: 'page' },
+  { path: /^\/auth\/(login|signup)\/$/, methods: ['POST'], limit: { exempt: 'counted inside per email and per address (src/features/accounts/auth.server.ts): the email is in the body' }, answer: 'page' },
+  { path: /^\/auth\/logout\/$/, methods: ['POST'], limit: { name: 'prefs', anyone: true }, answer: 'page' },
+  { path: /^\/my\/favorites\/toggle\/$/, methods: ['POST'], limit: { name: 'library' }, answer: 'page' },
+  { path: /^\/api\/(favorites\/[^/]+|purchases\/[^/]+\/favorite)\/$/, methods: ['POST', 'DELETE'], limit: { name: 'library' }, answer: 'json' },
+  { path: /^\/api\/progress\/$/, methods: ['POST'], limit: { name: 'progress', anyone: true }, answer: 'json' },
+  { path: /^\/api\/redeem\/$/, methods: ['POST'], limit: { name: 'unlocks' }, appCheck: 'required', answer: 'json' },
+  { path: /^\/api\/(daily-pass|rent)\/$/, methods: ['POST'], limit: { name: 'unlocks' }, answer: 'json' },
+  { path: /^\/unlock\/$/, methods: ['POST'], limit: { name: 'unlocks' }, appCheck: 'beyond-rate', answer: 'page' },
+  { path: /^\/api\/ads\/(start|complete)\/$/, methods: ['POST'], limit: { name: 'ads' }, answer: 'json' },
+  { path: /^\/my\/purchase\/coupon\/$/, methods: ['POST'], limit: { name: 'payments' }, answer: 'text' },
+  { path: /^\/my\/purchase\/pix\/$/, methods: ['POST'], limit: { name: 'charges' }, appCheck: 'required', answer: 'text' },
+  { path: /^\/my\/purchase\/checkout\/$/, methods: ['POST'], limit: { name: 'payments' }, appCheck: 'required', answer: 'page' },
+  { path: /^\/payments\/sandbox\/nonce\/$/, methods: ['POST'], limit: { name: 'payments' }, answer: 'json' },
+  { path: /^\/my\/subscribe\/(pix|card)\/$/, methods: ['POST'], limit: { name: 'charges' }, appCheck: 'required', answer: 'json' },
+  { path: /^\/my\/subscriptions\/(cancel|add)\/$/, methods: ['POST'], limit: { name: 'subscriptionChanges' }, answer: 'page' },
+  { path: /^\/(api|sapi)\/subscription\/add-comic\/$/, methods: ['POST'], limit: { name: 'subscriptionChanges' }, answer: 'json' },
+  { path: /^\/webhooks\/pix\/$/, methods: ['POST'], limit: { exempt: "a payment provider's signed callback: the signature over the body authenticates it, and a provider retries what it is refused" }, answer: 'json' },
+  // Reads that ask the provider: polled by the checkouts.
+  { path: /^\/my\/purchase\/pix\/[^/]+\/$/, methods: ['GET'], limit: { name: 'polls' }, answer: 'json' },
+  { path: /^\/my\/subscribe\/status\/[^/]+\/$/, methods: ['GET'], limit: { name: 'polls' }, answer: 'json' },
+];
+
+/**
+ * Mutations that come from other servers, not from a browser on this site: a payment provider's
+ * webhooks. They carry no Origin of ours; the provider's signature over the body authenticates
+ * them (checked by the route, which answers 401 without it).
+ */
+export const SIGNED_CALLBACKS = /^\/webhooks\/pix\/$/;
+
+/** The route's policy for this method, or undefined (a GET that writes nothing, or a method the route does not take). */
+export function routePolicy(pathname: string, method: string): RoutePolicy | undefined {
+  return ROUTES.find((r) => r.path.test(pathname) && (r.methods as readonly string[]).includes(method));
+}
+
+/** Every method a path takes besides GET and HEAD (for 405's Allow header). */
+export function mutationMethods(pathname: string): string[] {
+  return ROUTES.filter((r) => r.path.test(pathname)).flatMap((r) => r.methods.filter((m) => m !== 'GET'));
+}

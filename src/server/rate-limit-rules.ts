@@ -1,0 +1,75 @@
+/** Fixed-window rate limits: the pure rules and every limit's numbers (state in the rate_limits table; see rate-limit.ts). */
+export interface Limit {
+  /** Attempts allowed per window. */
+  max: number;
+  /** Window length in seconds. */
+  window: number;
+}
+
+/**
+ * Every limit, in one place (docs/operations.md lists them). Route limits count per reader, or
+ * per address for callers who are not signed in (src/middleware/routes.ts says which routes take
+ * which); the others are counted by the feature that knows the key (an email, a decline).
+ */
+export const LIMITS = {
+  loginPerEmail: { max: 10, window: 15 * 60 },
+  loginPerIp: { max: 30, window: 15 * 60 },
+  signupPerIp: { max: 5, window: 60 * 60 },
+  signupPerEmail: { max: 5, window: 60 * 60 },
+  /** Preferences and signing out: a person toggles a few times a minute. */
+  prefs: { max: 30, window: 60 },
+  /** Favorites, the purchase star: a reader tidying a list, not a script. */
+  library: { max: 60, window: 60 },
+  /** Reading progress: the reader reports at most every few seconds while reading. */
+  progress: { max: 120, window: 60 },
+  /** Unlocks with keys, the daily pass, plan rentals (API and form): a binge reader unlocks a chapter every few seconds. */
+  unlocks: { max: 30, window: 60 },
+  /** Starting and claiming house ads: each plays for AD_MIN_SECONDS, and a series offers a few. */
+  ads: { max: 20, window: 10 * 60 },
+  /** Coupon checks, checkouts, sandbox nonces of one reader: enough for a person, not for a card-testing script. */
+  payments: { max: 40, window: 10 * 60 },
+  /** New provider charges and sales (a Pix charge, a subscription payment): each is a call to the provider. */
+  charges: { max: 10, window: 60 * 60 },
+  /** Payment status polls (Pix every 3 s, subscriptions every 20 s). */
+  polls: { max: 60, window: 60 },
+  /** Slots, cancelling. */
+  subscriptionChanges: { max: 30, window: 10 * 60 },
+  /** Card payments refused by the bank or the gateway: after this many in an hour, card payment pauses (cardPause). */
+  cardDeclines: { max: 5, window: 60 * 60 },
+  /** The pause itself: started by the fifth decline, it lasts an hour from then (one count fills it). */
+  cardPause: { max: 0, window: 60 * 60 },
+  /** Bot-check challenges handed out. */
+  appCheck: { max: 60, window: 60 },
+  /** Unlocks by the form that works without JavaScript, taken without a bot-check token (docs/decisions.md, "App check"). */
+  appCheckFree: { max: 20, window: 60 * 60 },
+} as const satisfies Record<string, Limit>;
+
+export type LimitName = keyof typeof LIMITS;
+
+export interface Counter {
+  window_start: number;
+  count: number;
+}
+
+/** The counter after one more attempt at `now` (a window that has ended starts over). */
+export function nextCounter(current: Counter | undefined, now: number, limit: Limit): Counter {
+  if (!current || current.window_start <= now - limit.window) return { window_start: now, count: 1 };
+  return { window_start: current.window_start, count: current.count + 1 };
+}
+
+export interface Verdict {
+  allowed: boolean;
+  /** Seconds until the window ends (0 when allowed). */
+  retryAfter: number;
+}
+
+/** Whether the attempt that produced `counter` is within the limit. */
+export function verdict(counter: Counter, now: number, limit: Limit): Verdict {
+  if (counter.count <= limit.max) return { allowed: true, retryAfter: 0 };
+  return { allowed: false, retryAfter: Math.max(1, counter.window_start + limit.window - now) };
+}
+
+/** Whole minutes to show in "try again in N minutes" (at least 1). */
+export function retryMinutes(retryAfter: number): number {
+  return Math.max(1, Math.ceil(retryAfter / 60));
+}
