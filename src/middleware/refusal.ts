@@ -10,8 +10,9 @@ import type { AnswerKind } from './routes';
 export function refusal(kind: AnswerKind, status: number, text: string, opts: { locale: string; back?: string; backLabel?: string; code?: string; headers?: Record<string, string> }): Response {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...opts.headers };
   if (kind === 'json') {
-    // {detail} is the API's error shape; the subscription calls' islands read success/error/message.
-    const body = { detail: text, success: false, error: opts.code ?? 'refused', message: text };
+    // {detail} is the API's error shape; the subscription calls read success/error/message, and the
+    // add-comic call shows `error` as it is, so it carries the words too (`code` says which refusal).
+    const body = { detail: text, success: false, error: text, message: text, code: opts.code ?? 'refused' };
     return new Response(JSON.stringify(body), { status, headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' } });
   }
   if (kind === 'text') return new Response(text, { status, headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' } });

@@ -569,6 +569,11 @@ export async function createReader(server: ServerClient, opts: { site?: SiteName
   return { id, email, password, name, token, cookie };
 }
 
+/** Forgets a reader's route limits (src/middleware/routes.ts), for a test that checks what comes after a burst the limiter cut. */
+export async function forgetLimits(server: { databaseUrl: string }, reader: { id: number }): Promise<void> {
+  await withDb(server, (db) => db.deleteFrom('rate_limits').where('bucket', 'like', `route:%:reader:${reader.id}`).execute());
+}
+
 // ---------------------------------------------------------------------------------------------
 // The project's commands, run as staff or cron would
 
