@@ -38,7 +38,7 @@ if (command === undefined) usage();
 if (command !== 'pay' && command !== 'reconcile') usage(`Unknown command "${command}".`);
 if (command === 'pay' && rest.length !== 1) usage('pay takes one correlationID');
 if (command === 'reconcile' && rest.length) usage(`Unexpected argument "${rest[0]}".`);
-if (command === 'pay' && config.payments.pix !== 'sandbox') usage('pay works with the Pix sandbox only (PAYMENTS_PIX=sandbox); a real PSP is paid from a bank app');
+if (command === 'pay' && (config.payments.pix !== 'sandbox' || config.mode !== 'demo')) usage('pay plays the payer of the Pix sandbox, which only a demo has (INKPASS_MODE=demo, PAYMENTS_PIX=sandbox); a real PSP is paid from a bank app');
 const base = (values.url ?? `http://127.0.0.1:${config.port}`).replace(/\/+$/, '');
 if (!/^https?:\/\/[^\s/]+$/.test(base)) usage('--url must be the server\'s origin, such as http://localhost:4321');
 

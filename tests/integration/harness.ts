@@ -250,6 +250,47 @@ export async function startServer({ dialect }: { dialect: TestDialect }): Promis
   }
 }
 
+/**
+ * A fresh, empty database of this dialect, prepared (`scripts/prepare-db.ts`) and optionally
+ * seeded (`npm run seed`) with `env` (INKPASS_MODE=production, say): for tests of a differently
+ * prepared installation. Drop it when done.
+ */
+export async function preparedDatabase(dialect: TestDialect, env: Record<string, string>, opts: { seed?: boolean } = {}): Promise<{ url: string; drop(): Promise<void> }> {
+  const db = await createFreshDatabase(dialect);
+  const log = new Tail();
+  const full = { ...process.env, ...SERVER_ENV, DATABASE_URL: db.url, MEDIA_DIR, ...env };
+  try {
+    if ((await run('npx', ['tsx', 'scripts/prepare-db.ts'], { env: full, log, timeoutMs: 240_000 })) !== 0) throw new Error(`prepare-db failed:\n${log.text()}`);
+    if (opts.seed && (await run('npx', ['tsx', 'scripts/seed.ts'], { env: full, log, timeoutMs: 240_000 })) !== 0) throw new Error(`seed failed:\n${log.text()}`);
+  } catch (e) {
+    await db.drop();
+    throw e;
+  }
+  return db;
+}
+
+/**
+ * Starts `scripts/serve.mjs` on a database with these settings and waits for it to exit (a
+ * refusal to start) or to answer: `code` is null when it started and was stopped.
+ */
+export async function startOrRefuse(base: { databaseUrl: string }, env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; output: string }> {
+  const log = new Tail();
+  const port = await freePort();
+  const merged: NodeJS.ProcessEnv = { ...process.env, ...SERVER_ENV, DATABASE_URL: base.databaseUrl, MEDIA_DIR, PORT: String(port), HOST: '127.0.0.1', WARMUP: '0', ...env };
+  for (const [k, v] of Object.entries(env)) if (v === '') delete merged[k];
+  const child = spawn(process.execPath, ['scripts/serve.mjs'], { cwd: ROOT, env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (c) => log.push(String(c)));
+  child.stderr!.on('data', (c) => log.push(String(c)));
+  const exited = new Promise<number>((r) => child.once('exit', (code) => r(code ?? 1)));
+  try {
+    await waitUntilAnswering(port, child, timeoutMs);
+  } catch {
+    return { code: await exited, output: log.text() };
+  }
+  await killChild(child);
+  return { code: null, output: log.text() };
+}
+
 async function createFreshDatabase(dialect: TestDialect): Promise<{ url: string; drop(): Promise<void> }> {
   if (dialect === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkpass-it-'));
