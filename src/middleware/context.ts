@@ -7,6 +7,7 @@ import { ADULT_COOKIE, adultConfirmed } from '~/features/catalog';
 import { config } from '~/server/config.mjs';
 import { getDb } from '~/server/db';
 import { maybeRefreshReleases } from '~/features/catalog/index.server';
+import { maybeSettleDuePayments } from '~/features/commerce/index.server';
 import { PERSONAL_COOKIES } from '~/server/page-cache.mjs';
 
 /** What every later step and page reads from `locals`: the site, its language, one "now" per request. */
@@ -21,6 +22,8 @@ export const context = defineMiddleware((ctx, next) => {
   locals.now = Math.floor(Date.now() / 1000);
   // Keep the denormalised release counters current as scheduled chapters come out (once a minute, in the background).
   maybeRefreshReleases(getDb, locals.now);
+  // Pix payments past their expiry stop being payable and give their coupon back (once a minute, in the background).
+  maybeSettleDuePayments(getDb, locals.now);
   locals.adultConfirmed = adultConfirmed(cookies.get(ADULT_COOKIE)?.value);
   // Every cookie this request sets takes this scope (COOKIE_DOMAIN shares them with the other site's host).
   locals.cookieScope = cookieScope(ctx.url.host, ctx.url.protocol === 'https:', config.cookieDomain);

@@ -1,6 +1,6 @@
 import { defineMiddleware } from 'astro:middleware';
 import { isSameOriginMutation } from '~/server/origin';
-import { mutationMethods, SIGNED_CALLBACKS } from './routes';
+import { mutationMethods, SIGNED_CALLBACKS } from '~/server/routes';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -8,7 +8,7 @@ const refusal = (status: number, text: string, extra: Record<string, string> = {
   new Response(text, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...extra } });
 
 /**
- * Mutations only where routes take them (src/middleware/routes.ts: Astro renders a page for any
+ * Mutations only where routes take them (src/server/routes.ts: Astro renders a page for any
  * method, so everything else answers 405 before any page code runs), and only from this origin
  * (src/server/origin.ts: the one rule).
  */

@@ -8,7 +8,7 @@
  *   apiErrors    (on the way out) JSON {detail} errors under /api/, /sapi/, /relay/
  *   session      the signed-in reader, if the request carries a session cookie
  *   guard        405 for mutations outside the mutation paths, 403 for foreign origins
- *   limits       the one limiter: 429 past a route's limit (src/middleware/routes.ts)
+ *   limits       the one limiter: 429 past a route's limit (src/server/routes.ts)
  *
  * One concern per step; none of them renders a page.
  */

@@ -5,13 +5,13 @@ import { clientIp } from '~/features/accounts/index.server';
 import { getDb } from '~/server/db';
 import { hit, LIMITS, retryMinutes, type LimitName } from '~/server/rate-limit';
 import { refusal } from './refusal';
-import { routePolicy } from './routes';
+import { routePolicy } from '~/server/routes';
 
 /** Limits whose refusal says more than "too many requests". */
 const MESSAGES: Partial<Record<LimitName, MessageKey>> = { payments: 'purchase.error.rate', charges: 'purchase.error.rate' };
 
 /**
- * The one limiter on every route that writes or calls a provider (src/middleware/routes.ts):
+ * The one limiter on every route that writes or calls a provider (src/server/routes.ts):
  * counted per signed-in reader, or per address for routes that anyone may call; 429 with
  * Retry-After in the shape the route's callers read. Runs after the guard, so requests refused
  * for their method or origin are not counted.

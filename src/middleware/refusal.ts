@@ -1,9 +1,9 @@
 import { escapeHtml } from '~/lib/html';
-import type { AnswerKind } from './routes';
+import type { AnswerKind } from '~/server/routes';
 
 /**
  * A refusal the middleware writes before the route runs (405, 403, 429), in the shape the route's
- * callers read (src/middleware/routes.ts, `answer`): JSON for the API and the subscription calls,
+ * callers read (src/server/routes.ts, `answer`): JSON for the API and the subscription calls,
  * plain text for the checkout island's calls, a small page in the site's language for forms that
  * work without JavaScript. Never cached.
  */

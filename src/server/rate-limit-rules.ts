@@ -8,7 +8,7 @@ export interface Limit {
 
 /**
  * Every limit, in one place (docs/operations.md lists them). Route limits count per reader, or
- * per address for callers who are not signed in (src/middleware/routes.ts says which routes take
+ * per address for callers who are not signed in (src/server/routes.ts says which routes take
  * which); the others are counted by the feature that knows the key (an email, a decline).
  */
 export const LIMITS = {

@@ -1,7 +1,7 @@
 /**
  * The one limiter (docs/operations.md, "Limits"): fixed-window counters in the rate_limits table,
  * so every process and machine on one database counts together. The routes' limits are applied
- * by the middleware from the route table (src/middleware/routes.ts); the accounts feature counts
+ * by the middleware from the route table (src/server/routes.ts); the accounts feature counts
  * logins and sign-ups per email and per address, and commerce counts card declines, through the
  * same functions. Each count is one statement (an upsert that restarts an ended window), valid on
  * SQLite and PostgreSQL.

@@ -610,7 +610,7 @@ export async function createReader(server: ServerClient, opts: { site?: SiteName
   return { id, email, password, name, token, cookie };
 }
 
-/** Forgets a reader's route limits (src/middleware/routes.ts), for a test that checks what comes after a burst the limiter cut. */
+/** Forgets a reader's route limits (src/server/routes.ts), for a test that checks what comes after a burst the limiter cut. */
 export async function forgetLimits(server: { databaseUrl: string }, reader: { id: number }): Promise<void> {
   await withDb(server, (db) => db.deleteFrom('rate_limits').where('bucket', 'like', `route:%:reader:${reader.id}`).execute());
 }

@@ -1,11 +1,11 @@
 /**
- * The one limiter, route by route (src/middleware/routes.ts, docs/operations.md "Limits"): each
+ * The one limiter, route by route (src/server/routes.ts, docs/operations.md "Limits"): each
  * writing route, hit by one caller with more requests at once than its limit, lets exactly its
  * documented number through and answers the rest 429 with Retry-After and a message in the
  * site's language, on both databases. Card declines pause card payment for the reader.
  */
 import { describe, expect, it } from 'vitest';
-import { ROUTES, type RoutePolicy } from '~/middleware/routes';
+import { ROUTES, type RoutePolicy } from '~/server/routes';
 import { LIMITS } from '~/server/rate-limit-rules';
 import { createReader, message, selectedDialects, useServer, withDb, type Reader, type ServerClient, type TestResponse } from './harness';
 

@@ -10,7 +10,7 @@ import { config } from '~/server/config.mjs';
 import type { DB } from '~/server/db';
 import * as repo from './repository.server';
 import { attachChargeCode, chargeForPeriod, closeOrder, confirmPayment, findCharge, type ChargeRow } from './orders.server';
-import { syncPix } from './checkout.server';
+import { syncPix } from './settle.server';
 
 export type { ChargeRow };
 

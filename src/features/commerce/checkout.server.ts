@@ -17,6 +17,7 @@ import type { DB } from '~/server/db';
 import * as repo from './repository.server';
 import { PACK_CODE } from './shop.server';
 import { cardPausedFor, countDecline } from './declines.server';
+import { settleDuePayments, syncPix, syncPixOrder } from './settle.server';
 import { attachCharge, closeOrder, confirmPayment, createOrder, findCharge, findOrder, findReaderOrder, isChargeId, pendingCharges, pendingOrders, quoteFor, type EventSource, type OrderRow } from './orders.server';
 import { COUPON_MAX_LENGTH, COUPON_PATTERN, decimalAmount, formatMoney, isCouponCode, methodsFor, normalizeCoupon, parseMethod, type CouponProblem, type PaymentMethod, type Quote } from './rules';
 
@@ -107,6 +108,14 @@ const problemStatus = (p: 'pack' | CouponProblem): 404 | 409 | 422 => (p === 'pa
 export type TextAnswer = { status: number; text: string; retryAfter?: number };
 export type JsonAnswer<B> = { status: 200; body: B } | TextAnswer;
 
+/**
+ * Before a coupon's limits are counted, its uses held by Pix orders past their expiry come back
+ * (settle.server.ts): an abandoned order never keeps a limited coupon from the next reader.
+ */
+async function releaseDueCouponUses(db: DB, site: Site, coupon: string | null, now: number): Promise<void> {
+  if (coupon) await settleDuePayments(db, now, { coupon: { siteId: site.id, code: coupon } });
+}
+
 /** Reads the pack and coupon fields the coupon box, Pix and checkout all send. */
 function readChoice(form: URLSearchParams): { packCode: string; coupon: string | null; couponValid: boolean } {
   const raw = (form.get('coupon') ?? '').slice(0, 256);
@@ -123,6 +132,7 @@ export interface CouponBody {
 export async function couponAnswer(db: DB, input: { userId: number; site: Site; form: URLSearchParams; now: number }, t: T): Promise<JsonAnswer<CouponBody>> {
   const choice = readChoice(input.form);
   if (!choice.coupon || !choice.couponValid) return { status: 422, text: t('purchase.coupon.invalid') };
+  await releaseDueCouponUses(db, input.site, choice.coupon, input.now);
   const q = await quoteFor(db, { userId: input.userId, siteId: input.site.id, packCode: choice.packCode, couponCode: choice.coupon, now: input.now });
   if (!q.ok) return { status: problemStatus(q.problem), text: t(COUPON_MESSAGES[q.problem]) };
   return { status: 200, body: couponBody(q.quote, input.site.locale) };
@@ -151,6 +161,7 @@ export async function pixChargeAnswer(db: DB, input: { userId: number; site: Sit
   if (!paymentsOffered().pix) return { status: 422, text: t('purchase.error.methodUnavailable') };
   const requestKey = readRequestKey(input.form);
   const provider = pixProvider();
+  await releaseDueCouponUses(db, input.site, choice.coupon, input.now);
   const made = await createOrder(db, {
     userId: input.userId, siteId: input.site.id, packCode: choice.packCode, couponCode: choice.coupon, method: 'pix', provider: `pix-${provider.id}`,
     requestKey, next: null, expiresIn: config.payments.pixExpiresSeconds, now: input.now,
@@ -201,36 +212,6 @@ export async function pixStatusAnswer(db: DB, input: { userId: number; orderId: 
   return { status: order.state, paid: order.state === 'PAID' };
 }
 
-/** Asks the PSP about a pending Pix order and applies the answer through the one confirmation. */
-export async function syncPixOrder(db: DB, order: OrderRow, source: EventSource, now: number): Promise<OrderRow> {
-  await syncPix(db, { id: order.public_id, expiresAt: order.expires_at }, source, now);
-  return (await findOrder(db, order.public_id)) ?? order;
-}
-
-/**
- * Asks the PSP about a pending Pix payment (a key-pack order or a subscription charge, by id) and
- * applies the answer through the one confirmation: paid → confirmPayment, expired → closed.
- */
-export async function syncPix(db: DB, payment: { id: string; expiresAt: number | null }, source: EventSource, now: number): Promise<void> {
-  let charge: PixCharge | null;
-  try {
-    charge = await pixProvider().getCharge(payment.id);
-  } catch (error) {
-    console.error('[payments] reading a Pix charge failed:', error instanceof Error ? error.message : error);
-    return;
-  }
-  if (charge?.status === 'COMPLETED') {
-    await confirmPayment(db, { orderId: payment.id, paymentId: charge.paymentId ?? `pix:${payment.id}`, amount: charge.value, currency: 'BRL', source, now });
-  } else if (charge?.status === 'EXPIRED') {
-    await closeOrder(db, { orderId: payment.id, state: 'EXPIRED', source, reason: 'the charge expired', now });
-  } else if (!charge && payment.expiresAt != null && now > payment.expiresAt + UNKNOWN_CHARGE_GRACE_SECONDS) {
-    // Never created at the PSP (the process stopped in between) and long past its time.
-    await closeOrder(db, { orderId: payment.id, state: 'FAILED', source, reason: 'no charge at the PSP', now });
-  }
-}
-
-const UNKNOWN_CHARGE_GRACE_SECONDS = 600;
-
 export type CheckoutResult = { kind: 'redirect'; location: string } | { kind: 'error'; status: number; message: string; retryAfter?: number };
 
 const SALE_FAILURES: Record<'declined' | 'rejected' | 'nonce', { status: number; key: MessageKey }> = {
@@ -266,6 +247,7 @@ export async function checkoutSubmit(db: DB, input: { userId: number; site: Site
   const paused = await cardPausedFor(db, input.userId, input.now);
   if (paused > 0) return { kind: 'error', status: 429, message: t('purchase.error.cardPaused', { minutes: retryMinutes(paused) }), retryAfter: paused };
   const provider = cardProvider();
+  await releaseDueCouponUses(db, input.site, choice.coupon, input.now);
   const made = await createOrder(db, {
     userId: input.userId, siteId: input.site.id, packCode: choice.packCode, couponCode: choice.coupon, method, provider: provider.id,
     requestKey: readRequestKey(form), next, expiresIn: null, now: input.now,

@@ -1,7 +1,7 @@
 /**
  * Card declines slow a reader down (docs/payments.md, "Limits"): each payment the bank or the
  * gateway refuses is counted; at the fifth within an hour, card payment pauses for that reader
- * for an hour from then. The route limits (src/middleware/routes.ts) bound how often anyone can
+ * for an hour from then. The route limits (src/server/routes.ts) bound how often anyone can
  * try; this bounds how often a card can be refused, which is what a card-testing script needs.
  */
 import type { DB } from '~/server/db';

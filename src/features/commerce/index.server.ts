@@ -9,3 +9,4 @@ export { couponProblem, listCoupons, listPacks, packProblem, saveCoupon, savePac
 export { chargePeriodByCard, chargePeriodByPix, chargeStatus, chargesOf, type CardChargeAnswer, type ChargeRow, type PeriodToCharge, type PixChargeAnswer } from './billing.server';
 export { plansCheckoutPage, subscribeWithCard, subscribeWithPix, subscriptionPage, subscriptionStatus, type SubscribeCheckoutModel, type SubscribePixBody } from './subscribe.server';
 export { renewSubscriptions, type RenewSummary } from './renew.server';
+export { maybeSettleDuePayments } from './settle.server';

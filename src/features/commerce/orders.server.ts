@@ -18,7 +18,8 @@ import { quote, type CouponProblem, type Quote } from './rules';
 
 export type OrderRow = NonNullable<Awaited<ReturnType<typeof repo.findOrder>>>;
 export type ChargeRow = NonNullable<Awaited<ReturnType<typeof repo.findCharge>>>;
-export type EventSource = 'checkout' | 'webhook' | 'poll' | 'reconcile' | 'cli';
+/** What said so: `expiry` is the server's own check of payments past their time (expiry.server.ts). */
+export type EventSource = 'checkout' | 'webhook' | 'poll' | 'reconcile' | 'cli' | 'expiry';
 
 /** A public order id: unguessable, URL-safe, and short enough for a Pix correlationID and txid (letters and digits only). */
 export function newOrderId(): string {

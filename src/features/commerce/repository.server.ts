@@ -189,6 +189,28 @@ export async function pendingOrders(db: DB, before: number, limit: number) {
   return rows.map((r) => num(r, ...ORDER_NUMBERS));
 }
 
+/**
+ * Pending Pix orders past their expiry, oldest first: all of them, or those holding a use of one
+ * coupon. The expiry step asks the PSP about each.
+ */
+export async function dueOrders(db: DB, now: number, only: { coupon?: { siteId: number; code: string } }, limit: number) {
+  let q = db.selectFrom('orders').select(['orders.public_id', 'orders.expires_at'])
+    .where('orders.state', '=', 'PENDING').where('orders.method', '=', 'pix').where('orders.expires_at', '<=', now);
+  if (only.coupon) {
+    const { siteId, code } = only.coupon;
+    q = q.where('orders.coupon_id', 'in', (sub) => sub.selectFrom('coupons').select('id').where('site_id', '=', siteId).where('code', '=', code));
+  }
+  const rows = await q.orderBy('orders.expires_at').limit(limit).execute();
+  return rows.map((r) => num(r, 'expires_at'));
+}
+
+/** Pending Pix subscription charges past their expiry, oldest first. */
+export async function dueCharges(db: DB, now: number, limit: number) {
+  const rows = await db.selectFrom('subscription_charges').select(['public_id', 'expires_at']).where('state', '=', 'PENDING').where('method', '=', 'pix')
+    .where('expires_at', '<=', now).orderBy('expires_at').limit(limit).execute();
+  return rows.map((r) => num(r, 'expires_at'));
+}
+
 // ---------------------------------------------------------------- the purchase favorite star
 
 export async function favoritePackIds(db: DB, userId: number): Promise<Set<number>> {

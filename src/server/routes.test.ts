@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '~/server/rate-limit-rules';
+import { LIMITS } from './rate-limit-rules';
 import { ROUTES, routePolicy } from './routes';
 
 const PAGES = path.resolve(__dirname, '../pages');
@@ -42,7 +42,7 @@ describe('the route table (every writing route has a limit)', () => {
 
   it.each(mutations)('$method $url ($file) is in the route table, with a limit or a reason to be exempt', ({ method, url }) => {
     const policy = routePolicy(url, method);
-    expect(policy, `${method} ${url} has no entry in src/middleware/routes.ts: the guard answers 405 to it`).toBeDefined();
+    expect(policy, `${method} ${url} has no entry in src/server/routes.ts: the guard answers 405 to it`).toBeDefined();
     if ('exempt' in policy!.limit) expect(policy!.limit.exempt.length, 'an exemption says why').toBeGreaterThan(20);
     else expect(LIMITS[policy!.limit.name], `limit ${policy!.limit.name}`).toBeDefined();
   });

@@ -2,11 +2,11 @@
  * Every route that changes something or calls a payment provider, with its methods, its limit
  * and whether it needs a bot check: the one table the guard (methods, origin), the limiter and the
  * app check read. A route missing here answers 405 to anything but GET and HEAD; the architecture
- * test (src/middleware/routes.test.ts) finds every route file that takes a mutation, or that
+ * test (src/server/routes.test.ts) finds every route file that takes a mutation, or that
  * writes on GET, and fails when it has no entry or its entry has neither a limit nor a reason to
  * be exempt. docs/operations.md ("Limits") lists the numbers.
  */
-import type { LimitName } from '~/server/rate-limit';
+import type { LimitName } from './rate-limit';
 
 /**
  * How a refusal is written for this route's callers: `json` ({detail}, the API's shape, plus
