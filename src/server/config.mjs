@@ -239,6 +239,8 @@ export function startupRefusals(c) {
   if (c.mode !== 'production') return out;
   if (c.payments.card === 'sandbox') out.push('PAYMENTS_CARD=sandbox takes test cards and moves no money: in production set PAYMENTS_CARD=braintree with its keys, or leave it unset to offer no card payments');
   if (c.payments.pix === 'sandbox') out.push('PAYMENTS_PIX=sandbox is a stand-in PSP: in production set PAYMENTS_PIX=openpix with its keys, or leave it unset to offer no Pix');
+  if (c.payments.braintree?.environment === 'sandbox') out.push("BRAINTREE_ENVIRONMENT=sandbox (the default) is Braintree's test gateway, which takes test cards: in production set BRAINTREE_ENVIRONMENT=production");
+  if (c.payments.openpix && /sandbox/i.test(c.payments.openpix.baseUrl)) out.push(`OPENPIX_BASE_URL=${c.payments.openpix.baseUrl} is a test PSP: in production use the live API (https://api.woovi.com)`);
   if (c.secret === null && /^postgres/.test(c.databaseUrl)) out.push('INKPASS_SECRET is not set while DATABASE_URL is PostgreSQL: several processes must share one secret (openssl rand -base64 32, the same value on every process)');
   return out;
 }

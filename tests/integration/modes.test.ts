@@ -98,6 +98,13 @@ for (const dialect of selectedDialects()) {
       }
     });
 
+    it('`npm run doctor` says so, and exits 1', async () => {
+      const r = await npmRun(server.databaseUrl, 'doctor', [], { INKPASS_MODE: 'production', PAYMENTS_CARD: 'sandbox' });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain('a production server would refuse to start: PAYMENTS_CARD=sandbox');
+      expect(r.stdout).toMatch(/a production server would refuse to start: the database holds 2 demo account/);
+    });
+
     it('a demo may still be shown on an open address when it says so', async () => {
       const r = await startOrRefuse(server, { HOST: '0.0.0.0', INKPASS_MODE: 'demo' }, 60_000);
       expect(r.code).toBeNull();
@@ -126,6 +133,14 @@ for (const dialect of selectedDialects()) {
       expect(await withDb({ databaseUrl: db!.url }, (d) => d.selectFrom('coupons').select('code').execute())).toEqual([]);
       expect(await withDb({ databaseUrl: db!.url }, (d) => d.selectFrom('key_packs').select('code').execute())).not.toEqual([]);
       expect(client().output()).toContain('[inkpass] production mode: no payment method configured');
+    });
+
+    it('`npm run doctor` finds nothing that would stop production, and says no method is offered', async () => {
+      const r = await npmRun(db!.url, 'doctor', [], env);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toContain('ok    production mode (INKPASS_MODE=production)');
+      expect(r.stdout).toContain('production would offer no payment method');
+      expect(r.stdout).toContain('ok    a production server would start');
     });
 
     it('shows no demo band, and the buy pages, the checkout and /plans/ say plainly that paying is unavailable', async () => {
