@@ -18,8 +18,8 @@ import { accessIn, pricingContext } from '~/features/catalog/index.server';
 import { auditLedger, grantKeys } from '~/features/wallet/index.server';
 
 const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const READERS = 100;
-const CHAPTERS = 40;
+const READERS = 200;
+const CHAPTERS = 20;
 const CONNECTIONS = 25;
 
 export interface BenchReader {
