@@ -122,11 +122,24 @@ export interface PixEvent {
   paymentId: string | null;
 }
 
+/**
+ * What closing a charge found: `closed`, it can no longer be paid (closed now or before, or
+ * expired); `paid`, it was paid before it could be closed (the payment stands and must be
+ * confirmed); `unknown`, the PSP has no such charge.
+ */
+export type PixCloseResult = 'closed' | 'paid' | 'unknown';
+
 export interface PixProvider {
   readonly id: 'sandbox' | 'openpix';
   createCharge(input: PixChargeRequest): Promise<PixCharge>;
   /** The charge as the PSP sees it now; null when it does not know it. */
   getCharge(correlationID: string): Promise<PixCharge | null>;
+  /**
+   * Makes an unpaid charge unpayable at the PSP (a reader who starts another charge abandons
+   * this one). Safe to repeat. Throws, like the other calls, when the PSP cannot be reached or
+   * answers nonsense: the charge may still be payable, so ask again or keep watching it.
+   */
+  closeCharge(correlationID: string): Promise<PixCloseResult>;
   /**
    * Checks a webhook delivery's signature over its raw body and reads it. Null when the
    * signature is missing or wrong, or the body is not an event about a charge.
