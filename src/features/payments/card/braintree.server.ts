@@ -265,6 +265,7 @@ function displayOf(tx: braintree.Transaction): Display {
   }
 }
 
+/** A wallet shows its name and the last four its owner knows it by (none for PayPal). */
 function walletDisplay(type: 'paypal_account' | 'android_pay_card' | 'apple_pay_card', card: { sourceCardLast4?: string; last4?: string } | undefined): Display {
   switch (type) {
     case 'paypal_account':
