@@ -10,14 +10,22 @@
  * - it parses `application/xml` bodies with xml2js (type="integer" | "boolean" | "array",
  *   nil="true") and gunzips them when `Content-Encoding: gzip`.
  *
- * Calls: `POST /merchants/{id}/client_token`, `POST /merchants/{id}/transactions` (a sale) and
- * the transaction search, which the SDK makes in two steps: `POST .../transactions/
+ * Calls: `POST /merchants/{id}/client_token`, `POST /merchants/{id}/transactions` (a sale),
+ * `POST /merchants/{id}/customers` (a customer made with a nonce, which vaults its payment
+ * method) and the transaction search, which the SDK makes in two steps: `POST .../transactions/
  * advanced_search_ids` answers the matching ids and a page size (`<search-results>`), then
  * `POST .../transactions/advanced_search` with the same criteria plus one page of `ids` answers
  * those transactions (`<credit-card-transactions type="collection">`).
  * Sales answer by nonce like Braintree's documented test nonces (`FAKE_NONCES`) and, as the
  * sandbox does, by amount: 2000.00–2999.99 is declined by the processor with that code,
  * 3000.00–3000.99 fails (processor unavailable), 5001.00 is rejected (application incomplete).
+ * A sale pays with a nonce or with a vaulted `payment_method_token` (an unknown token is
+ * validation error 91518); `options.store_in_vault_on_success` vaults an approved sale's payment
+ * method (not a one-time PayPal approval, as Braintree answers) and its token comes back in the
+ * transaction. A customer made with `credit_card.options.verify_card` verifies a card nonce
+ * first: the declined and fraud test nonces answer a failed `<verification>` (status
+ * processor_declined or gateway_rejected) and vault nothing; a consumed or unknown nonce gets the
+ * credit card group's nonce errors (91731, 91732), a one-time PayPal nonce 82902.
  * Every sale that made a transaction (approved, declined, rejected or failed; not one refused
  * by validation) is kept, oldest first, for the search. The search takes only the criteria
  * `id` and `order_id` (`is`) and `ids`, `status` and `type` (a list); anything else gets a 400
@@ -64,6 +72,8 @@ export interface FakeBraintree {
   searchPageSize: number;
   /** The transactions the fake's sales made, oldest first (what the search looks through). */
   readonly transactions: readonly FakeTransaction[];
+  /** The vault: payment method token -> the customer holding it and what it stands for. */
+  readonly vaulted: ReadonlyMap<string, FakeVaultedMethod>;
   /**
    * Moves a kept transaction to another status, as settlement or a void would at the real
    * gateway. Throws for an unknown id.
@@ -79,6 +89,16 @@ export interface FakeTransaction {
   readonly status: string;
   readonly amount: string;
   readonly currency: string;
+  /** The vaulted token the sale paid with, or the one it vaulted; null for neither. */
+  readonly token: string | null;
+  /** `transaction_source` as sent (recurring_first, recurring, …), or null. */
+  readonly source: string | null;
+}
+
+/** A payment method in the fake's vault. */
+export interface FakeVaultedMethod {
+  readonly customerId: string;
+  readonly instrument: FakeInstrument;
 }
 
 /** What a test nonce stands for, as the sandbox answers it. */
@@ -88,11 +108,14 @@ type NonceOutcome =
   | { kind: 'gateway_rejected'; reason: string; instrument: Instrument }
   | { kind: 'validation'; code: string; message: string };
 
-type Instrument =
+export type FakeInstrument =
   | { type: 'credit_card'; cardType: string; bin: string; last4: string }
-  | { type: 'paypal_account'; payerEmail: string }
+  /** `oneTime`: approved for one payment only; Braintree will not vault it. */
+  | { type: 'paypal_account'; payerEmail: string; oneTime?: true }
   | { type: 'android_pay_card'; sourceCardType: string; sourceLast4: string; virtualCardType: string; virtualLast4: string }
   | { type: 'apple_pay_card'; cardType: string; last4: string; cardholderName: string };
+
+type Instrument = FakeInstrument;
 
 const VISA: Instrument = { type: 'credit_card', cardType: 'Visa', bin: '411111', last4: '1111' };
 
@@ -119,7 +142,9 @@ export const FAKE_NONCES: Readonly<Record<string, NonceOutcome>> = {
     instrument: { type: 'credit_card', cardType: 'Visa', bin: '400011', last4: '1511' },
   },
   'fake-consumed-nonce': { kind: 'validation', code: '91564', message: 'Cannot use a payment_method_nonce more than once.' },
-  'fake-paypal-one-time-nonce': { kind: 'success', instrument: { type: 'paypal_account', payerEmail: 'payer@example.com' } },
+  'fake-paypal-one-time-nonce': { kind: 'success', instrument: { type: 'paypal_account', payerEmail: 'payer@example.com', oneTime: true } },
+  // PayPal's vault flow (a billing agreement), which the Drop-in uses: this one can be vaulted.
+  'fake-paypal-billing-agreement-nonce': { kind: 'success', instrument: { type: 'paypal_account', payerEmail: 'payer@example.com' } },
   'fake-android-pay-visa-nonce': {
     kind: 'success',
     instrument: { type: 'android_pay_card', sourceCardType: 'Visa', sourceLast4: '1111', virtualCardType: 'Visa', virtualLast4: '1881' },
@@ -131,6 +156,9 @@ export const FAKE_NONCES: Readonly<Record<string, NonceOutcome>> = {
 };
 
 const UNKNOWN_NONCE = { code: '91565', message: 'Unknown or expired payment_method_nonce.' };
+/** The same two refusals when a customer is made with the nonce (the CreditCard group's codes). */
+const VAULT_UNKNOWN_NONCE = { code: '91732', message: 'Unknown or expired payment_method_nonce.' };
+const VAULT_CONSUMED_NONCE = { code: '91731', message: 'Cannot use a payment_method_nonce more than once.' };
 
 /** Processor response texts for the sandbox's decline amounts (2000.00–2999.99). */
 const DECLINE_TEXT: Record<string, string> = {
@@ -154,7 +182,16 @@ export async function startFakeBraintree(
   const expectedAuth = `Basic ${Buffer.from(`${publicKey}:${privateKey}`).toString('base64')}`;
   const requests: FakeBraintreeRequest[] = [];
   const transactions: TransactionXml[] = [];
+  const vaulted = new Map<string, FakeVaultedMethod>();
   let sequence = 0;
+  const nextId = () => (++sequence).toString(36).padStart(8, 'f');
+  /** Keeps a payment method in a new customer; answers its token (Braintree's are short and random). */
+  const vault = (instrument: Instrument): { token: string; customerId: string } => {
+    const token = `tok${nextId()}`;
+    const customerId = String(100000 + sequence);
+    vaulted.set(token, { customerId, instrument });
+    return { token, customerId };
+  };
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -206,7 +243,7 @@ export async function startFakeBraintree(
   function route(record: FakeBraintreeRequest, raw: string): { status: number; xml: string | null } {
     if (!record.authOk) return { status: 401, xml: null };
     if (record.apiVersion !== API_VERSION) return { status: 426, xml: null };
-    const m = /^\/merchants\/([^/?]+)\/(client_token|transactions|transactions\/advanced_search_ids|transactions\/advanced_search)$/.exec(record.path);
+    const m = /^\/merchants\/([^/?]+)\/(client_token|customers|transactions|transactions\/advanced_search_ids|transactions\/advanced_search)$/.exec(record.path);
     if (record.method !== 'POST' || !m) return { status: 404, xml: null };
     // Keys belong to one merchant: another merchant's path is not theirs to call.
     if (decodeURIComponent(m[1]!) !== merchantId) return { status: 403, xml: null };
@@ -217,6 +254,8 @@ export async function startFakeBraintree(
         return clientToken(body);
       case 'transactions':
         return sale(body);
+      case 'customers':
+        return createCustomer(body);
       case 'transactions/advanced_search_ids':
         return searchIds(body);
       default:
@@ -279,7 +318,7 @@ export async function startFakeBraintree(
     const params = (body.client_token ?? {}) as Record<string, unknown>;
     const account = params.merchant_account_id;
     if (account !== undefined && (typeof account !== 'string' || !(account in merchantAccounts))) {
-      return errorResponse('Merchant account does not exist', 'client-token', [{ code: '92807', attribute: 'merchant_account_id', message: 'Merchant account does not exist' }]);
+      return errorResponse('Merchant account does not exist', ['client-token'], [{ code: '92807', attribute: 'merchant_account_id', message: 'Merchant account does not exist' }]);
     }
     // A real client token is base64 JSON the browser SDK reads; this one has the same outline.
     const token = Buffer.from(
@@ -300,6 +339,7 @@ export async function startFakeBraintree(
     const options = (t.options ?? {}) as Record<string, unknown>;
     const amount = t.amount;
     const nonce = t.payment_method_nonce;
+    const token = t.payment_method_token;
     const accountId = t.merchant_account_id ?? defaultAccount;
     const orderId = typeof t.order_id === 'string' ? t.order_id : null;
     const errors: ValidationErrorXml[] = [];
@@ -308,17 +348,26 @@ export async function startFakeBraintree(
     else if (/^0+(\.0+)?$/.test(amount)) errors.push({ code: '81531', attribute: 'amount', message: 'Amount must be greater than zero.' });
     if (typeof accountId !== 'string' || !(accountId in merchantAccounts)) errors.push({ code: '91513', attribute: 'merchant_account_id', message: 'Merchant account ID is invalid.' });
     if (orderId !== null && orderId.length > 255) errors.push({ code: '91501', attribute: 'order_id', message: 'Order ID is too long.' });
-    const outcome = typeof nonce === 'string' ? FAKE_NONCES[nonce] : undefined;
-    if (typeof nonce !== 'string' || nonce === '') errors.push({ code: '91508', attribute: 'base', message: 'Cannot determine payment method.' });
-    else if (!outcome) errors.push({ ...UNKNOWN_NONCE, attribute: 'payment_method_nonce' });
-    else if (outcome.kind === 'validation') errors.push({ code: outcome.code, attribute: 'payment_method_nonce', message: outcome.message });
+    let outcome: NonceOutcome | undefined;
+    const stored = typeof token === 'string' ? vaulted.get(token) : undefined;
+    if (nonce !== undefined && token !== undefined) errors.push({ code: '91515', attribute: 'base', message: 'Cannot provide more than one payment method.' });
+    else if (token !== undefined) {
+      if (!stored) errors.push({ code: '91518', attribute: 'payment_method_token', message: 'Payment method token is invalid.' });
+      // A vaulted method sells as a valid one; declines come from the amount rules below.
+      else outcome = { kind: 'success', instrument: stored.instrument };
+    } else {
+      outcome = typeof nonce === 'string' ? FAKE_NONCES[nonce] : undefined;
+      if (typeof nonce !== 'string' || nonce === '') errors.push({ code: '91508', attribute: 'base', message: 'Cannot determine payment method.' });
+      else if (!outcome) errors.push({ ...UNKNOWN_NONCE, attribute: 'payment_method_nonce' });
+      else if (outcome.kind === 'validation') errors.push({ code: outcome.code, attribute: 'payment_method_nonce', message: outcome.message });
+    }
     if (errors.length > 0 || !outcome || outcome.kind === 'validation') {
-      return errorResponse(errors[0]?.message ?? 'Validation failed', 'transaction', errors);
+      return errorResponse(errors[0]?.message ?? 'Validation failed', ['transaction'], errors);
     }
 
     const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     const tx: TransactionXml = {
-      id: (++sequence).toString(36).padStart(8, 'f'),
+      id: nextId(),
       createdAt: now,
       updatedAt: now,
       amount: amount as string,
@@ -330,6 +379,9 @@ export async function startFakeBraintree(
       responseText: 'Approved',
       rejection: null,
       instrument: outcome.instrument,
+      token: stored ? (token as string) : null,
+      customerId: stored?.customerId ?? null,
+      source: typeof t.transaction_source === 'string' ? t.transaction_source : null,
     };
     // The sandbox's amount rules apply to every valid nonce, as on the real sandbox.
     const whole = Number((amount as string).split('.')[0]);
@@ -338,12 +390,53 @@ export async function startFakeBraintree(
     else if (whole >= 2000 && whole <= 2999) Object.assign(tx, { status: 'processor_declined', responseCode: String(whole), responseText: DECLINE_TEXT[String(whole)] ?? 'Processor Declined' });
     else if (whole === 3000) Object.assign(tx, { status: 'failed', responseCode: '3000', responseText: 'Processor Network Unavailable - Try Again' });
     else if (amount === '5001.00' || amount === '5001') Object.assign(tx, { status: 'gateway_rejected', responseCode: null, responseText: null, rejection: 'application_incomplete' });
+    const approved = tx.status === 'authorized' || tx.status === 'submitted_for_settlement';
+    // Only an approved sale is vaulted, and never a PayPal approval for one payment (its token stays null).
+    if (approved && !stored && options.store_in_vault_on_success === true && !(tx.instrument.type === 'paypal_account' && tx.instrument.oneTime)) {
+      const kept = vault(tx.instrument);
+      Object.assign(tx, { token: kept.token, customerId: kept.customerId });
+    }
     transactions.push(tx);
 
-    if (tx.status === 'authorized' || tx.status === 'submitted_for_settlement') return { status: 201, xml: transactionXml(tx) };
+    if (approved) return { status: 201, xml: transactionXml(tx) };
     // A declined or rejected sale is still a transaction: it comes back inside the error response.
     const message = tx.status === 'gateway_rejected' ? `Gateway Rejected: ${tx.rejection}` : (tx.responseText ?? 'Failed');
-    return errorResponse(message, 'transaction', [], transactionXml(tx), { amount: tx.amount, orderId, type: 'sale' });
+    return errorResponse(message, ['transaction'], [], transactionXml(tx), { amount: tx.amount, orderId, type: 'sale' });
+  }
+
+  /**
+   * A customer made with a nonce: its payment method is vaulted (a card verified first when
+   * `credit_card.options.verify_card` is set). No nonce makes a customer without payment methods.
+   */
+  function createCustomer(body: Record<string, unknown>): { status: number; xml: string | null } {
+    const c = (body.customer ?? {}) as Record<string, unknown>;
+    const verify = ((c.credit_card as { options?: { verify_card?: unknown } } | undefined)?.options?.verify_card) === true;
+    const nonce = c.payment_method_nonce;
+    const customerId = String(100000 + ++sequence);
+    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    if (nonce === undefined) return { status: 201, xml: customerXml(customerId, now, null) };
+    const outcome = typeof nonce === 'string' ? FAKE_NONCES[nonce] : undefined;
+    if (!outcome || outcome.kind === 'validation') {
+      const error = !outcome ? VAULT_UNKNOWN_NONCE : VAULT_CONSUMED_NONCE;
+      return errorResponse(error.message, ['customer', 'credit-card'], [{ ...error, attribute: 'payment_method_nonce' }]);
+    }
+    const instrument = outcome.instrument;
+    if (instrument.type === 'paypal_account' && instrument.oneTime) {
+      const error = { code: '82902', attribute: 'base', message: 'Cannot vault one-time use PayPal Account.' };
+      return errorResponse(error.message, ['customer', 'paypal-account'], [error]);
+    }
+    const verifying = verify && instrument.type === 'credit_card';
+    if (verifying && outcome.kind !== 'success') {
+      const failed: VerificationXml = outcome.kind === 'processor_declined'
+        ? { status: 'processor_declined', responseCode: outcome.code, responseText: outcome.text, rejection: null }
+        : { status: 'gateway_rejected', responseCode: null, responseText: null, rejection: outcome.reason };
+      const message = failed.status === 'gateway_rejected' ? `Gateway Rejected: ${failed.rejection}` : failed.responseText!;
+      return errorResponse(message, ['customer'], [], verificationXml(failed, instrument, now));
+    }
+    const token = `tok${nextId()}`;
+    vaulted.set(token, { customerId, instrument });
+    const verification: VerificationXml | null = verifying ? { status: 'verified', responseCode: '1000', responseText: 'Approved', rejection: null } : null;
+    return { status: 201, xml: customerXml(customerId, now, { token, instrument, verification }) };
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -360,6 +453,7 @@ export async function startFakeBraintree(
     latencyMs: 0,
     searchPageSize: 50,
     transactions,
+    vaulted,
     setStatus(transactionId, status) {
       const tx = transactions.find((t) => t.id === transactionId);
       if (!tx) throw new Error(`the fake has no transaction ${transactionId}`);
@@ -394,6 +488,16 @@ interface TransactionXml {
   responseText: string | null;
   rejection: string | null;
   instrument: Instrument;
+  token: string | null;
+  customerId: string | null;
+  source: string | null;
+}
+
+interface VerificationXml {
+  status: 'verified' | 'processor_declined' | 'gateway_rejected';
+  responseCode: string | null;
+  responseText: string | null;
+  rejection: string | null;
 }
 
 function escapeXml(s: string): string {
@@ -405,17 +509,70 @@ function el(name: string, value: string | null): string {
   return value === null ? `<${name} nil="true"/>` : `<${name}>${escapeXml(value)}</${name}>`;
 }
 
-function instrumentXml(i: Instrument): string {
+/** The payment method as a transaction carries it: `<credit-card>`, `<paypal>`, `<android-pay-card>`, `<apple-pay>`. */
+function instrumentXml(i: Instrument, token: string | null): string {
+  const [name, fields] = methodFields(i, token);
+  return `<${name}>${fields}</${name}>`;
+}
+
+/** The element name in a transaction and the fields of a payment method (with its token, when vaulted). */
+function methodFields(i: Instrument, token: string | null): [string, string] {
   switch (i.type) {
     case 'credit_card':
-      return `<credit-card>${el('bin', i.bin)}${el('last-4', i.last4)}${el('card-type', i.cardType)}${el('masked-number', `${i.bin}******${i.last4}`)}${el('token', null)}</credit-card>`;
+      return ['credit-card', `${el('bin', i.bin)}${el('last-4', i.last4)}${el('card-type', i.cardType)}${el('masked-number', `${i.bin}******${i.last4}`)}${el('token', token)}`];
     case 'paypal_account':
-      return `<paypal>${el('payer-email', i.payerEmail)}${el('payment-id', 'PAY-FAKE')}${el('authorization-id', 'AUTH-FAKE')}${el('token', null)}</paypal>`;
+      return ['paypal', `${el('payer-email', i.payerEmail)}${el('payment-id', 'PAY-FAKE')}${el('authorization-id', 'AUTH-FAKE')}${el('token', token)}`];
     case 'android_pay_card':
-      return `<android-pay-card>${el('source-card-type', i.sourceCardType)}${el('source-card-last-4', i.sourceLast4)}${el('virtual-card-type', i.virtualCardType)}${el('virtual-card-last-4', i.virtualLast4)}${el('source-description', `${i.sourceCardType} ${i.sourceLast4}`)}</android-pay-card>`;
+      return ['android-pay-card', `${el('source-card-type', i.sourceCardType)}${el('source-card-last-4', i.sourceLast4)}${el('virtual-card-type', i.virtualCardType)}${el('virtual-card-last-4', i.virtualLast4)}${el('source-description', `${i.sourceCardType} ${i.sourceLast4}`)}${el('token', token)}`];
     case 'apple_pay_card':
-      return `<apple-pay>${el('card-type', i.cardType)}${el('last-4', i.last4)}${el('cardholder-name', i.cardholderName)}</apple-pay>`;
+      return ['apple-pay', `${el('card-type', i.cardType)}${el('last-4', i.last4)}${el('cardholder-name', i.cardholderName)}${el('token', token)}`];
   }
+}
+
+/** A card verification: inside a vaulted card (`verifications`), or alone in a failed answer. */
+function verificationXml(v: VerificationXml, card: Instrument, at: string): string {
+  const details = card.type === 'credit_card' ? `<credit-card>${el('bin', card.bin)}${el('last-4', card.last4)}${el('card-type', card.cardType)}</credit-card>` : '';
+  return [
+    '<verification>',
+    el('id', `ver${at.replace(/\D/g, '')}`),
+    el('status', v.status),
+    el('processor-response-code', v.responseCode),
+    el('processor-response-text', v.responseText),
+    el('gateway-rejection-reason', v.rejection),
+    `<created-at type="datetime">${at}</created-at>`,
+    details,
+    '</verification>',
+  ].join('');
+}
+
+/** Braintree's customer: every kind of payment method in its own list, each with its token. */
+function customerXml(id: string, at: string, method: { token: string; instrument: Instrument; verification: VerificationXml | null } | null): string {
+  const lists: Record<Instrument['type'], [string, string]> = {
+    credit_card: ['credit-cards', 'credit-card'],
+    paypal_account: ['paypal-accounts', 'paypal-account'],
+    android_pay_card: ['android-pay-cards', 'android-pay-card'],
+    apple_pay_card: ['apple-pay-cards', 'apple-pay-card'],
+  };
+  const body = Object.entries(lists).map(([type, [list, item]]) => {
+    if (!method || method.instrument.type !== type) return `<${list} type="array"/>`;
+    const [, fields] = methodFields(method.instrument, method.token);
+    const verifications = method.instrument.type === 'credit_card'
+      ? `<verifications type="array">${method.verification ? verificationXml(method.verification, method.instrument, at) : ''}</verifications>`
+      : '';
+    return `<${list} type="array"><${item}>${fields}${el('customer-id', id)}<default type="boolean">true</default>${verifications}</${item}></${list}>`;
+  });
+  return [
+    '<customer>',
+    el('id', id),
+    el('first-name', null),
+    el('last-name', null),
+    el('email', null),
+    `<created-at type="datetime">${at}</created-at>`,
+    `<updated-at type="datetime">${at}</updated-at>`,
+    ...body,
+    '<addresses type="array"/>',
+    '</customer>',
+  ].join('\n');
 }
 
 function transactionXml(t: TransactionXml): string {
@@ -434,28 +591,35 @@ function transactionXml(t: TransactionXml): string {
     el('processor-response-text', t.responseText),
     el('gateway-rejection-reason', t.rejection),
     el('payment-instrument-type', t.instrument.type),
-    instrumentXml(t.instrument),
+    el('transaction-source', t.source),
+    instrumentXml(t.instrument, t.token),
+    t.customerId ? `<customer>${el('id', t.customerId)}</customer>` : '<customer><id nil="true"/></customer>',
     `<status-history type="array"><status-event>${el('status', t.status)}${el('amount', t.amount)}<timestamp type="datetime">${t.updatedAt}</timestamp></status-event></status-history>`,
     '</transaction>',
   ].join('\n');
 }
 
 /**
- * Braintree's 422 answer: validation errors nested under the object they are about (here
- * `transaction` or `client-token`), a message, the params echoed, and a declined or rejected
- * transaction when there is one.
+ * Braintree's 422 answer: validation errors nested under the objects they are about (`transaction`,
+ * `client-token`, `customer` > `credit-card`…, each level with its own list), a message, the
+ * params echoed (for a sale), and a declined or rejected transaction, or a failed verification,
+ * when there is one.
  */
 function errorResponse(
   message: string,
-  about: 'transaction' | 'client-token',
+  about: readonly string[],
   errors: ValidationErrorXml[],
-  transaction = '',
+  extra = '',
   params: Record<string, string | null> = {},
 ): { status: number; xml: string } {
   const errorList = errors
     .map((e) => `<error>${el('code', e.code)}<attribute type="symbol">${escapeXml(e.attribute)}</attribute>${el('message', e.message)}</error>`)
     .join('');
-  const nested = errors.length > 0 ? `<${about}><errors type="array">${errorList}</errors></${about}>` : '';
+  let nested = '';
+  if (errors.length > 0) {
+    nested = `<errors type="array">${errorList}</errors>`;
+    for (let i = about.length - 1; i >= 0; i--) nested = `<${about[i]}>${i === about.length - 1 ? '' : '<errors type="array"/>'}${nested}</${about[i]}>`;
+  }
   const echoed = Object.entries(params)
     .filter((entry): entry is [string, string] => entry[1] !== null)
     .map(([k, v]) => el(k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), v))
@@ -463,9 +627,9 @@ function errorResponse(
   const xml = [
     '<api-error-response>',
     `<errors><errors type="array"/>${nested}</errors>`,
-    `<params>${about === 'transaction' ? `<transaction>${echoed}</transaction>` : ''}</params>`,
+    `<params>${about[0] === 'transaction' ? `<transaction>${echoed}</transaction>` : ''}</params>`,
     el('message', message),
-    transaction,
+    extra,
     '</api-error-response>',
   ].join('\n');
   return { status: 422, xml };

@@ -33,11 +33,18 @@ export interface CardSale {
   /** The reader paying: a nonce obtained by another reader is refused (the sandbox binds nonces to readers). */
   readerId: number;
   money: Money;
-  /** Single-use payment method nonce from the widget (or, for a renewal, `token`). */
+  /** Single-use payment method nonce from the widget; ignored when `token` is given. */
   nonce: string;
-  /** A reusable payment method the provider vaulted earlier (subscription renewals); used instead of `nonce`. */
+  /**
+   * A reusable payment method the provider vaulted earlier (a subscription's renewal): sold
+   * instead of `nonce`, as a merchant-initiated recurring payment.
+   */
   token?: string;
-  /** Keep the payment method for later sales (a subscription's renewals): the result carries its token. */
+  /**
+   * Keep the nonce's payment method for later sales (a subscription's first payment): a successful
+   * result carries its `vaultToken`, null when the provider would not keep it (a one-time PayPal
+   * approval, say).
+   */
   vault?: boolean;
   /** Device data from the widget (fraud tools); passed through untouched. */
   deviceData: string | null;
@@ -51,8 +58,9 @@ export type CardSaleResult =
   | { ok: true; paymentId: string; money: Money; display: { brand: string | null; last4: string | null }; vaultToken?: string | null }
   /**
    * declined: the processor (bank) said no; rejected: the gateway refused (fraud rules, CVV,
-   * AVS); nonce: the nonce is unknown, used or expired; unavailable: the provider could not be
-   * reached or answered nonsense (nothing is known to have been charged).
+   * AVS) or will not take this kind of payment method; nonce: the nonce is unknown, used or
+   * expired, or the vaulted token is unknown (a new payment method is needed); unavailable: the
+   * provider could not be reached or answered nonsense (nothing is known to have been charged).
    */
   | { ok: false; code: 'declined' | 'rejected' | 'nonce' | 'unavailable'; message: string | null };
 
@@ -114,11 +122,24 @@ export interface PixEvent {
   paymentId: string | null;
 }
 
+/**
+ * What closing a charge found: `closed`, it can no longer be paid (closed now or before, or
+ * expired); `paid`, it was paid before it could be closed (the payment stands and must be
+ * confirmed); `unknown`, the PSP has no such charge.
+ */
+export type PixCloseResult = 'closed' | 'paid' | 'unknown';
+
 export interface PixProvider {
   readonly id: 'sandbox' | 'openpix';
   createCharge(input: PixChargeRequest): Promise<PixCharge>;
   /** The charge as the PSP sees it now; null when it does not know it. */
   getCharge(correlationID: string): Promise<PixCharge | null>;
+  /**
+   * Makes an unpaid charge unpayable at the PSP (a reader who starts another charge abandons
+   * this one). Safe to repeat. Throws, like the other calls, when the PSP cannot be reached or
+   * answers nonsense: the charge may still be payable, so ask again or keep watching it.
+   */
+  closeCharge(correlationID: string): Promise<PixCloseResult>;
   /**
    * Checks a webhook delivery's signature over its raw body and reads it. Null when the
    * signature is missing or wrong, or the body is not an event about a charge.

@@ -67,3 +67,8 @@ export async function payCharge(db: DB, correlationId: string, paymentId: string
 export async function expireCharge(db: DB, correlationId: string, now: number): Promise<void> {
   await db.updateTable('sandbox_pix_charges').set({ status: 'EXPIRED' }).where('correlation_id', '=', correlationId).where('status', '=', 'ACTIVE').where('expires_at', '<=', now).execute();
 }
+
+/** An active charge becomes EXPIRED whatever its expiry (closed at the PSP); a paid one stays paid. */
+export async function closeCharge(db: DB, correlationId: string): Promise<void> {
+  await db.updateTable('sandbox_pix_charges').set({ status: 'EXPIRED' }).where('correlation_id', '=', correlationId).where('status', '=', 'ACTIVE').execute();
+}

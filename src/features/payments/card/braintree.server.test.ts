@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeBraintree, type FakeBraintree } from '../../../../tests/support/braintree-fake';
-import { createBraintreeProvider, mapSale, readMoney, toDecimal, type BraintreeOptions } from './braintree.server';
+import { createBraintreeProvider, mapSale, mapVault, readMoney, toDecimal, type BraintreeOptions } from './braintree.server';
 
 let fake: FakeBraintree;
 
@@ -181,6 +181,162 @@ describe('Braintree provider against a local fake of the gateway', () => {
   it('never sends card details: only the nonce, device data and order reach the gateway', async () => {
     await provider().sale(sale('fake-valid-nonce'));
     expect(Object.keys(lastSent()).sort()).toEqual(['amount', 'device_data', 'merchant_account_id', 'options', 'order_id', 'payment_method_nonce', 'type']);
+  });
+});
+
+/** The customer part of the last request the fake received (a vaulting). */
+function lastCustomer(): Record<string, unknown> {
+  const last = fake.requests.at(-1)!;
+  expect(last).toMatchObject({ method: 'POST', path: `/merchants/${fake.merchantId}/customers`, authOk: true, apiVersion: '6' });
+  return (last.body as { customer: Record<string, unknown> }).customer;
+}
+
+const closedPort = async () => {
+  const closed = http.createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const { port } = closed.address() as AddressInfo;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  return port;
+};
+
+describe('vaulting a nonce without a charge (a card trial)', () => {
+  const vault = (nonce: string, deviceData: string | null = '{"correlation_id":"abc"}') => provider().vault({ readerId: 1, nonce, deviceData });
+
+  it('verifies the card, keeps it in a new customer and answers its token and display, charging nothing', async () => {
+    const before = fake.transactions.length;
+    const result = await vault('fake-valid-nonce');
+    expect(lastCustomer()).toEqual({ payment_method_nonce: 'fake-valid-nonce', device_data: '{"correlation_id":"abc"}', credit_card: { options: { verify_card: true } } });
+    expect(fake.requests.at(-1)!.status).toBe(201);
+    expect(result).toEqual({ ok: true, token: expect.any(String), display: { brand: 'Visa', last4: '1111' } });
+    const { token } = result as { token: string };
+    expect(fake.vaulted.get(token)?.instrument).toMatchObject({ type: 'credit_card', last4: '1111' });
+    expect(fake.transactions.length).toBe(before);
+    // What renewals will do with it: a sale on the token.
+    expect(await provider().sale({ ...sale('', usd(499), 'ord_after_trial'), token })).toMatchObject({ ok: true, display: { brand: 'Visa', last4: '1111' } });
+  });
+
+  it('leaves device data out when the widget gave none', async () => {
+    await vault('fake-valid-nonce', null);
+    expect(lastCustomer()).not.toHaveProperty('device_data');
+  });
+
+  it('shows vaulted wallets as a sale shows them, and vaults PayPal from its vault flow', async () => {
+    expect(await vault('fake-paypal-billing-agreement-nonce')).toMatchObject({ ok: true, token: expect.any(String), display: { brand: 'PayPal', last4: null } });
+    expect(await vault('fake-android-pay-visa-nonce')).toMatchObject({ ok: true, token: expect.any(String), display: { brand: 'Google Pay', last4: '1111' } });
+    expect(await vault('fake-apple-pay-visa-nonce')).toMatchObject({ ok: true, token: expect.any(String), display: { brand: 'Apple Pay', last4: '1881' } });
+  });
+
+  it('maps a card the bank declines when verified to declined, and a fraud rejection to rejected, vaulting neither', async () => {
+    const kept = fake.vaulted.size;
+    expect(await vault('fake-processor-declined-visa-nonce')).toEqual({ ok: false, code: 'declined', message: 'Do Not Honor' });
+    expect(fake.requests.at(-1)!.status).toBe(422);
+    expect(await vault('fake-gateway-rejected-fraud-nonce')).toEqual({ ok: false, code: 'rejected', message: 'fraud' });
+    expect(fake.vaulted.size).toBe(kept);
+  });
+
+  it('maps a consumed or unknown nonce to nonce', async () => {
+    expect(await vault('fake-consumed-nonce')).toEqual({ ok: false, code: 'nonce', message: 'Cannot use a payment_method_nonce more than once.' });
+    expect(await vault('not-a-nonce-the-gateway-knows')).toEqual({ ok: false, code: 'nonce', message: 'Unknown or expired payment_method_nonce.' });
+  });
+
+  it('refuses a PayPal approval for one payment, which Braintree will not vault, as rejected', async () => {
+    expect(await vault('fake-paypal-one-time-nonce')).toEqual({ ok: false, code: 'rejected', message: 'Cannot vault one-time use PayPal Account.' });
+  });
+
+  it('is unavailable with wrong keys, a closed port or a time-out', async () => {
+    expect(await provider({ privateKey: 'not-the-key' }).vault({ readerId: 1, nonce: 'fake-valid-nonce', deviceData: null })).toEqual({ ok: false, code: 'unavailable', message: 'authenticationError: Authentication Error' });
+    const port = await closedPort();
+    expect(await provider({ environment: { host: '127.0.0.1', port, ssl: false } }).vault({ readerId: 1, nonce: 'fake-valid-nonce', deviceData: null }))
+      .toMatchObject({ ok: false, code: 'unavailable', message: expect.stringMatching(/ECONNREFUSED/) });
+    fake.latencyMs = 1_000;
+    try {
+      expect(await provider({ timeoutMs: 150 }).vault({ readerId: 1, nonce: 'fake-valid-nonce', deviceData: null })).toEqual({ ok: false, code: 'unavailable', message: 'unexpectedError: Request timed out' });
+    } finally {
+      fake.latencyMs = 0;
+    }
+  });
+
+  it('treats a success without a payment method as unavailable, never as vaulted', () => {
+    expect(mapVault({ success: true, customer: { paymentMethods: [], creditCards: [] } } as unknown as Parameters<typeof mapVault>[0])).toEqual({ ok: false, code: 'unavailable', message: 'no payment method in the answer' });
+  });
+});
+
+describe('a subscription\'s first sale vaults its payment method, and renewals sell on the token', () => {
+  const first = (nonce: string, orderId: string, money = usd(499)) => provider().sale({ ...sale(nonce, money, orderId), vault: true });
+  const renewal = (token: string, orderId: string, money = usd(499)) => provider().sale({ orderId, readerId: 1, money, nonce: '', token, deviceData: null });
+
+  it('asks Braintree to keep the card on success, as the first of a recurring series, and answers its token', async () => {
+    const result = await first('fake-valid-nonce', 'ord_sub_first');
+    expect(lastSent()).toEqual({
+      amount: '4.99',
+      payment_method_nonce: 'fake-valid-nonce',
+      transaction_source: 'recurring_first',
+      device_data: '{"correlation_id":"abc"}',
+      order_id: 'ord_sub_first',
+      merchant_account_id: 'inkpass_usd',
+      options: { submit_for_settlement: true, store_in_vault_on_success: true },
+      type: 'sale',
+    });
+    expect(result).toEqual({ ok: true, paymentId: expect.any(String), money: { amount: 499, currency: 'USD' }, display: { brand: 'Visa', last4: '1111' }, vaultToken: expect.any(String) });
+    const { vaultToken } = result as { vaultToken: string };
+    expect(fake.vaulted.has(vaultToken)).toBe(true);
+  });
+
+  it('reads the vaulted token of each kind of payment method', async () => {
+    for (const nonce of ['fake-paypal-billing-agreement-nonce', 'fake-android-pay-visa-nonce', 'fake-apple-pay-visa-nonce']) {
+      const result = (await first(nonce, `ord_sub_${nonce}`)) as { ok: true; vaultToken: string };
+      expect(result, nonce).toMatchObject({ ok: true, vaultToken: expect.any(String) });
+      expect(fake.vaulted.get(result.vaultToken)?.instrument.type, nonce).toBe({ 'fake-paypal-billing-agreement-nonce': 'paypal_account', 'fake-android-pay-visa-nonce': 'android_pay_card', 'fake-apple-pay-visa-nonce': 'apple_pay_card' }[nonce]);
+    }
+  });
+
+  it('answers a null token when Braintree took the money but kept nothing (a one-time PayPal approval)', async () => {
+    const warn = console.warn;
+    const warnings: unknown[] = [];
+    console.warn = (...args: unknown[]) => warnings.push(args.join(' '));
+    try {
+      expect(await first('fake-paypal-one-time-nonce', 'ord_sub_paypal_once')).toMatchObject({ ok: true, display: { brand: 'PayPal' }, vaultToken: null });
+    } finally {
+      console.warn = warn;
+    }
+    expect(warnings).toEqual([expect.stringContaining('ord_sub_paypal_once was paid but its paypal_account was not vaulted')]);
+  });
+
+  it('vaults nothing when the first sale is declined', async () => {
+    const kept = fake.vaulted.size;
+    expect(await first('fake-processor-declined-visa-nonce', 'ord_sub_declined')).toEqual({ ok: false, code: 'declined', message: 'Do Not Honor' });
+    expect(await first('fake-valid-nonce', 'ord_sub_declined_amount', usd(200000))).toEqual({ ok: false, code: 'declined', message: 'Do Not Honor' });
+    expect(fake.vaulted.size).toBe(kept);
+  });
+
+  it('a renewal sends the token, not a nonce, as a recurring sale, and is paid without a new token', async () => {
+    const { vaultToken } = (await first('fake-valid-nonce', 'ord_sub_r0')) as { vaultToken: string };
+    const result = await renewal(vaultToken, 'ord_sub_r1');
+    expect(lastSent()).toEqual({
+      amount: '4.99',
+      payment_method_token: vaultToken,
+      transaction_source: 'recurring',
+      order_id: 'ord_sub_r1',
+      merchant_account_id: 'inkpass_usd',
+      options: { submit_for_settlement: true },
+      type: 'sale',
+    });
+    expect(result).toEqual({ ok: true, paymentId: expect.any(String), money: { amount: 499, currency: 'USD' }, display: { brand: 'Visa', last4: '1111' } });
+    expect(fake.transactions.at(-1)).toMatchObject({ orderId: 'ord_sub_r1', token: vaultToken, source: 'recurring', status: 'submitted_for_settlement' });
+    // The reconciler finds a renewal like any sale.
+    expect(await provider().findSale('ord_sub_r1')).toEqual(result);
+  });
+
+  it('a renewal the bank declines is declined, and an unknown token needs a new payment method (nonce)', async () => {
+    const { vaultToken } = (await first('fake-valid-nonce', 'ord_sub_d0')) as { vaultToken: string };
+    expect(await renewal(vaultToken, 'ord_sub_d1', usd(200100))).toEqual({ ok: false, code: 'declined', message: 'Insufficient Funds' });
+    expect(await renewal('no-such-token', 'ord_sub_d2')).toEqual({ ok: false, code: 'nonce', message: 'Payment method token is invalid.' });
+  });
+
+  it('a renewal is unavailable when the gateway is down', async () => {
+    const port = await closedPort();
+    const down = createBraintreeProvider({ environment: { host: '127.0.0.1', port, ssl: false }, merchantId: fake.merchantId, publicKey: fake.publicKey, privateKey: fake.privateKey });
+    expect(await down.sale({ orderId: 'ord_sub_down', readerId: 1, money: usd(499), nonce: '', token: 'tok', deviceData: null })).toMatchObject({ ok: false, code: 'unavailable', message: expect.stringMatching(/ECONNREFUSED/) });
   });
 });
 

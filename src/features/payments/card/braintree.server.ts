@@ -28,16 +28,29 @@ export interface BraintreeOptions {
 }
 
 /**
- * Validation error codes on a sale that are about the nonce itself (the SDK's
- * ValidationErrorCodes.Transaction; Braintree's "All validation errors" reference): consumed,
- * unknown or expired, locked. A fresh nonce from the widget can fix these.
+ * Validation error codes that are about the nonce or token itself (the SDK's
+ * ValidationErrorCodes; Braintree's "All validation errors" reference): consumed, unknown or
+ * expired, locked. A sale answers them in the Transaction group; a vaulting (customer.create)
+ * under the payment method the nonce stands for: CreditCard, PayPalAccount, ApplePayCard or
+ * PaymentMethod. A sale on a vaulted token that the gateway no longer knows (91518) is the same
+ * for us: a new payment method is needed.
  */
-const NONCE_ERRORS = new Set(['91564', '91565', '91566']);
+const NONCE_ERRORS = new Set([
+  '91564', '91565', '91566', // Transaction
+  '91731', '91732', '91733', // CreditCard
+  '92907', '92908', '92909', // PayPalAccount
+  '93504', '93505', '93506', // ApplePayCard
+  '93107', '93108', '93109', // PaymentMethod
+  '91518', // Transaction: PaymentMethodTokenIsInvalid
+]);
 /**
- * The nonce is fine but this merchant account will not take what it stands for (card type not
- * accepted, no valid instrument type): another method is needed, as for a gateway rejection.
+ * The nonce is fine but this merchant account will not take or keep what it stands for: card type
+ * not accepted (91567, 91734, 81703, 83518, and 91517 for a vaulted token), no valid instrument
+ * type (91569), PayPal, Apple Pay or Google Pay not accepted (82904, 83501, 83708), or a PayPal
+ * approval for one payment that cannot be vaulted (82902). Another method is needed, as for a
+ * gateway rejection.
  */
-const METHOD_REFUSED_ERRORS = new Set(['91567', '91569']);
+const METHOD_REFUSED_ERRORS = new Set(['91567', '91569', '91517', '91734', '81703', '83518', '82902', '82904', '83501', '83708']);
 
 /**
  * Transaction statuses under which the money was taken or will be without anything more from us
@@ -103,11 +116,11 @@ export function createBraintreeProvider(opts: BraintreeOptions): BraintreeProvid
       try {
         result = await gateway.transaction.sale({
           amount: toDecimal(money.amount, digits),
-          paymentMethodNonce: input.nonce,
+          ...paymentMethodOf(input),
           ...(input.deviceData ? { deviceData: input.deviceData } : {}),
           orderId: input.orderId,
           ...(merchantAccountId ? { merchantAccountId } : {}),
-          options: { submitForSettlement: true },
+          options: { submitForSettlement: true, ...(input.vault && !input.token ? { storeInVaultOnSuccess: true } : {}) },
         });
       } catch (error) {
         // Network errors, time-outs, 401/403/5xx. A time-out may still have charged: the order id
@@ -176,8 +189,18 @@ export function createBraintreeProvider(opts: BraintreeOptions): BraintreeProvid
 
 type SaleResponse = braintree.ValidatedResponse<braintree.Transaction>;
 
+/**
+ * What a sale pays with. A renewal sells the vaulted token as a merchant-initiated recurring
+ * payment (`transactionSource: recurring`); a first payment that keeps its method for renewals is
+ * the first of the series (`recurring_first`), so card networks treat the renewals as such.
+ */
+function paymentMethodOf(input: CardSale): Pick<braintree.TransactionRequest, 'paymentMethodNonce' | 'paymentMethodToken' | 'transactionSource'> {
+  if (input.token) return { paymentMethodToken: input.token, transactionSource: 'recurring' };
+  return { paymentMethodNonce: input.nonce, ...(input.vault ? { transactionSource: 'recurring_first' as const } : {}) };
+}
+
 /** What a sale's answer means for checkout (exported for tests of odd answers). */
-export function mapSale(result: SaleResponse, input: Pick<CardSale, 'orderId'>): CardSaleResult {
+export function mapSale(result: SaleResponse, input: Pick<CardSale, 'orderId' | 'vault' | 'token'>): CardSaleResult {
   const tx = result.transaction as braintree.Transaction | undefined;
   if (result.success) {
     const money = tx ? readMoney(tx.amount, tx.currencyIsoCode) : null;
@@ -187,10 +210,34 @@ export function mapSale(result: SaleResponse, input: Pick<CardSale, 'orderId'>):
       console.error(`[braintree] sale for order ${input.orderId} answered success without a readable transaction (id ${tx?.id ?? 'none'})`);
       return { ok: false, code: 'unavailable', message: 'unreadable transaction' };
     }
-    return { ok: true, paymentId: tx.id, money, display: displayOf(tx) };
+    const paid = { ok: true as const, paymentId: tx.id, money, display: displayOf(tx) };
+    if (!input.vault || input.token) return paid;
+    const vaultToken = vaultTokenOf(tx);
+    // The money is taken either way; without a token the subscription cannot renew by itself.
+    if (!vaultToken) console.warn(`[braintree] sale ${tx.id} for order ${input.orderId} was paid but its ${tx.paymentInstrumentType ?? 'payment method'} was not vaulted`);
+    return { ...paid, vaultToken };
   }
   if (tx?.status === 'processor_declined') return { ok: false, code: 'declined', message: tx.processorResponseText || null };
   if (tx?.status === 'gateway_rejected') return { ok: false, code: 'rejected', message: tx.gatewayRejectionReason ?? null };
+  return refusalOf(result);
+}
+
+/** What a vaulting's answer means (exported for tests of odd answers). */
+export function mapVault(result: braintree.ValidatedResponse<braintree.Customer>): CardVaultResult {
+  if (result.success) {
+    const method = result.customer ? vaultedMethodOf(result.customer) : null;
+    if (!method) return { ok: false, code: 'unavailable', message: 'no payment method in the answer' };
+    return { ok: true, ...method };
+  }
+  // A failed verification comes back beside the errors, as a plain object (ErrorResponse copies it).
+  const verification = (result as { verification?: { status?: string; processorResponseText?: string; gatewayRejectionReason?: string } }).verification;
+  if (verification?.status === 'processor_declined') return { ok: false, code: 'declined', message: verification.processorResponseText || null };
+  if (verification?.status === 'gateway_rejected') return { ok: false, code: 'rejected', message: verification.gatewayRejectionReason || null };
+  return refusalOf(result);
+}
+
+/** A refusal by validation errors: the nonce or token, the kind of method, or anything else (unavailable). */
+function refusalOf(result: braintree.ValidatedResponse<braintree.Transaction> | braintree.ValidatedResponse<braintree.Customer>): { ok: false; code: 'nonce' | 'rejected' | 'unavailable'; message: string | null } {
   const codes = result.errors?.deepErrors().map((e) => ({ code: String(e.code), message: e.message })) ?? [];
   const nonce = codes.find((e) => NONCE_ERRORS.has(e.code));
   if (nonce) return { ok: false, code: 'nonce', message: nonce.message };
@@ -200,41 +247,61 @@ export function mapSale(result: SaleResponse, input: Pick<CardSale, 'orderId'>):
   return { ok: false, code: 'unavailable', message: result.message || null };
 }
 
-/** What a vaulting's answer means (exported for tests of odd answers). */
-export function mapVault(result: braintree.ValidatedResponse<braintree.Customer>): CardVaultResult {
-  if (result.success) {
-    const method = result.customer?.paymentMethods?.[0] as { token?: string; cardType?: string; last4?: string; email?: string } | undefined;
-    if (!method?.token) return { ok: false, code: 'unavailable', message: 'no payment method in the answer' };
-    return { ok: true, token: method.token, display: { brand: method.cardType ?? (method.email ? 'PayPal' : null), last4: method.last4 ?? null } };
-  }
-  const verification = (result as { verification?: { status?: string; processorResponseText?: string; gatewayRejectionReason?: string } }).verification;
-  if (verification?.status === 'processor_declined') return { ok: false, code: 'declined', message: verification.processorResponseText ?? null };
-  if (verification?.status === 'gateway_rejected') return { ok: false, code: 'rejected', message: verification.gatewayRejectionReason ?? null };
-  const codes = result.errors?.deepErrors().map((e) => ({ code: String(e.code), message: e.message })) ?? [];
-  const nonce = codes.find((e) => NONCE_ERRORS.has(e.code));
-  if (nonce) return { ok: false, code: 'nonce', message: nonce.message };
-  const refused = codes.find((e) => METHOD_REFUSED_ERRORS.has(e.code));
-  if (refused) return { ok: false, code: 'rejected', message: refused.message };
-  return { ok: false, code: 'unavailable', message: result.message || null };
-}
+type Display = { brand: string | null; last4: string | null };
 
 /** Brand and last four for the receipt; never more (no BIN, no expiry, no name). */
-function displayOf(tx: braintree.Transaction): { brand: string | null; last4: string | null } {
+function displayOf(tx: braintree.Transaction): Display {
   switch (tx.paymentInstrumentType) {
     case 'credit_card':
       return { brand: tx.creditCard?.cardType || null, last4: tx.creditCard?.last4 || null };
+    case 'paypal_account':
+      return walletDisplay('paypal_account', undefined);
+    case 'android_pay_card':
+      return walletDisplay('android_pay_card', tx.androidPayCard);
+    case 'apple_pay_card':
+      return walletDisplay('apple_pay_card', tx.applePayCard);
+    default:
+      return { brand: null, last4: null };
+  }
+}
+
+/** A wallet shows its name and the last four its owner knows it by (none for PayPal). */
+function walletDisplay(type: 'paypal_account' | 'android_pay_card' | 'apple_pay_card', card: { sourceCardLast4?: string; last4?: string } | undefined): Display {
+  switch (type) {
     case 'paypal_account':
       return { brand: WALLET_BRAND.paypal_account!, last4: null };
     case 'android_pay_card':
       // Google Pay reports the card on file (source) and a virtual number; the reader knows the
       // first. The SDK's own `last4` is the virtual one.
-      return { brand: WALLET_BRAND.android_pay_card!, last4: tx.androidPayCard?.sourceCardLast4 || null };
+      return { brand: WALLET_BRAND.android_pay_card!, last4: card?.sourceCardLast4 || null };
     case 'apple_pay_card':
       // Apple Pay reports only the device account number, which Wallet also shows.
-      return { brand: WALLET_BRAND.apple_pay_card!, last4: tx.applePayCard?.last4 || null };
-    default:
-      return { brand: null, last4: null };
+      return { brand: WALLET_BRAND.apple_pay_card!, last4: card?.last4 || null };
   }
+}
+
+/** The token of the payment method a sale vaulted (`storeInVaultOnSuccess`), null when none was kept. */
+function vaultTokenOf(tx: braintree.Transaction): string | null {
+  const method = {
+    credit_card: tx.creditCard,
+    paypal_account: tx.paypalAccount,
+    android_pay_card: tx.androidPayCard,
+    apple_pay_card: tx.applePayCard,
+  }[tx.paymentInstrumentType as string] as { token?: string | null } | undefined;
+  return method?.token || null;
+}
+
+/** The payment method a new customer holds (one nonce makes one), with the same display as a sale's. */
+function vaultedMethodOf(customer: braintree.Customer): { token: string; display: Display } | null {
+  const card = customer.creditCards?.[0];
+  if (card?.token) return { token: card.token, display: { brand: card.cardType || null, last4: card.last4 || null } };
+  const paypal = customer.paypalAccounts?.[0];
+  if (paypal?.token) return { token: paypal.token, display: walletDisplay('paypal_account', undefined) };
+  const googlePay = customer.androidPayCards?.[0];
+  if (googlePay?.token) return { token: googlePay.token, display: walletDisplay('android_pay_card', googlePay) };
+  const applePay = customer.applePayCards?.[0];
+  if (applePay?.token) return { token: applePay.token, display: walletDisplay('apple_pay_card', applePay) };
+  return null;
 }
 
 function environmentOf(env: BraintreeOptions['environment']): braintree.Environment {

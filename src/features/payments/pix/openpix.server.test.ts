@@ -10,7 +10,10 @@ const APP_ID = 'Q2xpZW50X0lkX3Rlc3Q6Q2xpZW50X1NlY3JldF90ZXN0';
 /**
  * A local server that answers like Woovi's charge API for the calls the provider makes. It
  * records every request, keeps charges by correlationID, answers a repeated correlationID with a
- * 400 (as a PSP may), and can be told to fail, hang or answer nonsense.
+ * 400 (as a PSP may), deletes an active charge (DELETE answers {status: 'OK', id}; the charge then
+ * reads EXPIRED, as Woovi reports a deleted charge) and refuses, with a 400 and a message, to
+ * delete a paid, expired or unknown one; and it can be told to fail, hang, answer nonsense or
+ * refuse every delete.
  */
 interface Recorded {
   method: string;
@@ -18,7 +21,7 @@ interface Recorded {
   headers: http.IncomingHttpHeaders;
   body: string;
 }
-type Mode = 'ok' | 'fail' | 'hang' | 'not-json' | 'not-a-charge' | 'bad-brcode';
+type Mode = 'ok' | 'fail' | 'hang' | 'not-json' | 'not-a-charge' | 'bad-brcode' | 'refuse-delete';
 const psp = {
   requests: [] as Recorded[],
   charges: new Map<string, Record<string, unknown>>(),
@@ -66,6 +69,14 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse, body: strin
   if (req.method === 'GET' && get) {
     const charge = psp.charges.get(decodeURIComponent(get[1]!));
     return charge ? answer(res, 200, { charge }) : answer(res, 404, { error: 'Cobrança não encontrada' });
+  }
+  if (req.method === 'DELETE' && get) {
+    const id = decodeURIComponent(get[1]!);
+    const charge = psp.charges.get(id);
+    if (!charge) return answer(res, 400, { error: 'Cobrança não encontrada' });
+    if (psp.mode === 'refuse-delete' || charge.status !== 'ACTIVE') return answer(res, 400, { error: 'Não é possível deletar esta cobrança' });
+    charge.status = 'EXPIRED';
+    return answer(res, 200, { status: 'OK', id });
   }
   answer(res, 404, { error: 'not found' });
 }
@@ -152,10 +163,64 @@ describe('the OpenPix provider: charges', () => {
     await expect(provider({ baseUrl: deadUrl }).getCharge('ord_x')).rejects.toThrow(/OpenPix GET \/api\/v1\/charge\/ord_x: network failure/);
   });
 
+  it('closes an active charge with DELETE, after which it reads EXPIRED and closing it again says closed', async () => {
+    const openpix = provider();
+    await openpix.createCharge({ correlationID: 'ord/2 ä', value: 990, expiresIn: 900 });
+    psp.requests.length = 0;
+    expect(await openpix.closeCharge('ord/2 ä')).toBe('closed');
+    expect(psp.requests).toHaveLength(1);
+    expect(psp.requests[0]).toMatchObject({ method: 'DELETE', url: '/api/v1/charge/ord%2F2%20%C3%A4', body: '' });
+    expect(psp.requests[0]!.headers.authorization).toBe(APP_ID);
+    expect(await openpix.getCharge('ord/2 ä')).toMatchObject({ status: 'EXPIRED', paymentId: null });
+    // Woovi refuses to delete it twice; reading it back says it is closed all the same.
+    psp.requests.length = 0;
+    expect(await openpix.closeCharge('ord/2 ä')).toBe('closed');
+    expect(psp.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['DELETE /api/v1/charge/ord%2F2%20%C3%A4', 'GET /api/v1/charge/ord%2F2%20%C3%A4']);
+  });
+
+  it('says paid for a charge paid before it could be closed (it stays paid), and unknown for one the PSP does not know', async () => {
+    const openpix = provider();
+    await openpix.createCharge({ correlationID: 'ord_paid', value: 990, expiresIn: 900 });
+    psp.charges.get('ord_paid')!.status = 'COMPLETED';
+    expect(await openpix.closeCharge('ord_paid')).toBe('paid');
+    expect(await openpix.getCharge('ord_paid')).toMatchObject({ status: 'COMPLETED', paymentId: psp.charges.get('ord_paid')!.transactionID });
+    expect(await openpix.closeCharge('ord_never_made')).toBe('unknown');
+  });
+
+  it('throws when the PSP refuses to close a charge that is still payable', async () => {
+    const openpix = provider();
+    await openpix.createCharge({ correlationID: 'ord_kept', value: 990, expiresIn: 900 });
+    psp.mode = 'refuse-delete';
+    await expect(openpix.closeCharge('ord_kept')).rejects.toThrow('OpenPix DELETE /api/v1/charge/ord_kept answered 400: Não é possível deletar esta cobrança, and the charge is still ACTIVE');
+    expect(psp.charges.get('ord_kept')!.status).toBe('ACTIVE');
+  });
+
+  it('throws on a 500, a time-out, a network failure, nonsense and a refused app ID when closing', async () => {
+    psp.mode = 'fail';
+    await expect(provider().closeCharge('ord_x')).rejects.toThrow('OpenPix DELETE /api/v1/charge/ord_x answered 500: internal error');
+    psp.mode = 'hang';
+    await expect(provider({ timeoutMs: 150 }).closeCharge('ord_x')).rejects.toThrow('OpenPix DELETE /api/v1/charge/ord_x: no answer within 150 ms');
+    psp.mode = 'not-json';
+    await expect(provider().closeCharge('ord_x')).rejects.toThrow('OpenPix DELETE /api/v1/charge/ord_x answered 200 with a body that is not JSON');
+    psp.mode = 'not-a-charge';
+    await expect(provider().closeCharge('ord_x')).rejects.toThrow('OpenPix DELETE /api/v1/charge/ord_x answered without status OK');
+    psp.mode = 'ok';
+    // A refused app ID is not a refusal to delete: no read-back, just the error.
+    psp.requests.length = 0;
+    await expect(provider({ appId: 'wrong' }).closeCharge('ord_x')).rejects.toThrow('OpenPix DELETE /api/v1/charge/ord_x answered 401: appID inválido');
+    expect(psp.requests).toHaveLength(1);
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((resolve) => closed.close(resolve));
+    await expect(provider({ baseUrl: deadUrl }).closeCharge('ord_x')).rejects.toThrow(/OpenPix DELETE \/api\/v1\/charge\/ord_x: network failure/);
+  });
+
   it('refuses a request it cannot send before calling the PSP', async () => {
     await expect(provider().createCharge({ correlationID: 'o', value: 0, expiresIn: 60 })).rejects.toThrow(RangeError);
     await expect(provider().createCharge({ correlationID: 'o', value: 19.9, expiresIn: 60 })).rejects.toThrow(RangeError);
     await expect(provider().createCharge({ correlationID: '', value: 100, expiresIn: 60 })).rejects.toThrow(RangeError);
+    await expect(provider().closeCharge('')).rejects.toThrow(RangeError);
     expect(psp.requests).toHaveLength(0);
   });
 });

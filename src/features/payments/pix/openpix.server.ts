@@ -2,8 +2,9 @@
  * The Pix provider for Woovi (formerly OpenPix), a Pix PSP with a charge API
  * (docs/payments.md, "OpenPix / Woovi"):
  *
- *   POST {baseUrl}/api/v1/charge                  {correlationID, value, expiresIn, comment} -> {charge}
- *   GET  {baseUrl}/api/v1/charge/{correlationID}  -> {charge}, 404 when unknown
+ *   POST   {baseUrl}/api/v1/charge                  {correlationID, value, expiresIn, comment} -> {charge}
+ *   GET    {baseUrl}/api/v1/charge/{correlationID}  -> {charge}, 404 when unknown
+ *   DELETE {baseUrl}/api/v1/charge/{correlationID}  -> {status: 'OK', id}, 400 {error} when it cannot
  *
  * with the app ID as the `Authorization` header. Every failure to get a usable answer (network,
  * time-out, non-2xx, JSON that is not a charge) throws an Error whose message says which call
@@ -16,7 +17,7 @@
  * (Woovi calls it deprecated). Whichever of the two keys is configured must verify; both when both are.
  */
 import crypto from 'node:crypto';
-import type { PixCharge, PixChargeRequest, PixEvent, PixProvider, PixStatus } from '../provider';
+import type { PixCharge, PixChargeRequest, PixCloseResult, PixEvent, PixProvider, PixStatus } from '../provider';
 import { parseBrCode } from './brcode';
 
 /**
@@ -73,8 +74,11 @@ const CHARGE_EVENTS = new Set([
   'OPENPIX:CHARGE_EXPIRED',
   'OPENPIX:TRANSACTION_RECEIVED',
 ]);
-/** What a PSP may answer a repeated correlationID with, instead of the charge. */
-const DUPLICATE_STATUSES = new Set([400, 409, 422]);
+/**
+ * What a PSP may answer a repeated correlationID with, instead of the charge; and a delete it
+ * will not do (a paid, expired or unknown charge: Woovi documents only a 400 with a message).
+ */
+const REFUSED_STATUSES = new Set([400, 404, 409, 422]);
 
 export function createOpenPixProvider(options: OpenPixOptions): PixProvider {
   const base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
@@ -83,7 +87,7 @@ export function createOpenPixProvider(options: OpenPixOptions): PixProvider {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const keys = webhookKeys(options.webhook);
 
-  async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+  async function call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
     const what = `OpenPix ${method} /${path}`;
     let text: string;
     let status: number;
@@ -139,7 +143,7 @@ export function createOpenPixProvider(options: OpenPixOptions): PixProvider {
       } catch (e) {
         // The seam promises that creating a charge twice gives the same charge; the PSP may answer
         // a repeated correlationID with a 4xx rather than the charge, so read it back then.
-        if (!(e instanceof OpenPixHttpError && DUPLICATE_STATUSES.has(e.status))) throw e;
+        if (!(e instanceof OpenPixHttpError && REFUSED_STATUSES.has(e.status))) throw e;
         const existing = await getCharge(input.correlationID).catch(() => null);
         if (!existing) throw e;
         charge = existing;
@@ -154,6 +158,32 @@ export function createOpenPixProvider(options: OpenPixOptions): PixProvider {
     },
 
     getCharge,
+
+    /**
+     * Deletes the charge (Woovi's "Delete a charge", by correlation ID): its BR Code stops being
+     * payable, and Woovi reports it as EXPIRED afterwards. Woovi will not delete a paid charge and
+     * answers a refused delete with a 400 whose message is not documented, so a refusal is read
+     * back with getCharge, which says what the charge is: paid, already closed, or unknown. A
+     * refusal for a charge that is still ACTIVE, like a network failure or a time-out, throws.
+     */
+    async closeCharge(correlationID: string): Promise<PixCloseResult> {
+      if (!correlationID) throw new RangeError('closing a Pix charge needs its correlationID');
+      const path = `api/v1/charge/${encodeURIComponent(correlationID)}`;
+      let refusal: OpenPixHttpError;
+      try {
+        const { json } = await call('DELETE', path);
+        if (isObject(json) && json.status === 'OK') return 'closed';
+        throw new Error(`OpenPix DELETE /${path} answered without status OK: ${errorText(json, JSON.stringify(json))}`);
+      } catch (e) {
+        if (!(e instanceof OpenPixHttpError && REFUSED_STATUSES.has(e.status))) throw e;
+        refusal = e;
+      }
+      const charge = await getCharge(correlationID);
+      if (!charge) return 'unknown';
+      if (charge.status === 'COMPLETED') return 'paid';
+      if (charge.status === 'EXPIRED') return 'closed';
+      throw new Error(`${refusal.message}, and the charge is still ACTIVE`, { cause: refusal });
+    },
 
     verifyWebhook(rawBody: Buffer, headers: Headers): PixEvent | null {
       if (!checkOpenPixSignature(rawBody, headers, keys)) return null;

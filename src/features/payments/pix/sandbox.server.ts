@@ -1,13 +1,13 @@
 /**
- * The local Pix sandbox: a stand-in PSP with the same three calls as a real one (create a
- * charge, read it, signed webhooks), so the Portuguese site takes Pix out of the box. Its
+ * The local Pix sandbox: a stand-in PSP with the same calls as a real one (create a charge, read
+ * it, close it, signed webhooks), so the Portuguese site takes Pix out of the box. Its
  * charges carry real BR Codes for the configured merchant (a bank app would read them; paying
  * one moves no money here). `npm run payments -- pay <correlationID>` plays the payer: it marks
  * the charge paid and delivers the webhook exactly as a PSP would (deliverWebhook).
  */
 import crypto from 'node:crypto';
 import type { DB } from '~/server/db';
-import type { PixCharge, PixEvent, PixProvider } from '../provider';
+import type { PixCharge, PixCloseResult, PixEvent, PixProvider } from '../provider';
 import * as repo from '../repository.server';
 import { signWebhook, verifyWebhookSignature } from '../webhook.server';
 import { generateBrCode } from './brcode';
@@ -58,6 +58,15 @@ export function createSandboxPixProvider(getDb: () => Promise<DB>, opts: Sandbox
       await repo.expireCharge(db, correlationID, clock());
       const row = await repo.findCharge(db, correlationID);
       return row ? chargeOf(row) : null;
+    },
+    /** Closes an active charge as Woovi deletes one: it becomes EXPIRED and `pay` can no longer pay it. */
+    async closeCharge(correlationID): Promise<PixCloseResult> {
+      const db = await getDb();
+      await repo.closeCharge(db, correlationID);
+      // Read after the guarded update: of a close and a payment racing, the row says which won.
+      const row = await repo.findCharge(db, correlationID);
+      if (!row) return 'unknown';
+      return row.status === 'COMPLETED' ? 'paid' : 'closed';
     },
     verifyWebhook(rawBody, headers): PixEvent | null {
       if (!verifyWebhookSignature(rawBody, headers.get(WEBHOOK_SIGNATURE_HEADER), opts.webhookKey)) return null;
