@@ -360,6 +360,21 @@ for (const dialect of selectedDialects()) {
       expect((await ordersOf(reader)).filter((o) => o.state === 'PAID').map((o) => o.total)).toEqual([999, 499, 899]);
     });
 
+    it('a new Pix charge closes the one the reader abandoned, at the PSP too: it can no longer be paid and gives its coupon use back', async () => {
+      const reader = await createReader(server, { site: 'br' });
+      const first = await pixCharge(reader, { pack: 'popular', coupon: 'WELCOME10', request_key: requestKey() });
+      expect(first.status, first.text).toBe(200);
+      const abandoned = (first.json() as { checkout: { correlationID: string } }).checkout.correlationID;
+      // The same once-per-reader coupon on the new charge: the abandoned order gave its use back first.
+      const second = await pixCharge(reader, { pack: 'starter', coupon: 'WELCOME10', request_key: requestKey() });
+      expect(second.status, second.text).toBe(200);
+      expect(await orderById(abandoned)).toMatchObject({ state: 'EXPIRED' });
+      const late = await payments(server, ['pay', abandoned, '--url', `http://127.0.0.1:${server.port}`]);
+      expect(late.code).not.toBe(0);
+      expect(await balances(reader)).toEqual({ keys: 0, xtra: 0 });
+      expect((await pixStatus(reader, abandoned)).json()).toEqual({ status: 'EXPIRED', paid: false });
+    });
+
     it('Pix on the Portuguese site: a valid BR Code for the order\'s total, paid with `npm run payments -- pay`, credited once', async () => {
       const reader = await createReader(server, { site: 'br' });
       const res = await pixCharge(reader, { pack: 'popular', coupon: 'WELCOME10', request_key: requestKey() });

@@ -261,6 +261,23 @@ for (const dialect of selectedDialects()) {
 
     // ------------------------------------------------------------------ 1. Pix
 
+    it('subscribing to another plan while the first charge is payable closes that charge, at the PSP too: it can no longer be paid, and paying the new one leaves one live subscription', { timeout: 120_000 }, async () => {
+      const reader = await createReader(server, { site: 'br' });
+      const a = (await subscribePix(reader, { tier_id: 'leitor' })).json() as PixAnswer;
+      const b = (await subscribePix(reader, { tier_id: 'leitor-plus' })).json() as PixAnswer;
+      expect([a.success, b.success]).toEqual([true, true]);
+      // Charge A is closed here and at the PSP: the bank app's payment is refused, nothing is granted.
+      expect(await withDb(server, (db) => db.selectFrom('subscription_charges').select('state').where('public_id', '=', a.check!).executeTakeFirstOrThrow())).toEqual({ state: 'EXPIRED' });
+      const lateA = await pay(a.check!);
+      expect(lateA.code).not.toBe(0);
+      expect((await status(reader, a.check!)).json()).toMatchObject({ success: false, state: 'EXPIRED' });
+      const paidB = await pay(b.check!);
+      expect(paidB.code, paidB.stdout + paidB.stderr).toBe(0);
+      const live = (await subsOf(reader)).filter((x) => ['PENDING', 'TRIAL', 'ACTIVE', 'PAST_DUE'].includes(x.state));
+      expect(live).toHaveLength(1);
+      expect((await subOf(reader)).plan_id).toBe(await withDb(server, async (db) => Number((await db.selectFrom('plans').select('id').where('site_id', '=', 3).where('code', '=', 'leitor-plus').executeTakeFirstOrThrow()).id)));
+    });
+
     it('Pix: a BR Code for the plan, status false before payment and true after `payments pay`, one period granted', { timeout: 120_000 }, async () => {
       const reader = await createReader(server, { site: 'br' });
       const res = await subscribePix(reader);

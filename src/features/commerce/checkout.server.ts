@@ -17,7 +17,7 @@ import type { DB } from '~/server/db';
 import * as repo from './repository.server';
 import { PACK_CODE } from './shop.server';
 import { cardPausedFor, countDecline } from './declines.server';
-import { settleDuePayments, syncPix, syncPixOrder } from './settle.server';
+import { closeAbandonedOrders, settleDuePayments, syncPix, syncPixOrder } from './settle.server';
 import { attachCharge, closeOrder, confirmPayment, createOrder, findCharge, findOrder, findReaderOrder, isChargeId, pendingCharges, pendingOrders, quoteFor, type EventSource, type OrderRow } from './orders.server';
 import { COUPON_MAX_LENGTH, COUPON_PATTERN, decimalAmount, formatMoney, isCouponCode, methodsFor, normalizeCoupon, parseMethod, type CouponProblem, type PaymentMethod, type Quote } from './rules';
 
@@ -161,6 +161,8 @@ export async function pixChargeAnswer(db: DB, input: { userId: number; site: Sit
   if (!paymentsOffered().pix) return { status: 422, text: t('purchase.error.methodUnavailable') };
   const requestKey = readRequestKey(input.form);
   const provider = pixProvider();
+  // One payable charge per reader: a new one closes those they abandoned (at the PSP too).
+  await closeAbandonedOrders(db, input.userId, requestKey, input.now);
   await releaseDueCouponUses(db, input.site, choice.coupon, input.now);
   const made = await createOrder(db, {
     userId: input.userId, siteId: input.site.id, packCode: choice.packCode, couponCode: choice.coupon, method: 'pix', provider: `pix-${provider.id}`,

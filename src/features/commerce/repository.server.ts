@@ -204,6 +204,24 @@ export async function dueOrders(db: DB, now: number, only: { coupon?: { siteId: 
   return rows.map((r) => num(r, 'expires_at'));
 }
 
+/** A reader's pending Pix orders (a new one replaces them), with their request keys. */
+export async function pendingPixOrdersOf(db: DB, userId: number) {
+  const rows = await db.selectFrom('orders').select(['public_id', 'expires_at', 'request_key']).where('user_id', '=', userId).where('state', '=', 'PENDING').where('method', '=', 'pix').execute();
+  return rows.map((r) => num(r, 'expires_at'));
+}
+
+/**
+ * A reader's pending Pix first charges: those of subscriptions still waiting for their first
+ * payment, which a new subscription replaces (a live subscription's renewal charge is not one).
+ */
+export async function pendingFirstPixChargesOf(db: DB, userId: number) {
+  const rows = await db.selectFrom('subscription_charges').innerJoin('subscriptions', 'subscriptions.id', 'subscription_charges.subscription_id')
+    .select(['subscription_charges.public_id', 'subscription_charges.expires_at'])
+    .where('subscription_charges.user_id', '=', userId).where('subscription_charges.state', '=', 'PENDING').where('subscription_charges.method', '=', 'pix')
+    .where('subscriptions.state', '=', 'PENDING').execute();
+  return rows.map((r) => num(r, 'expires_at'));
+}
+
 /** Pending Pix subscription charges past their expiry, oldest first. */
 export async function dueCharges(db: DB, now: number, limit: number) {
   const rows = await db.selectFrom('subscription_charges').select(['public_id', 'expires_at']).where('state', '=', 'PENDING').where('method', '=', 'pix')

@@ -47,6 +47,37 @@ export async function syncPix(db: DB, payment: { id: string; expiresAt: number |
 
 const UNKNOWN_CHARGE_GRACE_SECONDS = 600;
 
+/**
+ * Closes a pending Pix payment the reader abandoned by starting another: the charge is closed at
+ * the PSP first, so the bank app can no longer pay it, then here (its coupon use comes back). A
+ * charge the reader paid meanwhile is confirmed instead. A PSP that cannot be reached leaves it
+ * pending: it expires by itself.
+ */
+export async function closeAbandonedPix(db: DB, payment: { id: string; expiresAt: number | null }, now: number): Promise<void> {
+  let closed: Awaited<ReturnType<ReturnType<typeof pixProvider>['closeCharge']>>;
+  try {
+    closed = await pixProvider().closeCharge(payment.id);
+  } catch (error) {
+    console.error('[payments] closing an abandoned Pix charge failed:', error instanceof Error ? error.message : error);
+    return;
+  }
+  if (closed === 'paid') return syncPix(db, payment, 'checkout', now);
+  await closeOrder(db, { orderId: payment.id, state: 'EXPIRED', source: 'checkout', reason: closed === 'closed' ? 'replaced by a new charge; closed at the PSP' : 'replaced by a new charge; the PSP does not know it', now });
+}
+
+/** Closes a reader's pending Pix orders (all but the one this form already made) before a new one. */
+export async function closeAbandonedOrders(db: DB, userId: number, keepRequestKey: string | null, now: number): Promise<void> {
+  for (const o of await repo.pendingPixOrdersOf(db, userId)) {
+    if (keepRequestKey !== null && o.request_key === keepRequestKey) continue;
+    await closeAbandonedPix(db, { id: o.public_id, expiresAt: o.expires_at }, now);
+  }
+}
+
+/** Closes the first charge of a reader's subscription still waiting for it, before a new subscription replaces that one. */
+export async function closeAbandonedCharges(db: DB, userId: number, now: number): Promise<void> {
+  for (const c of await repo.pendingFirstPixChargesOf(db, userId)) await closeAbandonedPix(db, { id: c.public_id, expiresAt: c.expires_at }, now);
+}
+
 /** How many due payments one pass settles (the rest wait for the next minute). */
 const BATCH = 50;
 

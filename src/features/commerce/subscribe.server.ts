@@ -15,6 +15,7 @@ import { formatMoney } from '~/lib/money';
 import type { DB } from '~/server/db';
 import { chargePeriodByCard, chargePeriodByPix, chargeStatus, chargesOf } from './billing.server';
 import { widgetFor } from './checkout.server';
+import { closeAbandonedCharges } from './settle.server';
 import { decimalAmount, methodsFor, type PaymentMethod } from './rules';
 
 /** The subscription Pix call's answer (the spec's fields, plus the QR drawn on the server). */
@@ -44,6 +45,8 @@ export async function subscribeWithPix(db: DB, input: { userId: number; site: Si
   if (name.length < 3 || name.length > 60 || !/^[\p{L}][\p{L}' .-]*$/u.test(name)) return { status: 422, body: failed('pix_name', t('subscribe.error.name')) };
   const doc = parseTaxDocument(input.pixDoc);
   if (!doc) return { status: 422, body: failed('pix_doc', t('subscribe.error.doc')) };
+  // A subscription waiting for its first payment is replaced by this one: its charge stops being payable first.
+  await closeAbandonedCharges(db, input.userId, input.now);
   const started = await startSubscription(db, { userId: input.userId, siteId: input.site.id, plan, method: 'pix', provider: 'pix', payerName: name, payerDoc: doc.value, now: input.now });
   if (started.kind === 'live') return { status: 409, body: failed('subscribed', t('subscribe.error.subscribed')) };
   if (started.kind === 'trialUsed') return { status: 409, body: failed('trial', t('subscribe.trial.used'), true) };
@@ -85,6 +88,7 @@ export async function subscribeWithCard(db: DB, input: { userId: number; site: S
     }
     trialToken = vaulted.token;
   }
+  await closeAbandonedCharges(db, input.userId, input.now);
   const started = await startSubscription(db, { userId: input.userId, siteId: input.site.id, plan, method: input.method, provider: 'card', payerName: null, payerDoc: null, now: input.now });
   if (started.kind === 'live') return no(409, 'subscribed', t('subscribe.error.subscribed'));
   if (started.kind === 'trialUsed') return no(409, 'trial', t('subscribe.trial.used'));
