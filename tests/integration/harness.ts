@@ -164,19 +164,25 @@ export function clientFor(info: { dialect: TestDialect; port: number; databaseUr
  */
 const SERVER_ENV = { NODE_ENV: 'production', COUNTRY_HEADER: 'cf-ipcountry', BODY_TIMEOUT_MS: '2000', PAGE_CACHE_MB: '0' } as const;
 
+/** `node scripts/serve.mjs` on a database, on a free port, with the test settings plus `env` ('' removes one). */
+async function spawnServe(databaseUrl: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number; log: Tail }> {
+  const log = new Tail();
+  const port = await freePort();
+  const merged: NodeJS.ProcessEnv = { ...process.env, ...SERVER_ENV, DATABASE_URL: databaseUrl, MEDIA_DIR, PORT: String(port), HOST: '127.0.0.1', WARMUP: '0', ...env };
+  for (const [k, v] of Object.entries(env)) if (v === '') delete merged[k];
+  const child = spawn(process.execPath, ['scripts/serve.mjs'], { cwd: ROOT, env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (c) => log.push(String(c)));
+  child.stderr!.on('data', (c) => log.push(String(c)));
+  return { child, port, log };
+}
+
 /**
  * Another server process on an existing database, with settings of its own (`env` is added to
  * the usual ones; a value of '' removes a setting). For tests of settings and of several
  * processes sharing one database. Stop it when done.
  */
 export async function startExtraServer(base: { dialect: TestDialect; databaseUrl: string }, env: Record<string, string> = {}): Promise<ServerHandle & { kill(signal: NodeJS.Signals): Promise<void> }> {
-  const log = new Tail();
-  const port = await freePort();
-  const merged: NodeJS.ProcessEnv = { ...process.env, ...SERVER_ENV, DATABASE_URL: base.databaseUrl, MEDIA_DIR, PORT: String(port), HOST: '127.0.0.1', WARMUP: '0', ...env };
-  for (const [k, v] of Object.entries(env)) if (v === '') delete merged[k];
-  const child = spawn(process.execPath, ['scripts/serve.mjs'], { cwd: ROOT, env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (c) => log.push(String(c)));
-  child.stderr!.on('data', (c) => log.push(String(c)));
+  const { child, port, log } = await spawnServe(base.databaseUrl, env);
   try {
     await waitUntilAnswering(port, child, 60_000);
   } catch (e) {
@@ -274,13 +280,7 @@ export async function preparedDatabase(dialect: TestDialect, env: Record<string,
  * refusal to start) or to answer: `code` is null when it started and was stopped.
  */
 export async function startOrRefuse(base: { databaseUrl: string }, env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; output: string }> {
-  const log = new Tail();
-  const port = await freePort();
-  const merged: NodeJS.ProcessEnv = { ...process.env, ...SERVER_ENV, DATABASE_URL: base.databaseUrl, MEDIA_DIR, PORT: String(port), HOST: '127.0.0.1', WARMUP: '0', ...env };
-  for (const [k, v] of Object.entries(env)) if (v === '') delete merged[k];
-  const child = spawn(process.execPath, ['scripts/serve.mjs'], { cwd: ROOT, env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (c) => log.push(String(c)));
-  child.stderr!.on('data', (c) => log.push(String(c)));
+  const { child, port, log } = await spawnServe(base.databaseUrl, env);
   const exited = new Promise<number>((r) => child.once('exit', (code) => r(code ?? 1)));
   try {
     await waitUntilAnswering(port, child, timeoutMs);
