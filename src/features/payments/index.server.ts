@@ -8,7 +8,7 @@ import { createBraintreeProvider } from './card/braintree.server';
 import { createSandboxPixProvider } from './pix/sandbox.server';
 import { createOpenPixProvider, WOOVI_WEBHOOK_PUBLIC_KEY } from './pix/openpix.server';
 
-export type { CardMethod, CardProvider, CardSaleResult, CardVaultResult, CardWidgetConfig, Money, PixCharge, PixEvent, PixProvider, PixStatus } from './provider';
+export type { CardMethod, CardProvider, CardSaleResult, CardVaultResult, CardWidgetConfig, Money, PixCharge, PixEvent, PixProvider, PixStatus, PixWebhook } from './provider';
 export { CARD_METHODS } from './provider';
 export { issueNonce, SANDBOX_CARDS, SANDBOX_CONSUMED_NONCE, SANDBOX_REJECTED_CVV, type NonceProblem } from './card/sandbox.server';
 export { deliverWebhook, paySandboxCharge, sandboxEventBody, WEBHOOK_SIGNATURE_HEADER } from './pix/sandbox.server';

@@ -9,6 +9,7 @@
  */
 import braintree from 'braintree';
 import type { CardProvider, CardVaultResult, CardSale, CardSaleResult, CardWidgetConfig, Money } from '~/features/payments/provider';
+import { providerId } from '~/features/payments/ids';
 
 export interface BraintreeOptions {
   /** A custom host is for tests (a local fake of the gateway); real ones are named. */
@@ -165,11 +166,12 @@ export function createBraintreeProvider(opts: BraintreeOptions): BraintreeProvid
       }
       if (!found) return null;
       const money = readMoney(found.amount, found.currencyIsoCode);
-      if (!found.id || !money) {
-        // Money was taken but we cannot say how much: not a sale to confirm, nor "no sale".
-        throw new Error(`braintree: sale ${found.id || '(no id)'} for order ${orderId} has no readable amount`);
+      const paymentId = providerId(found.id);
+      if (!paymentId || !money) {
+        // Money was taken but we cannot say how much, or under which id: not a sale to confirm, nor "no sale".
+        throw new Error(`braintree: sale ${JSON.stringify(found.id ?? null).slice(0, 120)} for order ${orderId} has no readable amount or id`);
       }
-      return { ok: true, paymentId: found.id, money, display: displayOf(found) };
+      return { ok: true, paymentId, money, display: displayOf(found) };
     },
   };
 }
@@ -181,13 +183,15 @@ export function mapSale(result: SaleResponse, input: Pick<CardSale, 'orderId'>):
   const tx = result.transaction as braintree.Transaction | undefined;
   if (result.success) {
     const money = tx ? readMoney(tx.amount, tx.currencyIsoCode) : null;
-    if (!tx || !tx.id || !money) {
+    // The transaction id becomes the order's payment id: only one of an id's shape goes further.
+    const paymentId = providerId(tx?.id);
+    if (!tx || !paymentId || !money) {
       // Success without a readable transaction is nonsense we cannot settle on; its id (if any)
       // and our order id let someone find and void it.
-      console.error(`[braintree] sale for order ${input.orderId} answered success without a readable transaction (id ${tx?.id ?? 'none'})`);
+      console.error(`[braintree] sale for order ${input.orderId} answered success without a readable transaction (id ${JSON.stringify(tx?.id ?? null).slice(0, 120)})`);
       return { ok: false, code: 'unavailable', message: 'unreadable transaction' };
     }
-    return { ok: true, paymentId: tx.id, money, display: displayOf(tx) };
+    return { ok: true, paymentId, money, display: displayOf(tx) };
   }
   if (tx?.status === 'processor_declined') return { ok: false, code: 'declined', message: tx.processorResponseText || null };
   if (tx?.status === 'gateway_rejected') return { ok: false, code: 'rejected', message: tx.gatewayRejectionReason ?? null };
@@ -204,8 +208,10 @@ export function mapSale(result: SaleResponse, input: Pick<CardSale, 'orderId'>):
 export function mapVault(result: braintree.ValidatedResponse<braintree.Customer>): CardVaultResult {
   if (result.success) {
     const method = result.customer?.paymentMethods?.[0] as { token?: string; cardType?: string; last4?: string; email?: string } | undefined;
-    if (!method?.token) return { ok: false, code: 'unavailable', message: 'no payment method in the answer' };
-    return { ok: true, token: method.token, display: { brand: method.cardType ?? (method.email ? 'PayPal' : null), last4: method.last4 ?? null } };
+    // The token is stored for the renewals: only one of an id's shape goes further.
+    const token = providerId(method?.token);
+    if (!method || !token) return { ok: false, code: 'unavailable', message: 'no payment method in the answer' };
+    return { ok: true, token, display: { brand: method.cardType ?? (method.email ? 'PayPal' : null), last4: method.last4 ?? null } };
   }
   const verification = (result as { verification?: { status?: string; processorResponseText?: string; gatewayRejectionReason?: string } }).verification;
   if (verification?.status === 'processor_declined') return { ok: false, code: 'declined', message: verification.processorResponseText ?? null };
