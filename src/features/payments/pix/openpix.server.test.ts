@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateBrCode } from './brcode';
-import { checkOpenPixSignature, createOpenPixProvider, eventFromOpenPix, webhookKeys, WOOVI_SANDBOX_WEBHOOK_PUBLIC_KEY, WOOVI_WEBHOOK_PUBLIC_KEY, type OpenPixOptions } from './openpix.server';
+import { checkOpenPixSignature, createOpenPixProvider, eventFromOpenPix, webhookChecks, webhookKeys, WOOVI_SANDBOX_WEBHOOK_PUBLIC_KEY, WOOVI_WEBHOOK_PUBLIC_KEY, type OpenPixOptions } from './openpix.server';
 
 const APP_ID = 'Q2xpZW50X0lkX3Rlc3Q6Q2xpZW50X1NlY3JldF90ZXN0';
 
@@ -220,6 +220,29 @@ describe('the OpenPix provider: webhooks', () => {
     expect(both.verifyWebhook(body, new Headers({ 'x-webhook-signature': rsaSign(body), 'x-openpix-signature': hmacSign(body, 'webhook-secret') }))).toMatchObject({ verified: true, event: { status: 'COMPLETED' } });
     expect(both.verifyWebhook(body, new Headers({ 'x-webhook-signature': rsaSign(body) }))).toEqual(REFUSED);
     expect(both.verifyWebhook(body, new Headers({ 'x-openpix-signature': hmacSign(body, 'webhook-secret') }))).toEqual(REFUSED);
+  });
+
+  it('an install with a webhook secret still checks Woovi\'s RSA signature: a valid HMAC with no or a forged RSA signature is refused', () => {
+    const secret = 'webhook-secret';
+    // As configured by OPENPIX_WEBHOOK_SECRET alone: Woovi's published key, and the HMAC on top.
+    expect(webhookChecks({ webhookPublicKey: null, webhookSecret: secret })).toEqual({ publicKeyPem: WOOVI_WEBHOOK_PUBLIC_KEY, hmacSecret: secret });
+    expect(webhookChecks({ webhookPublicKey: null, webhookSecret: null })).toEqual({ publicKeyPem: WOOVI_WEBHOOK_PUBLIC_KEY, hmacSecret: undefined });
+    const installed = provider({ webhook: webhookChecks({ webhookPublicKey: null, webhookSecret: secret }) });
+    const hmac = hmacSign(WOOVI_EXAMPLE, secret);
+    expect(installed.verifyWebhook(WOOVI_EXAMPLE, new Headers({ 'x-openpix-signature': hmac }))).toEqual(REFUSED);
+    expect(installed.verifyWebhook(WOOVI_EXAMPLE, new Headers({ 'x-openpix-signature': hmac, 'x-webhook-signature': rsaSign(WOOVI_EXAMPLE) }))).toEqual(REFUSED);
+    expect(installed.verifyWebhook(WOOVI_EXAMPLE, new Headers({ 'x-webhook-signature': WOOVI_EXAMPLE_SIGNATURE }))).toEqual(REFUSED);
+    expect(installed.verifyWebhook(WOOVI_EXAMPLE, new Headers({ 'x-openpix-signature': hmac, 'x-webhook-signature': WOOVI_EXAMPLE_SIGNATURE }))).toMatchObject({ verified: true, event: { status: 'COMPLETED' } });
+
+    // With a configured key and a secret: both, always.
+    const pem = rsa.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    expect(webhookChecks({ webhookPublicKey: pem, webhookSecret: secret })).toEqual({ publicKeyPem: pem, hmacSecret: secret });
+    const both = provider({ webhook: webhookChecks({ webhookPublicKey: pem, webhookSecret: secret }) });
+    const body = completed();
+    const forged = rsaSign(body, crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
+    expect(both.verifyWebhook(body, new Headers({ 'x-openpix-signature': hmacSign(body, secret) }))).toEqual(REFUSED);
+    expect(both.verifyWebhook(body, new Headers({ 'x-openpix-signature': hmacSign(body, secret), 'x-webhook-signature': forged }))).toEqual(REFUSED);
+    expect(both.verifyWebhook(body, new Headers({ 'x-openpix-signature': hmacSign(body, secret), 'x-webhook-signature': rsaSign(body) }))).toMatchObject({ verified: true, event: { correlationID: 'ord_7f3a' } });
   });
 
   it('verifies the signed example in Woovi\'s documentation with its published key, and the HMAC example', () => {

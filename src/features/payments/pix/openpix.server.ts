@@ -13,7 +13,9 @@
  * Webhooks: Woovi signs every delivery over its raw body. `x-webhook-signature` is an RSA-SHA256
  * (PKCS #1 v1.5) signature in base64, checked with Woovi's published public key; a webhook may
  * also carry `X-OpenPix-Signature`, an HMAC-SHA1 in base64 keyed with that webhook's own secret
- * (Woovi calls it deprecated). Whichever of the two keys is configured must verify; both when both are.
+ * (Woovi calls it deprecated). Whichever of the two keys is configured must verify; both when both
+ * are. An install always checks the RSA signature, and the HMAC too when it has the secret
+ * (`webhookChecks`).
  */
 import crypto from 'node:crypto';
 import type { PixCharge, PixChargeRequest, PixEvent, PixProvider, PixStatus, PixWebhook } from '../provider';
@@ -167,6 +169,16 @@ export function createOpenPixProvider(options: OpenPixOptions): PixProvider {
       return { verified: true, event: eventFromOpenPix(body) };
     },
   };
+}
+
+/**
+ * The webhook checks an install's configuration asks for. Woovi signs every delivery with its
+ * key, so the RSA check always applies (the configured key, or Woovi's published one); a
+ * webhook secret adds the HMAC check on top and never replaces it (issue 24: with a secret set,
+ * the RSA check was skipped, so the secret alone, which Woovi calls deprecated, let a delivery in).
+ */
+export function webhookChecks(configured: { webhookPublicKey?: string | null; webhookSecret?: string | null }): OpenPixOptions['webhook'] {
+  return { publicKeyPem: configured.webhookPublicKey || WOOVI_WEBHOOK_PUBLIC_KEY, hmacSecret: configured.webhookSecret || undefined };
 }
 
 /** The configured webhook keys, read once (a bad PEM fails at start-up, not at the first payment). */
