@@ -737,12 +737,12 @@ for (const dialect of selectedDialects()) {
 
       // Signed out.
       const signedOut = await status(null, check);
-      expect([signedOut.status, signedOut.json().detail]).toEqual([401, message('pt-BR', 'wallet.error.login')]);
+      expect([signedOut.status, signedOut.json().detail]).toEqual([401, message('pt-BR', 'subscribe.error.loginStatus')]);
       const pixOut = await subscribePix(null);
-      expect([pixOut.status, (pixOut.json() as PixAnswer).message]).toEqual([401, message('pt-BR', 'wallet.error.login')]);
+      expect([pixOut.status, (pixOut.json() as PixAnswer).message]).toEqual([401, message('pt-BR', 'subscribe.error.login')]);
       expect((await form(server, null, '/my/subscribe/card/', { tier_id: 'reader', method: 'card', nonce: 'x' })).status).toBe(401);
       const comicOut = await addComic(null, seriesIds[0]);
-      expect([comicOut.status, comicOut.json()]).toEqual([401, { success: false, error: message('en', 'wallet.error.login'), slots_left: 0 }]);
+      expect([comicOut.status, comicOut.json()]).toEqual([401, { success: false, error: message('en', 'subscribe.error.loginSeries'), slots_left: 0 }]);
 
       // Bad input, each refused with its message and no subscription made.
       const reader = await createReader(server, { site: 'br' });
