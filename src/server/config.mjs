@@ -41,7 +41,7 @@ export const SECRET_MIN_LENGTH = 32;
  * @property {{ environment: 'sandbox' | 'production' | { host: string, port: number, ssl: boolean }, merchantId: string, publicKey: string, privateKey: string, merchantAccounts: Record<string, string> } | null} braintree `BRAINTREE_ENVIRONMENT` may also be a gateway URL (a local stand-in for tests).
  * @property {'sandbox' | 'openpix' | 'none'} pix Pix: the local sandbox (demo only), a Woovi/OpenPix-style PSP, or none offered.
  * @property {boolean} pixSet Whether PAYMENTS_PIX was set.
- * @property {{ baseUrl: string, appId: string, webhookPublicKey: string | null, webhookSecret: string | null } | null} openpix Webhooks are checked with `webhookPublicKey` (Woovi's published key when neither is set) and/or the HMAC secret.
+ * @property {{ baseUrl: string, appId: string, webhookPublicKey: string | null, webhookSecret: string | null } | null} openpix Webhooks are checked with `webhookPublicKey` (Woovi's published key when unset) and, when set, the HMAC secret too.
  * @property {string} pixKey The merchant's Pix key (what the sandbox writes into BR Codes).
  * @property {string} pixMerchantName
  * @property {string} pixMerchantCity

@@ -154,6 +154,46 @@ for (const dialect of selectedDialects()) {
       expect((await postForm('/unlock/', reader, { content: 'EPI-nope' })).status).toBe(404);
     });
 
+    it('counts read right on both sites: "0 chaves e 0 chaves Xtra", "Falta 1 chave", "1 KEY" but "3 KEYS" (issue 24)', async () => {
+      const chapter = paid.find((c) => c.price >= 2)!;
+      const reader = await createReader(server, { site: 'br' });
+      // Nothing held: the header and the refusal say 0 in the plural, as Brazilians write it.
+      const series = await get(`/comics/${chapter.slug}/`, reader, 'br');
+      expect(series.text).toContain('title="Suas chaves: 0 chaves e 0 chaves Xtra"');
+      const refused = await postForm('/unlock/', reader, { content: chapter.e4pid });
+      expect(refused.headers.location).toBe(`${chapter.path}?unlock=insufficient`);
+      const page = htmlText((await get(refused.headers.location!, reader, 'br')).text);
+      expect(page).toContain(`Você precisa de ${chapter.price} chaves para desbloquear este`);
+      expect(page).toContain('você tem 0 chaves e 0 chaves Xtra.');
+      await grant(reader, 1);
+      expect(htmlText((await get(refused.headers.location!, reader, 'br')).text)).toContain('você tem 1 chave e 0 chaves Xtra.');
+
+      // The unlock dialog formats in the browser what the page hands it: the sources say
+      // "Falta 1 chave." and "Faltam 2 chaves.", on the English site "1 more key".
+      const { IntlMessageFormat } = await import('intl-messageformat');
+      for (const [site, locale, one, two] of [['br', 'pt-BR', 'Falta 1 chave.', 'Faltam 2 chaves.'], ['en', 'en', 'You need 1 more key.', 'You need 2 more keys.']] as const) {
+        const html = (await get(`/comics/${chapter.slug}/`, reader, site)).text;
+        const json = /<script type="application\/json" id="unlock-dialog-config"[^>]*>([\s\S]*?)<\/script>/.exec(html)?.[1];
+        const config = JSON.parse(json ?? 'null') as { locale: string; messages: Record<string, string> };
+        expect(config.locale).toBe(locale);
+        const short = new IntlMessageFormat(config.messages['unlock.short']!, locale);
+        expect([short.format({ missing: 1 }), short.format({ missing: 2 })]).toEqual([one, two]);
+        const balances = new IntlMessageFormat(config.messages['wallet.balances']!, locale).format({ keys: 0, xtra: 1 });
+        expect(balances).toBe(site === 'br' ? 'Você tem 0 chaves e 1 chave Xtra.' : 'You have 0 keys and 1 Xtra key.');
+      }
+
+      // Price labels on the series pages: the singular at 1 only, in both languages.
+      const labels: string[] = [];
+      for (const c of [paid[0]!, chapter, paid.at(-1)!]) {
+        for (const [site, unit] of [['en', 'KEY'], ['br', 'CHAVE']] as const) {
+          const text = htmlText((await get(`/comics/${c.slug}/`, null, site)).text);
+          for (const m of text.matchAll(new RegExp(`\\b(\\d+) (${unit}S?)\\b`, 'g'))) labels.push(`${m[1]} ${m[2]}`);
+        }
+      }
+      expect(labels.some((l) => /^([2-9]|\d\d+) (KEYS|CHAVES)$/.test(l))).toBe(true);
+      expect(labels.filter((l) => !/^(1 (KEY|CHAVE)|([02-9]|\d\d+) (KEYS|CHAVES))$/.test(l))).toEqual([]);
+    });
+
     it('serves a paid page only to the reader it was signed for, while they may read it', async () => {
       const chapter = paid[2]!;
       const owner = await createReader(server);

@@ -486,6 +486,36 @@ for (const dialect of selectedDialects()) {
       expect(await balances(reader)).toEqual({ keys: 100, xtra: 10 });
     });
 
+    it('a signed webhook whose ids are not ids (a NUL in the correlationID or the end-to-end id) is acknowledged and ignored, never a 500', { timeout: 60_000 }, async () => {
+      const key = await webhookKey();
+      const reader = await createReader(server, { site: 'br' });
+      const res = await pixCharge(reader, { pack: 'popular' });
+      expect(res.status, res.text).toBe(200);
+      const id = (res.json() as { checkout: { correlationID: string } }).checkout.correlationID;
+      await withDb(server, async (db) => (await import('~/features/payments/index.server')).paySandboxCharge(db, id, now()));
+      const paid = await charge(id);
+      const deliveries: [string, Buffer][] = [
+        ['a NUL in the correlationID', eventBody({ ...paid, correlation_id: `${id}\u0000` }, 'COMPLETED')],
+        ['a correlationID that is only a NUL', eventBody({ ...paid, correlation_id: '\u0000' }, 'EXPIRED')],
+        ['a NUL in the end-to-end id', eventBody(paid, 'COMPLETED', `${paid.payment_id}\u0000`)],
+        ['a correlationID of 5,000 characters', eventBody({ ...paid, correlation_id: `${id}${'x'.repeat(5000)}` }, 'COMPLETED')],
+        ['markup for an end-to-end id', eventBody(paid, 'COMPLETED', '<script>alert(1)</script>')],
+        ['a body that is not JSON', Buffer.from('{"event":"OPENPIX:CHARGE_COMPLETED",')],
+      ];
+      for (const [what, body] of deliveries) {
+        // Signed with the server's own key: only the ids are wrong.
+        const answer = await webhook(body, sign(body, key));
+        expect([answer.status, answer.json()], what).toEqual([200, { ok: true, ignored: true }]);
+      }
+      expect(await orderById(id)).toMatchObject({ state: 'PENDING' });
+      expect(await balances(reader)).toEqual({ keys: 0, xtra: 0 });
+      // The well-formed delivery still confirms it.
+      const good = eventBody(paid, 'COMPLETED');
+      const confirmed = await webhook(good, sign(good, key));
+      expect([confirmed.status, confirmed.json()]).toEqual([200, { ok: true, result: 'paid' }]);
+      expect(await balances(reader)).toEqual({ keys: 100, xtra: 10 });
+    });
+
     it('a late EXPIRED never undoes PAID, and an expired charge never credits', { timeout: 60_000 }, async () => {
       const key = await webhookKey();
       const reader = await createReader(server, { site: 'br' });

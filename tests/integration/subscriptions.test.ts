@@ -612,7 +612,36 @@ for (const dialect of selectedDialects()) {
       expect((await addComic(reader, seriesIds[1])).status).toBe(402);
     });
 
-    it('an unpaid renewal: PAST_DUE and still readable within the grace, EXPIRED after it; each move recorded once', { timeout: 180_000 }, async () => {
+    /**
+     * Runs `observe(t)` inside one wall-clock second `t`, the server's "now" for every request it
+     * makes (whole unix seconds, one per request, same machine): it starts just after a second
+     * begins and is run again when it ran past it. It only observes; the caller asserts, so a
+     * retried attempt never fails the test.
+     */
+    const withinOneSecond = async <R>(observe: (t: number) => Promise<R>): Promise<R> => {
+      for (let attempt = 0; attempt < 10; attempt++) {
+        await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+        const t = now();
+        const seen = await observe(t);
+        if (now() === t) return seen;
+      }
+      throw new Error('no attempt ran within one second');
+    };
+    /** What /my/subscriptions/ says: the state, and the date line with its machine-readable instant. */
+    const subscriptionsPage = async (reader: Reader, site: SiteName) => {
+      const res = await server.request('/my/subscriptions/', { site, headers: { cookie: reader.cookie } });
+      expect(res.status).toBe(200);
+      const date = /<p class="subs-date"[^>]*><time datetime="([^"]+)"[^>]*>([\s\S]*?)<\/time><\/p>/.exec(res.text);
+      const state = /data-testid="subscription-state"[^>]*>([\s\S]*?)<\/span>/.exec(res.text);
+      return { state: htmlText(state?.[1] ?? ''), dateAt: date?.[1] ?? null, dateText: htmlText(date?.[2] ?? '') };
+    };
+    const until = async (at: number, locale: 'en' | 'pt-BR') => {
+      const { longDateTimeLabel } = await import('~/lib/dates');
+      return longDateTimeLabel(at, locale, locale === 'en' ? 'UTC' : 'America/Sao_Paulo');
+    };
+    const isoOf = (at: number) => new Date(at * 1000).toISOString();
+
+    it('a trial gives access until the second it ends, as /my/subscriptions/ says, with no grace; then EXPIRED without going past due', { timeout: 180_000 }, async () => {
       const chapter = bySubscription[0]!;
       const reader = await createReader(server, { site: 'br' });
       const started = await subscribePix(reader, { tier_id: 'teste' });
@@ -620,28 +649,94 @@ for (const dialect of selectedDialects()) {
       const sub = await subOf(reader);
       expect(sub.state).toBe('TRIAL');
       expect((await addComic(reader, chapter.seriesId, 'br')).status).toBe(200);
+
+      // A day before it ends, the first month is charged, payable until the trial ends (no longer).
+      await moveClock(sub.id, now() + DAY);
+      await renew();
+      const [charge] = await chargesOf(sub.id);
+      expect(charge).toMatchObject({ state: 'PENDING', method: 'pix' });
+      expect(Math.abs(charge!.expires_at! - (now() + DAY))).toBeLessThanOrEqual(5);
+
+      // One second before the trial ends: readable, and the page says it ends then.
+      const before = await withinOneSecond(async (t) => {
+        await moveClock(sub.id, t + 1);
+        return { end: t + 1, readable: await readable(reader, chapter.e4pid, 'br'), page: await subscriptionsPage(reader, 'br') };
+      });
+      expect(before.readable).toBe(true);
+      expect(before.page).toEqual({
+        state: message('pt-BR', 'subscriptions.state.trial'),
+        dateAt: isoOf(before.end),
+        dateText: message('pt-BR', 'subscriptions.date.trialEnds', { date: await until(before.end, 'pt-BR') }),
+      });
+
+      // At the second it ends and one second after: not readable, and the page says it ended then.
+      for (const past of [0, 1]) {
+        const after = await withinOneSecond(async (t) => {
+          await moveClock(sub.id, t - past);
+          return { end: t - past, readable: await readable(reader, chapter.e4pid, 'br'), page: await subscriptionsPage(reader, 'br'), slot: await slotStatus(reader) };
+        });
+        expect(after.readable, `${past} s after the end`).toBe(false);
+        expect(after.slot).toBe(402);
+        expect(after.page).toEqual({
+          state: message('pt-BR', 'subscriptions.state.expired'),
+          dateAt: isoOf(after.end),
+          dateText: message('pt-BR', 'subscriptions.date.ended', { date: await until(after.end, 'pt-BR') }),
+        });
+      }
+
+      // The renewal command agrees: EXPIRED straight from the trial, never past due, once.
+      await renewTogether(sub.id);
+      expect(await subOf(reader)).toMatchObject({ state: 'EXPIRED' });
+      expect((await eventsOf(sub.id)).filter((e) => e.state === 'EXPIRED')).toEqual([{ state: 'EXPIRED', source: 'renew', detail: 'the trial ended without a payment' }]);
+      expect(await eventCount(sub.id, 'PAST_DUE')).toBe(0);
+      await renew();
+      expect(await eventCount(sub.id, 'EXPIRED')).toBe(1);
+      expect(await readable(reader, chapter.e4pid, 'br')).toBe(false);
+      expect(await chargesOf(sub.id)).toHaveLength(1);
+    });
+
+    it('an unpaid renewal: PAST_DUE and readable through the grace to its last second, as the page says; EXPIRED after it; each move recorded once', { timeout: 180_000 }, async () => {
+      const chapter = bySubscription[0]!;
+      const { reader } = await paidPixReader();
+      const sub = await subOf(reader);
+      expect((await addComic(reader, chapter.seriesId, 'br')).status).toBe(200);
       expect(await readable(reader, chapter.e4pid, 'br')).toBe(true);
 
-      // The trial ended a minute ago and nothing was paid.
+      // The paid period ended a minute ago and nothing more was paid.
       await moveClock(sub.id, now() - 60);
       await renewTogether(sub.id);
       expect(await subOf(reader)).toMatchObject({ state: 'PAST_DUE' });
       expect(await eventCount(sub.id, 'PAST_DUE', 'renew')).toBe(1);
-      // Within the grace: readable, and the renewal waits to be paid.
+      // Within the grace: readable, and the renewal waits to be paid until the grace ends.
       expect(await readable(reader, chapter.e4pid, 'br')).toBe(true);
       const charges = await chargesOf(sub.id);
-      expect(charges.map((c) => c.state)).toEqual(['PENDING']);
+      expect(charges.map((c) => c.state)).toEqual(['PAID', 'PENDING']);
+      expect(Math.abs(charges[1]!.expires_at! - (now() - 60 + 3 * DAY))).toBeLessThanOrEqual(5);
       await renewTogether(sub.id);
       expect(await subOf(reader)).toMatchObject({ state: 'PAST_DUE' });
       expect(await eventCount(sub.id, 'PAST_DUE')).toBe(1);
-      expect(await chargesOf(sub.id)).toHaveLength(1);
+      expect(await chargesOf(sub.id)).toHaveLength(2);
 
-      // The grace is over.
-      await moveClock(sub.id, now() - 3 * DAY - 60);
-      expect(await readable(reader, chapter.e4pid, 'br')).toBe(false);
+      // The grace's last second: readable, and the page says access lasts until then.
+      const last = await withinOneSecond(async (t) => {
+        await moveClock(sub.id, t + 1 - 3 * DAY);
+        return { end: t + 1, readable: await readable(reader, chapter.e4pid, 'br'), page: await subscriptionsPage(reader, 'br') };
+      });
+      expect(last.readable).toBe(true);
+      expect(last.page).toEqual({
+        state: message('pt-BR', 'subscriptions.state.pastDue'),
+        dateAt: isoOf(last.end),
+        dateText: message('pt-BR', 'subscriptions.date.accessUntil', { date: await until(last.end, 'pt-BR') }),
+      });
+      // One second after the grace.
+      const over = await withinOneSecond(async (t) => {
+        await moveClock(sub.id, t - 1 - 3 * DAY);
+        return { readable: await readable(reader, chapter.e4pid, 'br'), state: (await subscriptionsPage(reader, 'br')).state };
+      });
+      expect(over).toEqual({ readable: false, state: message('pt-BR', 'subscriptions.state.expired') });
       await renewTogether(sub.id);
       expect(await subOf(reader)).toMatchObject({ state: 'EXPIRED' });
-      expect(await eventCount(sub.id, 'EXPIRED', 'renew')).toBe(1);
+      expect((await eventsOf(sub.id)).filter((e) => e.state === 'EXPIRED')).toEqual([{ state: 'EXPIRED', source: 'renew', detail: 'the renewal was not paid within the grace' }]);
       expect(await eventCount(sub.id, 'PAST_DUE')).toBe(1);
       expect(await readable(reader, chapter.e4pid, 'br')).toBe(false);
       await renew();
@@ -665,12 +760,12 @@ for (const dialect of selectedDialects()) {
 
       // Signed out.
       const signedOut = await status(null, check);
-      expect([signedOut.status, signedOut.json().detail]).toEqual([401, message('pt-BR', 'wallet.error.login')]);
+      expect([signedOut.status, signedOut.json().detail]).toEqual([401, message('pt-BR', 'subscribe.error.loginStatus')]);
       const pixOut = await subscribePix(null);
-      expect([pixOut.status, (pixOut.json() as PixAnswer).message]).toEqual([401, message('pt-BR', 'wallet.error.login')]);
+      expect([pixOut.status, (pixOut.json() as PixAnswer).message]).toEqual([401, message('pt-BR', 'subscribe.error.login')]);
       expect((await form(server, null, '/my/subscribe/card/', { tier_id: 'reader', method: 'card', nonce: 'x' })).status).toBe(401);
       const comicOut = await addComic(null, seriesIds[0]);
-      expect([comicOut.status, comicOut.json()]).toEqual([401, { success: false, error: message('en', 'wallet.error.login'), slots_left: 0 }]);
+      expect([comicOut.status, comicOut.json()]).toEqual([401, { success: false, error: message('en', 'subscribe.error.loginSeries'), slots_left: 0 }]);
 
       // Bad input, each refused with its message and no subscription made.
       const reader = await createReader(server, { site: 'br' });

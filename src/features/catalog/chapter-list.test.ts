@@ -3,10 +3,12 @@ import { renderChapterRows, type RowLabels } from './chapter-list';
 import { escapeHtml } from '~/lib/html';
 import type { ChapterView } from './series.server';
 import { withGaps } from './rules';
+import { createT } from '~/lib/i18n';
 
 const labels: RowLabels = {
   free: 'FREE',
-  keys: (n) => `${n} KEY`,
+  // The catalogue's label: "1 KEY", "3 KEYS".
+  keys: (n) => createT('en')('chapter.price.keys', { n }),
   was: (p) => `Was ${p}`,
   loginToRead: 'Log in to read',
   scheduled: 'Coming',
@@ -41,13 +43,13 @@ describe('chapter rows', () => {
   });
   it('a paid chapter shows its price and a login link back to the page', () => {
     const html = render([chapter({ state: 'paid', finalPrice: 3, originalPrice: 3 })], '/comics/s/?order=asc');
-    expect(html).toContain('3 KEY');
+    expect(html).toContain('3 KEYS');
     expect(html).toContain('href="/auth/login/?next=%2Fcomics%2Fs%2F%3Forder%3Dasc">Log in to read');
     expect(html).not.toContain('<s ');
   });
   it('a campaign price strikes the original through and names it for screen readers', () => {
     const html = render([chapter({ state: 'paid', finalPrice: 1, originalPrice: 2, onSale: true })]);
-    expect(html).toMatch(/<s class="price-was"><span aria-hidden="true">2 KEY<\/span><span class="visually-hidden">Was 2 KEY<\/span><\/s>/);
+    expect(html).toMatch(/<s class="price-was"><span aria-hidden="true">2 KEYS<\/span><span class="visually-hidden">Was 2 KEYS<\/span><\/s>/);
     expect(html).toContain('class="price-now sale">1 KEY');
   });
   it('a scheduled chapter is not a link and shows the time until release', () => {

@@ -283,10 +283,13 @@ export async function checkoutSubmit(db: DB, input: { userId: number; site: Site
 /** POST /webhooks/pix/: a PSP's signed event about a charge, applied through the one confirmation. */
 export async function pixWebhookAnswer(db: DB, input: { rawBody: Buffer; headers: Headers; now: number }): Promise<{ status: number; body: Record<string, unknown> }> {
   if (!paymentsOffered().pix) return { status: 404, body: { detail: 'no Pix provider is configured' } };
-  const event = pixProvider().verifyWebhook(input.rawBody, input.headers);
-  if (!event) return { status: 401, body: { detail: 'invalid signature' } };
-  // A key-pack order or a subscription charge; anything else is not ours (another integration on
-  // the same PSP account) and is acknowledged so it is not retried.
+  const delivery = pixProvider().verifyWebhook(input.rawBody, input.headers);
+  if (!delivery.verified) return { status: 401, body: { detail: 'invalid signature' } };
+  const event = delivery.event;
+  // A key-pack order or a subscription charge; anything else (another integration on the same
+  // PSP account, an event we do not act on, an id of a shape ours never have) is acknowledged so
+  // it is not retried.
+  if (!event) return { status: 200, body: { ok: true, ignored: true } };
   const payable = isChargeId(event.correlationID) ? await findCharge(db, event.correlationID) : await findOrder(db, event.correlationID);
   if (!payable || payable.method !== 'pix') return { status: 200, body: { ok: true, ignored: true } };
   const id = payable.public_id;

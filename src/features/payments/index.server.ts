@@ -6,9 +6,9 @@ import type { CardProvider, PixProvider } from './provider';
 import { createSandboxCardProvider } from './card/sandbox.server';
 import { createBraintreeProvider } from './card/braintree.server';
 import { createSandboxPixProvider } from './pix/sandbox.server';
-import { createOpenPixProvider, WOOVI_WEBHOOK_PUBLIC_KEY } from './pix/openpix.server';
+import { createOpenPixProvider, webhookChecks } from './pix/openpix.server';
 
-export type { CardMethod, CardProvider, CardSale, CardSaleResult, CardVaultResult, CardWidgetConfig, Money, PixCharge, PixChargeRequest, PixCloseResult, PixEvent, PixProvider, PixStatus } from './provider';
+export type { CardMethod, CardProvider, CardSale, CardSaleResult, CardVaultResult, CardWidgetConfig, Money, PixCharge, PixChargeRequest, PixCloseResult, PixEvent, PixProvider, PixStatus, PixWebhook } from './provider';
 export { CARD_METHODS } from './provider';
 export { issueNonce, SANDBOX_CARDS, SANDBOX_CONSUMED_NONCE, SANDBOX_REJECTED_CVV, type NonceProblem } from './card/sandbox.server';
 export { deliverWebhook, paySandboxCharge, sandboxEventBody, WEBHOOK_SIGNATURE_HEADER } from './pix/sandbox.server';
@@ -57,8 +57,8 @@ export function pixProvider(): PixProvider {
     pix ??= createOpenPixProvider({
       baseUrl: op.baseUrl,
       appId: op.appId,
-      // Woovi signs every delivery with its published key; a webhook secret adds its HMAC check.
-      webhook: { publicKeyPem: op.webhookPublicKey ?? (op.webhookSecret ? undefined : WOOVI_WEBHOOK_PUBLIC_KEY), hmacSecret: op.webhookSecret ?? undefined },
+      // Woovi's RSA signature always; a webhook secret adds its HMAC check, never replaces it.
+      webhook: webhookChecks(op),
     });
   }
   pix ??= createSandboxPixProvider(getDb, {

@@ -113,7 +113,7 @@ export interface PixCharge {
   paymentId: string | null;
 }
 
-/** A verified webhook event about a charge. */
+/** A verified webhook event about a charge; its ids have the shape `providerId` (ids.ts) allows. */
 export interface PixEvent {
   correlationID: string;
   status: PixStatus;
@@ -129,6 +129,14 @@ export interface PixEvent {
  */
 export type PixCloseResult = 'closed' | 'paid' | 'unknown';
 
+/**
+ * A webhook delivery as the provider read it: not shown to be the PSP's (a missing or wrong
+ * signature: refused), or the PSP's, with the charge event it carries, or null when it carries
+ * none we act on (another kind of event, a body that does not parse, an id of a shape no charge
+ * has: acknowledged and ignored, so the PSP does not retry it).
+ */
+export type PixWebhook = { verified: false } | { verified: true; event: PixEvent | null };
+
 export interface PixProvider {
   readonly id: 'sandbox' | 'openpix';
   createCharge(input: PixChargeRequest): Promise<PixCharge>;
@@ -140,9 +148,6 @@ export interface PixProvider {
    * answers nonsense: the charge may still be payable, so ask again or keep watching it.
    */
   closeCharge(correlationID: string): Promise<PixCloseResult>;
-  /**
-   * Checks a webhook delivery's signature over its raw body and reads it. Null when the
-   * signature is missing or wrong, or the body is not an event about a charge.
-   */
-  verifyWebhook(rawBody: Buffer, headers: Headers): PixEvent | null;
+  /** Checks a webhook delivery's signature over its raw body, then reads it (ids through `providerId`, ids.ts). */
+  verifyWebhook(rawBody: Buffer, headers: Headers): PixWebhook;
 }

@@ -71,5 +71,8 @@ describe('countMessage', () => {
     expect(countMessage(forms, 1, 'en')).toBe('1 result');
     expect(countMessage(forms, 8, 'en')).toBe('8 results');
     expect(countMessage({ one: '{count} resultado', other: '{count} resultados' }, 2, 'pt-BR')).toBe('2 resultados');
+    // Portuguese zero is plural (CLDR's `one` covers 0; Brazilians write "0 resultados").
+    expect(countMessage({ one: '{count} resultado', other: '{count} resultados' }, 0, 'pt-BR')).toBe('0 resultados');
+    expect(countMessage({ one: '{count} resultado', other: '{count} resultados' }, 1, 'pt-BR')).toBe('1 resultado');
   });
 });

@@ -67,10 +67,12 @@ export function submitHref(text: string, languages: Languages, site: ListingSite
   return listingHref({ ...defaultParams(site), q: cleanQuery(text), languages }, site);
 }
 
-/** Fills `{count}` in a pre-translated plural form, choosing the form with Intl.PluralRules. */
+/**
+ * Fills `{count}` in a pre-translated plural form: the singular at 1 only. Not Intl.PluralRules,
+ * whose Portuguese `one` covers 0 too ("0 sugestão"); Brazilians write "0 sugestões".
+ */
 export function countMessage(forms: { one: string; other: string }, count: number, locale: string): string {
-  const form = new Intl.PluralRules(locale).select(count) === 'one' ? forms.one : forms.other;
-  return form.replace('{count}', new Intl.NumberFormat(locale).format(count));
+  return (count === 1 ? forms.one : forms.other).replace('{count}', new Intl.NumberFormat(locale).format(count));
 }
 
 /** Already-translated strings the island needs (built by Header.astro with the request's `t`). */

@@ -10,7 +10,7 @@ import { backTo, noticeOf } from './subscribe-button';
 
 export const addComicRoute: APIRoute = async ({ request, locals }) => {
   const { t, user, now } = locals;
-  if (!user) return json({ success: false, error: t('wallet.error.login'), slots_left: 0 }, { status: 401, cache: 'no-store' });
+  if (!user) return json({ success: false, error: t('subscribe.error.loginSeries'), slots_left: 0 }, { status: 401, cache: 'no-store' });
   const body = await readJson(request);
   if (!body.ok) return json({ success: false, error: t('subscribe.error.missing'), slots_left: 0 }, { status: body.status, cache: 'no-store' });
   const comicId = body.value && typeof body.value === 'object' && !Array.isArray(body.value) ? (body.value as Record<string, unknown>).comic_id : undefined;

@@ -9,8 +9,8 @@ describe('what /my/subscriptions/ says about a subscription', () => {
   it('active: renews when the paid period ends; cancellable', () => {
     expect(subscriptionStatusView(facts({}))).toEqual({ state: 'active', date: PAID_UNTIL, dateKind: 'renews', cancellable: true });
   });
-  it('trial: the trial\'s end; cancellable', () => {
-    expect(subscriptionStatusView(facts({ state: 'TRIAL' }))).toEqual({ state: 'trial', date: PAID_UNTIL, dateKind: 'trialEnds', cancellable: true });
+  it('trial: the trial\'s end, which is where reading ends (no grace); cancellable', () => {
+    expect(subscriptionStatusView(facts({ state: 'TRIAL', accessEnd: PAID_UNTIL }))).toEqual({ state: 'trial', date: PAID_UNTIL, dateKind: 'trialEnds', cancellable: true });
   });
   it('payment due: access until the grace ends; cancellable', () => {
     expect(subscriptionStatusView(facts({ state: 'PAST_DUE' }))).toEqual({ state: 'pastDue', date: GRACE_END, dateKind: 'accessUntil', cancellable: true });

@@ -25,7 +25,7 @@ export interface SubscriptionFacts {
   /** Cancelled by the reader: access to the end of the paid period, no grace, no renewal. */
   canceled: boolean;
   paidUntil: number;
-  /** paidUntil, plus the grace unless cancelled. */
+  /** The first instant without access (access.ts `accessEnd`): paidUntil, plus the grace after a paid period unless cancelled. */
   accessEnd: number;
 }
 
@@ -34,7 +34,8 @@ export function subscriptionStatusView(s: SubscriptionFacts): SubscriptionStatus
   // Time runs out before the renewal command writes EXPIRED: the clock decides, not the stored state.
   if (!s.live) return { state: 'expired', date: s.accessEnd, dateKind: 'ended', cancellable: false };
   if (s.canceled) return { state: 'ending', date: s.accessEnd, dateKind: null, cancellable: false };
-  if (s.state === 'TRIAL') return { state: 'trial', date: s.paidUntil, dateKind: 'trialEnds', cancellable: true };
+  // A trial has no grace: reading ends when the trial does, and that is the date shown.
+  if (s.state === 'TRIAL') return { state: 'trial', date: s.accessEnd, dateKind: 'trialEnds', cancellable: true };
   // Unpaid renewal: reading goes on through the grace days, so the date is the access end.
   if (s.state === 'PAST_DUE') return { state: 'pastDue', date: s.accessEnd, dateKind: 'accessUntil', cancellable: true };
   return { state: 'active', date: s.paidUntil, dateKind: 'renews', cancellable: true };

@@ -29,12 +29,14 @@ export interface SubscribeMessages {
 export type SubscribeFailure = { kind: 'failed'; text: string; plans: boolean };
 export type SubscribeOutcome = { kind: 'subscribed'; text: string; slots: string } | SubscribeFailure;
 
-/** "{n} slots left", with the plural form the locale's rules pick (0 has its own message). */
+/**
+ * "{n} slots left": the singular at 1 only (0 has its own message). Not Intl.PluralRules, whose
+ * Portuguese `one` covers 0 too; a count is whole, and both languages read "1" alone as singular.
+ */
 export function slotsText(n: number, m: Pick<SubscribeMessages, 'slotsNone' | 'slotsOne' | 'slotsOther'>, locale: string): string {
   const count = Number.isSafeInteger(n) && n > 0 ? n : 0;
   if (count === 0) return m.slotsNone;
-  const form = new Intl.PluralRules(locale).select(count) === 'one' ? m.slotsOne : m.slotsOther;
-  return form.replace('{n}', new Intl.NumberFormat(locale).format(count));
+  return (count === 1 ? m.slotsOne : m.slotsOther).replace('{n}', new Intl.NumberFormat(locale).format(count));
 }
 
 /**

@@ -2,7 +2,8 @@
  * Subscriptions (docs/subscriptions.md): a reader subscribes to a plan (Pix on the Portuguese
  * site, a card-type method on either), may use one trial ever, puts series in the plan's slots,
  * rents chapters up to the plan's monthly capacity (the wallet writes those rentals), and keeps
- * access until the paid period ends — a grace after an unpaid renewal, none after a cancellation.
+ * access until the paid period ends — a grace after an unpaid renewal, none after a cancellation
+ * or a trial (access.ts).
  * Money moves only through commerce's billing and its one payment confirmation.
  */
 import crypto from 'node:crypto';
@@ -13,11 +14,12 @@ import { formatMoney } from '~/lib/money';
 import { findSeries } from '~/features/catalog/index.server';
 import { isUniqueViolation, writeTransaction, type DB } from '~/server/db';
 import * as repo from './repository.server';
-import { addMonths, graceEnd, planMonth, trialEnd, type Period } from './periods';
+import { addMonths, planMonth, trialEnd, type Period } from './periods';
+import { accessEnd, isLive } from './access';
+
+export { GRACE_DAYS, accessEnd, isLive } from './access';
 
 const DAY = 86_400;
-/** An unpaid renewal keeps access this many days after the paid period. */
-export const GRACE_DAYS = 3;
 /** Renewals are charged this long before the paid period ends. */
 export const RENEW_AHEAD_SECONDS = 3 * DAY;
 /** A subscription still waiting for its first payment after this long is given up. */
@@ -25,15 +27,6 @@ export const PENDING_GIVE_UP_SECONDS = DAY;
 
 export type SubscriptionRow = NonNullable<Awaited<ReturnType<typeof repo.findSubscription>>>;
 export type PlanRow = NonNullable<Awaited<ReturnType<typeof repo.findPlan>>>;
-
-/** Until when a subscription gives access: its paid time, plus the grace unless it was cancelled. */
-export function accessEnd(sub: Pick<SubscriptionRow, 'paid_until' | 'cancel_at_period_end'>): number {
-  return sub.cancel_at_period_end ? sub.paid_until : graceEnd(sub.paid_until, GRACE_DAYS);
-}
-
-export function isLive(sub: Pick<SubscriptionRow, 'state' | 'paid_until' | 'cancel_at_period_end'>, now: number): boolean {
-  return (sub.state === 'TRIAL' || sub.state === 'ACTIVE' || sub.state === 'PAST_DUE') && now < accessEnd(sub);
-}
 
 /** The billing period that starts at `at`, on the subscription's anchor grid (Jan 31 → Feb 28 → Mar 31). */
 export function periodStartingAt(anchor: number, months: number, at: number): Period {

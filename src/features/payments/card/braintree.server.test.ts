@@ -433,6 +433,25 @@ describe('odd answers', () => {
     expect(mapSale(failure('81503'), { orderId: 'o' })).toEqual({ ok: false, code: 'unavailable', message: 'm' });
   });
 
+  it('treats a success whose transaction id or vault token is not an id (a NUL, markup, 200 characters) as unavailable, never as paid', () => {
+    const silence = console.error;
+    console.error = () => {};
+    try {
+      for (const bad of ['abc\u0000', '<b>1</b>', 'a b', 'x'.repeat(200), 42]) {
+        const sale = { success: true, transaction: { id: bad, amount: '4.99', currencyIsoCode: 'USD' } } as unknown as Parameters<typeof mapSale>[0];
+        expect(mapSale(sale, { orderId: 'ord_x' }), JSON.stringify(bad)).toEqual({ ok: false, code: 'unavailable', message: 'unreadable transaction' });
+        const vault = { success: true, customer: { creditCards: [{ token: bad, cardType: 'Visa', last4: '1111' }] } } as unknown as Parameters<typeof mapVault>[0];
+        expect(mapVault(vault), JSON.stringify(bad)).toEqual({ ok: false, code: 'unavailable', message: 'no payment method in the answer' });
+      }
+      const good = { success: true, transaction: { id: 'kq9w8r2n', amount: '4.99', currencyIsoCode: 'USD' } } as unknown as Parameters<typeof mapSale>[0];
+      expect(mapSale(good, { orderId: 'ord_x' })).toMatchObject({ ok: true, paymentId: 'kq9w8r2n', money: { amount: 499, currency: 'USD' } });
+      const vaulted = { success: true, customer: { creditCards: [{ token: 'tok_4f1c', cardType: 'Visa', last4: '1111' }] } } as unknown as Parameters<typeof mapVault>[0];
+      expect(mapVault(vaulted)).toEqual({ ok: true, token: 'tok_4f1c', display: { brand: 'Visa', last4: '1111' } });
+    } finally {
+      console.error = silence;
+    }
+  });
+
   it('treats a success without a readable amount as unavailable, never as paid', () => {
     const silence = console.error;
     console.error = () => {};

@@ -9,6 +9,7 @@
  */
 import braintree from 'braintree';
 import type { CardProvider, CardVaultResult, CardSale, CardSaleResult, CardWidgetConfig, Money } from '~/features/payments/provider';
+import { providerId } from '~/features/payments/ids';
 
 export interface BraintreeOptions {
   /** A custom host is for tests (a local fake of the gateway); real ones are named. */
@@ -178,11 +179,12 @@ export function createBraintreeProvider(opts: BraintreeOptions): BraintreeProvid
       }
       if (!found) return null;
       const money = readMoney(found.amount, found.currencyIsoCode);
-      if (!found.id || !money) {
-        // Money was taken but we cannot say how much: not a sale to confirm, nor "no sale".
-        throw new Error(`braintree: sale ${found.id || '(no id)'} for order ${orderId} has no readable amount`);
+      const paymentId = providerId(found.id);
+      if (!paymentId || !money) {
+        // Money was taken but we cannot say how much, or under which id: not a sale to confirm, nor "no sale".
+        throw new Error(`braintree: sale ${JSON.stringify(found.id ?? null).slice(0, 120)} for order ${orderId} has no readable amount or id`);
       }
-      return { ok: true, paymentId: found.id, money, display: displayOf(found) };
+      return { ok: true, paymentId, money, display: displayOf(found) };
     },
   };
 }
@@ -204,13 +206,15 @@ export function mapSale(result: SaleResponse, input: Pick<CardSale, 'orderId' | 
   const tx = result.transaction as braintree.Transaction | undefined;
   if (result.success) {
     const money = tx ? readMoney(tx.amount, tx.currencyIsoCode) : null;
-    if (!tx || !tx.id || !money) {
+    // The transaction id becomes the order's payment id: only one of an id's shape goes further.
+    const paymentId = providerId(tx?.id);
+    if (!tx || !paymentId || !money) {
       // Success without a readable transaction is nonsense we cannot settle on; its id (if any)
       // and our order id let someone find and void it.
-      console.error(`[braintree] sale for order ${input.orderId} answered success without a readable transaction (id ${tx?.id ?? 'none'})`);
+      console.error(`[braintree] sale for order ${input.orderId} answered success without a readable transaction (id ${JSON.stringify(tx?.id ?? null).slice(0, 120)})`);
       return { ok: false, code: 'unavailable', message: 'unreadable transaction' };
     }
-    const paid = { ok: true as const, paymentId: tx.id, money, display: displayOf(tx) };
+    const paid = { ok: true as const, paymentId, money, display: displayOf(tx) };
     if (!input.vault || input.token) return paid;
     const vaultToken = vaultTokenOf(tx);
     // The money is taken either way; without a token the subscription cannot renew by itself.
@@ -288,20 +292,26 @@ function vaultTokenOf(tx: braintree.Transaction): string | null {
     android_pay_card: tx.androidPayCard,
     apple_pay_card: tx.applePayCard,
   }[tx.paymentInstrumentType as string] as { token?: string | null } | undefined;
-  return method?.token || null;
+  // The token is stored for the renewals: only one of an id's shape goes further.
+  return providerId(method?.token);
 }
 
 /** The payment method a new customer holds (one nonce makes one), with the same display as a sale's. */
 function vaultedMethodOf(customer: braintree.Customer): { token: string; display: Display } | null {
-  const card = customer.creditCards?.[0];
-  if (card?.token) return { token: card.token, display: { brand: card.cardType || null, last4: card.last4 || null } };
-  const paypal = customer.paypalAccounts?.[0];
-  if (paypal?.token) return { token: paypal.token, display: walletDisplay('paypal_account', undefined) };
-  const googlePay = customer.androidPayCards?.[0];
-  if (googlePay?.token) return { token: googlePay.token, display: walletDisplay('android_pay_card', googlePay) };
-  const applePay = customer.applePayCards?.[0];
-  if (applePay?.token) return { token: applePay.token, display: walletDisplay('apple_pay_card', applePay) };
-  return null;
+  const found = (() => {
+    const card = customer.creditCards?.[0];
+    if (card?.token) return { token: card.token, display: { brand: card.cardType || null, last4: card.last4 || null } };
+    const paypal = customer.paypalAccounts?.[0];
+    if (paypal?.token) return { token: paypal.token, display: walletDisplay('paypal_account', undefined) };
+    const googlePay = customer.androidPayCards?.[0];
+    if (googlePay?.token) return { token: googlePay.token, display: walletDisplay('android_pay_card', googlePay) };
+    const applePay = customer.applePayCards?.[0];
+    if (applePay?.token) return { token: applePay.token, display: walletDisplay('apple_pay_card', applePay) };
+    return null;
+  })();
+  // The token is stored for the renewals: only one of an id's shape goes further.
+  const token = providerId(found?.token);
+  return found && token ? { token, display: found.display } : null;
 }
 
 function environmentOf(env: BraintreeOptions['environment']): braintree.Environment {

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateBrCode } from './brcode';
-import { checkOpenPixSignature, createOpenPixProvider, eventFromOpenPix, webhookKeys, WOOVI_SANDBOX_WEBHOOK_PUBLIC_KEY, WOOVI_WEBHOOK_PUBLIC_KEY, type OpenPixOptions } from './openpix.server';
+import { checkOpenPixSignature, createOpenPixProvider, eventFromOpenPix, webhookChecks, webhookKeys, WOOVI_SANDBOX_WEBHOOK_PUBLIC_KEY, WOOVI_WEBHOOK_PUBLIC_KEY, type OpenPixOptions } from './openpix.server';
 
 const APP_ID = 'Q2xpZW50X0lkX3Rlc3Q6Q2xpZW50X1NlY3JldF90ZXN0';
 
@@ -238,15 +238,20 @@ const completed = (over: Record<string, unknown> = {}) =>
 /** Signed as Woovi signs x-webhook-signature: RSA-SHA256 (PKCS #1 v1.5) over the raw body, in base64. */
 const rsaSign = (body: Buffer, key: crypto.KeyObject = rsa.privateKey) => crypto.sign('sha256', body, key).toString('base64');
 const hmacSign = (body: Buffer, secret: string) => crypto.createHmac('sha1', secret).update(body).digest('base64');
+/** Woovi's documented webhook example, signed with its production key (WOOVI_WEBHOOK_PUBLIC_KEY). */
+const WOOVI_EXAMPLE = Buffer.from(
+  '{ "pixQrCode": null, "charge": { "status": "COMPLETED", "customer": { "name": "Antonio Victor", "taxID": { "taxID": "12345678976", "type": "BR:CPF" }, "email": "antoniocliente@example.com", "correlationID": "4979ceba-2132-4292-bd90-bee7fb2125e4" }, "value": 1000, "comment": "Pagamento OpenPix", "transactionID": "ea83401ed4834b3ea6f1f283b389af29", "correlationID": "417bae21-3d08-4cdb-9c2d-fee63c89e9e4", "paymentLinkID": "34697ed2-3790-4b60-8512-e7465b142d84", "createdAt": "2021-03-12T12:43:54.528Z", "updatedAt": "2021-03-12T12:44:09.360Z", "brCode": "https://api.openpix.com.br/openpix/openpix/testing?transactionID=ea83401ed4834b3ea6f1f283b389af29" }, "pix": { "charge": { "status": "COMPLETED", "customer": { "name": "Antonio Victor", "taxID": { "taxID": "12345678976", "type": "BR:CPF" }, "email": "antoniocliente@example.com", "correlationID": "4979ceba-2132-4292-bd90-bee7fb2125e4" }, "value": 1000, "comment": "Pagamento OpenPix", "transactionID": "ea83401ed4834b3ea6f1f283b389af29", "correlationID": "417bae21-3d08-4cdb-9c2d-fee63c89e9e4", "paymentLinkID": "34697ed2-3790-4b60-8512-e7465b142d84", "createdAt": "2021-03-12T12:43:54.528Z", "updatedAt": "2021-03-12T12:44:09.360Z" }, "customer": { "correlationID": "9134e286-6f71-427a-bf00-241681624586", "email": "email1@example.com", "name": "Loma", "phone": "+5511999999999", "taxID": { "taxID": "47043622050", "type": "BR:CPF" } }, "payer": { "correlationID": "9134e286-6f71-427a-bf00-241681624586", "email": "email1@example.com", "name": "Loma", "phone": "+5511999999999", "taxID": { "taxID": "47043622050", "type": "BR:CPF" } }, "time": "2021-03-12T12:44:09.269Z", "value": 1, "transactionID": "ea83401ed4834b3ea6f1f283b389af29", "infoPagador": "OpenPix testing" }, "company": { "id": "624f46f9e93f9f521c8308d7", "name": "Pizzaria do José", "taxID": "4722767300014" }, "account": { "clientId": "ZOJ64B9B-ZM1W-89MI-4UCI-OP2LVIU6NY75" } }',
+);
+const WOOVI_EXAMPLE_SIGNATURE = 'lL2nnXgmLFGgxJ8+jCDguqouU4ucrIxYJcU5SPrJFaNcJajTJHYVldqc/z4YFIjAjtPEALe699WosgPY08W7CLpidvtm06Qwa4YMB0l/DcTS93O91NdSH/adjugEKiOb76Zj/0jB8mqOmWCFYbweOBa17bssuEkd5Lw7Q5L314Y=';
+/** What verifyWebhook answers a delivery it cannot show to be the PSP's. */
+const REFUSED = { verified: false };
 
 describe('the OpenPix provider: webhooks', () => {
   it('accepts a delivery signed with the PSP key and reads the charge event', () => {
     const body = completed();
     expect(provider().verifyWebhook(body, new Headers({ 'x-webhook-signature': rsaSign(body) }))).toEqual({
-      correlationID: 'ord_7f3a',
-      status: 'COMPLETED',
-      value: 1990,
-      paymentId: '9f1c0b6de2a84a0f9b5e3c2d1a0f9e8d',
+      verified: true,
+      event: { correlationID: 'ord_7f3a', status: 'COMPLETED', value: 1990, paymentId: '9f1c0b6de2a84a0f9b5e3c2d1a0f9e8d' },
     });
   });
 
@@ -254,45 +259,66 @@ describe('the OpenPix provider: webhooks', () => {
     const body = completed();
     const signature = rsaSign(body);
     const openpix = provider();
-    expect(openpix.verifyWebhook(body, new Headers())).toBeNull();
-    expect(openpix.verifyWebhook(body, new Headers({ 'x-webhook-signature': '' }))).toBeNull();
-    expect(openpix.verifyWebhook(body, new Headers({ 'x-webhook-signature': 'not base64!' }))).toBeNull();
-    expect(openpix.verifyWebhook(body, new Headers({ 'x-webhook-signature': Buffer.from('short').toString('base64') }))).toBeNull();
-    expect(openpix.verifyWebhook(body, new Headers({ 'x-webhook-signature': rsaSign(body, crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey) }))).toBeNull();
+    expect(openpix.verifyWebhook(body, new Headers())).toEqual(REFUSED);
+    expect(openpix.verifyWebhook(body, new Headers({ 'x-webhook-signature': '' }))).toEqual(REFUSED);
+    expect(openpix.verifyWebhook(body, new Headers({ 'x-webhook-signature': 'not base64!' }))).toEqual(REFUSED);
+    expect(openpix.verifyWebhook(body, new Headers({ 'x-webhook-signature': Buffer.from('short').toString('base64') }))).toEqual(REFUSED);
+    expect(openpix.verifyWebhook(body, new Headers({ 'x-webhook-signature': rsaSign(body, crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey) }))).toEqual(REFUSED);
     // An HMAC where the RSA signature is expected proves nothing.
-    expect(openpix.verifyWebhook(body, new Headers({ 'x-openpix-signature': hmacSign(body, 's') }))).toBeNull();
+    expect(openpix.verifyWebhook(body, new Headers({ 'x-openpix-signature': hmacSign(body, 's') }))).toEqual(REFUSED);
     for (const at of [0, 40, body.length - 1]) {
       const changed = Buffer.from(body);
       changed[at] = changed[at]! ^ 0x01;
-      expect(openpix.verifyWebhook(changed, new Headers({ 'x-webhook-signature': signature })), `byte ${at}`).toBeNull();
+      expect(openpix.verifyWebhook(changed, new Headers({ 'x-webhook-signature': signature })), `byte ${at}`).toEqual(REFUSED);
     }
   });
 
   it('checks the HMAC (X-OpenPix-Signature) when configured with a secret, and both signatures when both are', () => {
     const body = completed();
     const hmacOnly = provider({ webhook: { hmacSecret: 'webhook-secret' } });
-    expect(hmacOnly.verifyWebhook(body, new Headers({ 'X-OpenPix-Signature': hmacSign(body, 'webhook-secret') }))).toMatchObject({ status: 'COMPLETED' });
-    expect(hmacOnly.verifyWebhook(body, new Headers())).toBeNull();
-    expect(hmacOnly.verifyWebhook(body, new Headers({ 'X-OpenPix-Signature': hmacSign(body, 'another secret') }))).toBeNull();
-    expect(hmacOnly.verifyWebhook(Buffer.concat([body, Buffer.from('\n')]), new Headers({ 'X-OpenPix-Signature': hmacSign(body, 'webhook-secret') }))).toBeNull();
+    expect(hmacOnly.verifyWebhook(body, new Headers({ 'X-OpenPix-Signature': hmacSign(body, 'webhook-secret') }))).toMatchObject({ verified: true, event: { status: 'COMPLETED' } });
+    expect(hmacOnly.verifyWebhook(body, new Headers())).toEqual(REFUSED);
+    expect(hmacOnly.verifyWebhook(body, new Headers({ 'X-OpenPix-Signature': hmacSign(body, 'another secret') }))).toEqual(REFUSED);
+    expect(hmacOnly.verifyWebhook(Buffer.concat([body, Buffer.from('\n')]), new Headers({ 'X-OpenPix-Signature': hmacSign(body, 'webhook-secret') }))).toEqual(REFUSED);
 
     const both = provider({ webhook: { publicKeyPem: rsa.publicKey.export({ type: 'spki', format: 'pem' }).toString(), hmacSecret: 'webhook-secret' } });
-    expect(both.verifyWebhook(body, new Headers({ 'x-webhook-signature': rsaSign(body), 'x-openpix-signature': hmacSign(body, 'webhook-secret') }))).not.toBeNull();
-    expect(both.verifyWebhook(body, new Headers({ 'x-webhook-signature': rsaSign(body) }))).toBeNull();
-    expect(both.verifyWebhook(body, new Headers({ 'x-openpix-signature': hmacSign(body, 'webhook-secret') }))).toBeNull();
+    expect(both.verifyWebhook(body, new Headers({ 'x-webhook-signature': rsaSign(body), 'x-openpix-signature': hmacSign(body, 'webhook-secret') }))).toMatchObject({ verified: true, event: { status: 'COMPLETED' } });
+    expect(both.verifyWebhook(body, new Headers({ 'x-webhook-signature': rsaSign(body) }))).toEqual(REFUSED);
+    expect(both.verifyWebhook(body, new Headers({ 'x-openpix-signature': hmacSign(body, 'webhook-secret') }))).toEqual(REFUSED);
+  });
+
+  it('an install with a webhook secret still checks Woovi\'s RSA signature: a valid HMAC with no or a forged RSA signature is refused', () => {
+    const secret = 'webhook-secret';
+    // As configured by OPENPIX_WEBHOOK_SECRET alone: Woovi's published key, and the HMAC on top.
+    expect(webhookChecks({ webhookPublicKey: null, webhookSecret: secret })).toEqual({ publicKeyPem: WOOVI_WEBHOOK_PUBLIC_KEY, hmacSecret: secret });
+    expect(webhookChecks({ webhookPublicKey: null, webhookSecret: null })).toEqual({ publicKeyPem: WOOVI_WEBHOOK_PUBLIC_KEY, hmacSecret: undefined });
+    const installed = provider({ webhook: webhookChecks({ webhookPublicKey: null, webhookSecret: secret }) });
+    const hmac = hmacSign(WOOVI_EXAMPLE, secret);
+    expect(installed.verifyWebhook(WOOVI_EXAMPLE, new Headers({ 'x-openpix-signature': hmac }))).toEqual(REFUSED);
+    expect(installed.verifyWebhook(WOOVI_EXAMPLE, new Headers({ 'x-openpix-signature': hmac, 'x-webhook-signature': rsaSign(WOOVI_EXAMPLE) }))).toEqual(REFUSED);
+    expect(installed.verifyWebhook(WOOVI_EXAMPLE, new Headers({ 'x-webhook-signature': WOOVI_EXAMPLE_SIGNATURE }))).toEqual(REFUSED);
+    expect(installed.verifyWebhook(WOOVI_EXAMPLE, new Headers({ 'x-openpix-signature': hmac, 'x-webhook-signature': WOOVI_EXAMPLE_SIGNATURE }))).toMatchObject({ verified: true, event: { status: 'COMPLETED' } });
+
+    // With a configured key and a secret: both, always.
+    const pem = rsa.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    expect(webhookChecks({ webhookPublicKey: pem, webhookSecret: secret })).toEqual({ publicKeyPem: pem, hmacSecret: secret });
+    const both = provider({ webhook: webhookChecks({ webhookPublicKey: pem, webhookSecret: secret }) });
+    const body = completed();
+    const forged = rsaSign(body, crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
+    expect(both.verifyWebhook(body, new Headers({ 'x-openpix-signature': hmacSign(body, secret) }))).toEqual(REFUSED);
+    expect(both.verifyWebhook(body, new Headers({ 'x-openpix-signature': hmacSign(body, secret), 'x-webhook-signature': forged }))).toEqual(REFUSED);
+    expect(both.verifyWebhook(body, new Headers({ 'x-openpix-signature': hmacSign(body, secret), 'x-webhook-signature': rsaSign(body) }))).toMatchObject({ verified: true, event: { correlationID: 'ord_7f3a' } });
   });
 
   it('verifies the signed example in Woovi\'s documentation with its published key, and the HMAC example', () => {
     // Both from Woovi's developer documentation: a webhook body and its x-webhook-signature, and
     // the HMAC-SHA1 example of X-OpenPix-Signature (secret "hmac-secret-key").
-    const body = Buffer.from(
-      '{ "pixQrCode": null, "charge": { "status": "COMPLETED", "customer": { "name": "Antonio Victor", "taxID": { "taxID": "12345678976", "type": "BR:CPF" }, "email": "antoniocliente@example.com", "correlationID": "4979ceba-2132-4292-bd90-bee7fb2125e4" }, "value": 1000, "comment": "Pagamento OpenPix", "transactionID": "ea83401ed4834b3ea6f1f283b389af29", "correlationID": "417bae21-3d08-4cdb-9c2d-fee63c89e9e4", "paymentLinkID": "34697ed2-3790-4b60-8512-e7465b142d84", "createdAt": "2021-03-12T12:43:54.528Z", "updatedAt": "2021-03-12T12:44:09.360Z", "brCode": "https://api.openpix.com.br/openpix/openpix/testing?transactionID=ea83401ed4834b3ea6f1f283b389af29" }, "pix": { "charge": { "status": "COMPLETED", "customer": { "name": "Antonio Victor", "taxID": { "taxID": "12345678976", "type": "BR:CPF" }, "email": "antoniocliente@example.com", "correlationID": "4979ceba-2132-4292-bd90-bee7fb2125e4" }, "value": 1000, "comment": "Pagamento OpenPix", "transactionID": "ea83401ed4834b3ea6f1f283b389af29", "correlationID": "417bae21-3d08-4cdb-9c2d-fee63c89e9e4", "paymentLinkID": "34697ed2-3790-4b60-8512-e7465b142d84", "createdAt": "2021-03-12T12:43:54.528Z", "updatedAt": "2021-03-12T12:44:09.360Z" }, "customer": { "correlationID": "9134e286-6f71-427a-bf00-241681624586", "email": "email1@example.com", "name": "Loma", "phone": "+5511999999999", "taxID": { "taxID": "47043622050", "type": "BR:CPF" } }, "payer": { "correlationID": "9134e286-6f71-427a-bf00-241681624586", "email": "email1@example.com", "name": "Loma", "phone": "+5511999999999", "taxID": { "taxID": "47043622050", "type": "BR:CPF" } }, "time": "2021-03-12T12:44:09.269Z", "value": 1, "transactionID": "ea83401ed4834b3ea6f1f283b389af29", "infoPagador": "OpenPix testing" }, "company": { "id": "624f46f9e93f9f521c8308d7", "name": "Pizzaria do José", "taxID": "4722767300014" }, "account": { "clientId": "ZOJ64B9B-ZM1W-89MI-4UCI-OP2LVIU6NY75" } }',
-    );
-    const signature = 'lL2nnXgmLFGgxJ8+jCDguqouU4ucrIxYJcU5SPrJFaNcJajTJHYVldqc/z4YFIjAjtPEALe699WosgPY08W7CLpidvtm06Qwa4YMB0l/DcTS93O91NdSH/adjugEKiOb76Zj/0jB8mqOmWCFYbweOBa17bssuEkd5Lw7Q5L314Y=';
+    const body = WOOVI_EXAMPLE;
+    const signature = WOOVI_EXAMPLE_SIGNATURE;
     const woovi = provider({ webhook: { publicKeyPem: WOOVI_WEBHOOK_PUBLIC_KEY } });
     // The older format has no `event`; the charge says COMPLETED, and the pix says 1 cent was paid.
-    expect(woovi.verifyWebhook(body, new Headers({ 'x-webhook-signature': signature }))).toEqual({ correlationID: '417bae21-3d08-4cdb-9c2d-fee63c89e9e4', status: 'COMPLETED', value: 1, paymentId: 'ea83401ed4834b3ea6f1f283b389af29' });
-    expect(woovi.verifyWebhook(Buffer.from(body.toString().replace('"value": 1,', '"value": 9,')), new Headers({ 'x-webhook-signature': signature }))).toBeNull();
+    expect(woovi.verifyWebhook(body, new Headers({ 'x-webhook-signature': signature }))).toEqual({ verified: true, event: { correlationID: '417bae21-3d08-4cdb-9c2d-fee63c89e9e4', status: 'COMPLETED', value: 1, paymentId: 'ea83401ed4834b3ea6f1f283b389af29' } });
+    expect(woovi.verifyWebhook(Buffer.from(body.toString().replace('"value": 1,', '"value": 9,')), new Headers({ 'x-webhook-signature': signature }))).toEqual(REFUSED);
 
     const hmacBody = Buffer.from('{"data_criacao":"2021-08-10T20:32:14.429Z","evento":"teste_webhook"}');
     const keys = webhookKeys({ hmacSecret: 'hmac-secret-key' });
@@ -322,8 +348,27 @@ describe('the OpenPix provider: webhooks', () => {
     expect(eventFromOpenPix({ event: 'OPENPIX:CHARGE_COMPLETED', charge: { ...charge, status: 'PAID' } })).toBeNull();
     expect(eventFromOpenPix({ event: 'OPENPIX:CHARGE_COMPLETED', charge: { ...charge, value: '9.90' } })).toBeNull();
     expect(eventFromOpenPix([charge])).toBeNull();
+    // Signed by the PSP but not JSON: acknowledged, nothing to act on.
     const body = Buffer.from('{"event":"OPENPIX:CHARGE_COMPLETED",');
-    expect(provider().verifyWebhook(body, new Headers({ 'x-webhook-signature': rsaSign(body) }))).toBeNull();
+    expect(provider().verifyWebhook(body, new Headers({ 'x-webhook-signature': rsaSign(body) }))).toEqual({ verified: true, event: null });
+  });
+
+  it('reads only ids of an id\'s shape: a signed event whose correlationID or transactionID holds a NUL, markup or 200 characters is acknowledged and ignored', () => {
+    for (const bad of ['ord_7f3a\u0000', '\u0000', '<b>ord</b>', 'ord 7f3a', 'x'.repeat(200)]) {
+      const withCorrelation = completed({ charge: { correlationID: bad, value: 1990, status: 'COMPLETED', transactionID: '9f1c0b6de2a84a0f9b5e3c2d1a0f9e8d' } });
+      expect(provider().verifyWebhook(withCorrelation, new Headers({ 'x-webhook-signature': rsaSign(withCorrelation) })), JSON.stringify(bad)).toEqual({ verified: true, event: null });
+      const withTransaction = completed({ charge: { correlationID: 'ord_7f3a', value: 1990, status: 'COMPLETED', transactionID: bad }, pix: { value: 1990, transactionID: bad } });
+      expect(provider().verifyWebhook(withTransaction, new Headers({ 'x-webhook-signature': rsaSign(withTransaction) })), JSON.stringify(bad)).toEqual({ verified: true, event: null });
+      expect(eventFromOpenPix({ event: 'OPENPIX:CHARGE_EXPIRED', charge: { correlationID: bad, value: 990, status: 'EXPIRED' } })).toBeNull();
+    }
+  });
+
+  it('treats an API answer with a malformed id as the provider being unavailable', async () => {
+    const openpix = provider();
+    await openpix.createCharge({ correlationID: 'ord_paid', value: 990, expiresIn: 900 });
+    psp.charges.get('ord_paid')!.status = 'COMPLETED';
+    psp.charges.get('ord_paid')!.transactionID = 'tx\u0000';
+    await expect(openpix.getCharge('ord_paid')).rejects.toThrow(/without a well-formed transactionID/);
   });
 
   it('will not start without a webhook key, or with a key that is not RSA', () => {

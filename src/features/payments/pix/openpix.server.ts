@@ -14,10 +14,13 @@
  * Webhooks: Woovi signs every delivery over its raw body. `x-webhook-signature` is an RSA-SHA256
  * (PKCS #1 v1.5) signature in base64, checked with Woovi's published public key; a webhook may
  * also carry `X-OpenPix-Signature`, an HMAC-SHA1 in base64 keyed with that webhook's own secret
- * (Woovi calls it deprecated). Whichever of the two keys is configured must verify; both when both are.
+ * (Woovi calls it deprecated). Whichever of the two keys is configured must verify; both when both
+ * are. An install always checks the RSA signature, and the HMAC too when it has the secret
+ * (`webhookChecks`).
  */
 import crypto from 'node:crypto';
-import type { PixCharge, PixChargeRequest, PixCloseResult, PixEvent, PixProvider, PixStatus } from '../provider';
+import type { PixCharge, PixChargeRequest, PixCloseResult, PixEvent, PixProvider, PixStatus, PixWebhook } from '../provider';
+import { providerId } from '../ids';
 import { parseBrCode } from './brcode';
 
 /**
@@ -185,17 +188,27 @@ export function createOpenPixProvider(options: OpenPixOptions): PixProvider {
       throw new Error(`${refusal.message}, and the charge is still ACTIVE`, { cause: refusal });
     },
 
-    verifyWebhook(rawBody: Buffer, headers: Headers): PixEvent | null {
-      if (!checkOpenPixSignature(rawBody, headers, keys)) return null;
+    verifyWebhook(rawBody: Buffer, headers: Headers): PixWebhook {
+      if (!checkOpenPixSignature(rawBody, headers, keys)) return { verified: false };
       let body: unknown;
       try {
         body = JSON.parse(rawBody.toString('utf8'));
       } catch {
-        return null;
+        return { verified: true, event: null };
       }
-      return eventFromOpenPix(body);
+      return { verified: true, event: eventFromOpenPix(body) };
     },
   };
+}
+
+/**
+ * The webhook checks an install's configuration asks for. Woovi signs every delivery with its
+ * key, so the RSA check always applies (the configured key, or Woovi's published one); a
+ * webhook secret adds the HMAC check on top and never replaces it (issue 24: with a secret set,
+ * the RSA check was skipped, so the secret alone, which Woovi calls deprecated, let a delivery in).
+ */
+export function webhookChecks(configured: { webhookPublicKey?: string | null; webhookSecret?: string | null }): OpenPixOptions['webhook'] {
+  return { publicKeyPem: configured.webhookPublicKey || WOOVI_WEBHOOK_PUBLIC_KEY, hmacSecret: configured.webhookSecret || undefined };
 }
 
 /** The configured webhook keys, read once (a bad PEM fails at start-up, not at the first payment). */
@@ -232,16 +245,18 @@ export function checkOpenPixSignature(rawBody: Buffer, headers: Headers, keys: O
 }
 
 /**
- * A delivery's body as a PixEvent, or null when it is not about a charge's state. Deliveries
- * without an `event` name (Woovi's older format) are read by the charge's own status.
+ * A delivery's body as a PixEvent, or null when it is not about a charge's state or its ids are
+ * not ids (`providerId`). Deliveries without an `event` name (Woovi's older format) are read by
+ * the charge's own status.
  */
 export function eventFromOpenPix(body: unknown): PixEvent | null {
   if (!isObject(body)) return null;
   if (body.event !== undefined && !(typeof body.event === 'string' && CHARGE_EVENTS.has(body.event))) return null;
   const charge = body.charge;
   if (!isObject(charge)) return null;
-  const { correlationID, status, value } = charge;
-  if (typeof correlationID !== 'string' || !correlationID || !isStatus(status) || !isCents(value)) return null;
+  const { status, value } = charge;
+  const correlationID = providerId(charge.correlationID);
+  if (!correlationID || !isStatus(status) || !isCents(value)) return null;
   if (status !== 'COMPLETED') return { correlationID, status, value, paymentId: null };
   const pix = isObject(body.pix) ? body.pix : {};
   const paymentId = paymentIdOf(charge) ?? paymentIdOf(pix);
@@ -263,6 +278,8 @@ export class OpenPixHttpError extends Error {
 function chargeFrom(json: unknown, what: string): PixCharge {
   const charge = isObject(json) ? json.charge : undefined;
   if (!isObject(charge)) throw new Error(`${what} answered without a charge`);
+  // The answer's correlationID is only compared with the one we asked about (ours); the payment
+  // id is new to us and is stored, so it is checked for shape (providerId).
   const { correlationID, value, status, brCode, expiresDate } = charge;
   const expiresMs = typeof expiresDate === 'string' ? Date.parse(expiresDate) : Number.NaN;
   if (typeof correlationID !== 'string' || !correlationID) throw new Error(`${what} answered a charge without correlationID`);
@@ -271,7 +288,7 @@ function chargeFrom(json: unknown, what: string): PixCharge {
   if (typeof brCode !== 'string' || !brCode) throw new Error(`${what} answered a charge without brCode`);
   if (Number.isNaN(expiresMs)) throw new Error(`${what} answered a charge without a valid expiresDate`);
   const paymentId = status === 'COMPLETED' ? paymentIdOf(charge) : null;
-  if (status === 'COMPLETED' && !paymentId) throw new Error(`${what} answered a COMPLETED charge without transactionID`);
+  if (status === 'COMPLETED' && !paymentId) throw new Error(`${what} answered a COMPLETED charge without a well-formed transactionID`);
   return { correlationID, value, status, brCode, expiresAt: Math.floor(expiresMs / 1000), paymentId };
 }
 
@@ -282,7 +299,7 @@ function chargeFrom(json: unknown, what: string): PixCharge {
  * the poll's answer.)
  */
 function paymentIdOf(o: Record<string, unknown>): string | null {
-  return typeof o.transactionID === 'string' && o.transactionID ? o.transactionID : null;
+  return providerId(o.transactionID);
 }
 
 function errorText(json: unknown, text: string): string {

@@ -7,7 +7,8 @@
  */
 import crypto from 'node:crypto';
 import type { DB } from '~/server/db';
-import type { PixCharge, PixCloseResult, PixEvent, PixProvider } from '../provider';
+import type { PixCharge, PixCloseResult, PixEvent, PixProvider, PixWebhook } from '../provider';
+import { providerId } from '../ids';
 import * as repo from '../repository.server';
 import { signWebhook, verifyWebhookSignature } from '../webhook.server';
 import { generateBrCode } from './brcode';
@@ -68,14 +69,17 @@ export function createSandboxPixProvider(getDb: () => Promise<DB>, opts: Sandbox
       if (!row) return 'unknown';
       return row.status === 'COMPLETED' ? 'paid' : 'closed';
     },
-    verifyWebhook(rawBody, headers): PixEvent | null {
-      if (!verifyWebhookSignature(rawBody, headers.get(WEBHOOK_SIGNATURE_HEADER), opts.webhookKey)) return null;
-      return parseEvent(rawBody);
+    verifyWebhook(rawBody, headers): PixWebhook {
+      if (!verifyWebhookSignature(rawBody, headers.get(WEBHOOK_SIGNATURE_HEADER), opts.webhookKey)) return { verified: false };
+      return { verified: true, event: parseEvent(rawBody) };
     },
   };
 }
 
-/** Reads a webhook body in the Woovi/OpenPix shape; null for anything that is not a charge event. */
+/**
+ * Reads a webhook body in the Woovi/OpenPix shape; null for anything that is not a charge event,
+ * and for ids no charge or payment has (`providerId`): such an event cannot be about one of ours.
+ */
 export function parseEvent(rawBody: Buffer): PixEvent | null {
   let body: unknown;
   try {
@@ -83,13 +87,18 @@ export function parseEvent(rawBody: Buffer): PixEvent | null {
   } catch {
     return null;
   }
-  const b = body as { event?: unknown; charge?: { correlationID?: unknown; value?: unknown; status?: unknown }; pix?: { endToEndId?: unknown; value?: unknown } | null };
+  const b = body as { event?: unknown; charge?: { correlationID?: unknown; value?: unknown; status?: unknown }; pix?: { endToEndId?: unknown; value?: unknown } | null } | null;
   const charge = b?.charge;
-  if (!charge || typeof charge.correlationID !== 'string' || !Number.isSafeInteger(charge.value)) return null;
+  if (!b || !charge || typeof charge !== 'object' || !Number.isSafeInteger(charge.value)) return null;
+  const correlationID = providerId(charge.correlationID);
+  if (!correlationID) return null;
   const status = charge.status === 'COMPLETED' || b.event === 'OPENPIX:CHARGE_COMPLETED' ? 'COMPLETED' : charge.status === 'EXPIRED' || b.event === 'OPENPIX:CHARGE_EXPIRED' ? 'EXPIRED' : null;
   if (!status) return null;
+  const e2e = b.pix?.endToEndId;
+  const paymentId = typeof e2e === 'string' ? providerId(e2e) : null;
+  if (typeof e2e === 'string' && !paymentId) return null;
   const paid = b.pix && Number.isSafeInteger(b.pix.value) ? (b.pix.value as number) : (charge.value as number);
-  return { correlationID: charge.correlationID, status, value: paid, paymentId: typeof b.pix?.endToEndId === 'string' ? b.pix.endToEndId : null };
+  return { correlationID, status, value: paid, paymentId };
 }
 
 /**

@@ -12,7 +12,7 @@ import { rentalAnswer, tForChapter, useDailyPass } from '~/features/wallet/index
 
 export const POST: APIRoute = async ({ request, locals }) => {
   const { t, user, now, country, locale } = locals;
-  if (!user) return jsonError(401, t('wallet.error.login'));
+  if (!user) return jsonError(401, t('wallet.error.loginPass'));
   const form = await readForm(request);
   if (!form.ok) return jsonError(form.status, t(bodyErrorKey(form)));
   const db = await getDb();

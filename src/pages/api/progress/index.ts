@@ -11,7 +11,7 @@ import { recordProgress, verifyProgressToken } from '~/features/library/index.se
  */
 export const POST: APIRoute = async ({ request, locals }) => {
   const { t, user, now } = locals;
-  if (!user) return jsonError(401, t('error.api.loginRequired'));
+  if (!user) return jsonError(401, t('error.api.loginProgress'));
   const body = await readJson(request);
   if (!body.ok) return jsonError(body.status, t(bodyErrorKey(body)));
   const report = parseProgressReport(body.value);

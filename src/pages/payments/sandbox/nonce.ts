@@ -11,7 +11,7 @@ import { sandboxNonceAnswer } from '~/features/commerce/index.server';
  */
 export const POST: APIRoute = async ({ request, locals }) => {
   const { t, user, now } = locals;
-  if (!user) return jsonError(401, t('purchase.error.login'));
+  if (!user) return jsonError(401, t('purchase.error.loginCard'));
   const form = await readForm(request);
   if (!form.ok) return jsonError(form.status, t(bodyErrorKey(form)));
   const answer = await sandboxNonceAnswer(await getDb(), {

@@ -12,7 +12,7 @@ import { completeAd, rentalAnswer } from '~/features/wallet/index.server';
 
 export const POST: APIRoute = async ({ request, locals }) => {
   const { t, user, now, country, locale } = locals;
-  if (!user) return jsonError(401, t('wallet.error.login'));
+  if (!user) return jsonError(401, t('wallet.error.loginAd'));
   const form = await readForm(request);
   if (!form.ok) return jsonError(form.status, t(bodyErrorKey(form)));
   const answer = rentalAnswer(await completeAd(await getDb(), { userId: user.id, token: field(form.value, 'token', 100), now, country }), t, locale, now);

@@ -12,7 +12,7 @@ import { adStartAnswer, startAd } from '~/features/wallet/index.server';
 
 export const POST: APIRoute = async ({ request, locals }) => {
   const { t, user, now, country, locale } = locals;
-  if (!user) return jsonError(401, t('wallet.error.login'));
+  if (!user) return jsonError(401, t('wallet.error.loginAd'));
   const form = await readForm(request);
   if (!form.ok) return jsonError(form.status, t(bodyErrorKey(form)));
   const answer = adStartAnswer(await startAd(await getDb(), { userId: user.id, e4pid: field(form.value, 'content', 80), now, country }), t, locale, now);

@@ -10,7 +10,7 @@ import { entitlementsInSeries } from '~/features/wallet/index.server';
 export const GET: APIRoute = async ({ params, url, locals }) => {
   const { t, now, user } = locals;
   const db = await getDb();
-  const caller = await apiCaller(db, url, user?.id ?? null, now, { expired: t('error.token.expired'), invalid: t('error.token.invalid'), login: t('error.api.loginRequired') });
+  const caller = await apiCaller(db, url, user?.id ?? null, now, { expired: t('error.token.expired'), invalid: t('error.token.invalid'), login: t('error.api.loginEpisodes') });
   if (!caller.ok) return caller.response;
   const series = await findSeries(db, params.ref ?? '', locals.site.language);
   if (!series) return jsonError(404, t('error.api.notFound'));

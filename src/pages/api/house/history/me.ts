@@ -9,7 +9,7 @@ import { absoluteUrl } from '~/lib/paths';
 export const GET: APIRoute = async ({ url, locals }) => {
   const { t, now, user } = locals;
   const db = await getDb();
-  const caller = await apiCaller(db, url, user?.id ?? null, now, { expired: t('error.token.expired'), invalid: t('error.token.invalid'), login: t('error.api.loginRequired') });
+  const caller = await apiCaller(db, url, user?.id ?? null, now, { expired: t('error.token.expired'), invalid: t('error.token.invalid'), login: t('error.api.loginHistory') });
   if (!caller.ok) return caller.response;
   const limit = intParam(url.searchParams.get('limit'), HISTORY_PAGE_SIZE, 1, 100);
   const skip = intParam(url.searchParams.get('skip'), 0, 0, 100_000);

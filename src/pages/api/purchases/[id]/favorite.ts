@@ -10,7 +10,7 @@ import { setPurchaseFavorite } from '~/features/commerce/index.server';
  */
 const handle = (favorite: boolean): APIRoute => async ({ params, locals }) => {
   const { t, user, now } = locals;
-  if (!user) return jsonError(401, t('purchase.error.login'));
+  if (!user) return jsonError(401, t('purchases.favorite.login'));
   const id = params.id ?? '';
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) return jsonError(404, t('purchase.error.order'));
   const result = await setPurchaseFavorite(await getDb(), { userId: user.id, orderId: id, favorite, now });

@@ -11,7 +11,7 @@ import { subscribeWithCard } from '~/features/commerce/index.server';
  */
 export const POST: APIRoute = async ({ request, locals }) => {
   const { t, user, site, now } = locals;
-  if (!user) return json({ success: false, error: 'login', message: t('wallet.error.login') }, { status: 401, cache: 'no-store' });
+  if (!user) return json({ success: false, error: 'login', message: t('subscribe.error.login') }, { status: 401, cache: 'no-store' });
   const form = await readForm(request);
   if (!form.ok) return json({ success: false, error: 'request', message: t(bodyErrorKey(form)) }, { status: form.status, cache: 'no-store' });
   const answer = await subscribeWithCard(await getDb(), {

@@ -12,7 +12,7 @@ import { subscribeWithPix } from '~/features/commerce/index.server';
 export const POST: APIRoute = async ({ request, locals }) => {
   const { t, user, site, now } = locals;
   const fail = (status: number, message: string) => json({ success: false, first_payment: false, pix_copia_e_cola: null, pix_expires_at: null, check: null, trial_error: false, error: 'request', message, qr_svg: null }, { status, cache: 'no-store' });
-  if (!user) return fail(401, t('wallet.error.login'));
+  if (!user) return fail(401, t('subscribe.error.login'));
   const form = await readForm(request);
   if (!form.ok) return fail(form.status, t(bodyErrorKey(form)));
   const answer = await subscribeWithPix(await getDb(), {

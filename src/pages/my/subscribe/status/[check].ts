@@ -9,7 +9,7 @@ import { subscriptionStatus } from '~/features/commerce/index.server';
  */
 export const GET: APIRoute = async ({ params, locals }) => {
   const { t, user, now } = locals;
-  if (!user) return jsonError(401, t('wallet.error.login'));
+  if (!user) return jsonError(401, t('subscribe.error.loginStatus'));
   const check = params.check ?? '';
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(check)) return jsonError(404, t('purchase.error.order'));
   const answer = await subscriptionStatus(await getDb(), { userId: user.id, check, now });
