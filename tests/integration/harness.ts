@@ -21,6 +21,9 @@ export const dialects = ['sqlite', 'postgres'] as const;
 export type TestDialect = (typeof dialects)[number];
 export type SiteName = 'en' | 'br';
 
+/** The test servers' APP_CHECK_DIFFICULTY: a challenge hides a counter of 2 or 3. */
+export const TEST_APP_CHECK_DIFFICULTY = 3;
+
 export const ROOT = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
 /** Shared by every test run, so page images generated once are reused (the seed skips existing files). */
 export const MEDIA_DIR = path.resolve(ROOT, process.env.INKPASS_TEST_MEDIA_DIR || 'data/test-media');
@@ -159,10 +162,15 @@ export function clientFor(info: { dialect: TestDialect; port: number; databaseUr
 // Lifecycle
 
 /**
- * What every test server runs with: production mode, the country header a CDN would set
- * (geoblocking tests), and a short body time-out so the slow-body tests need not wait long.
+ * What every test server runs with: the production build in demo mode with the bot check on
+ * (every money call carries a token: `appCheckHeader`), at a difficulty low enough that a token
+ * is solved in a few milliseconds; the country header a CDN would set (geoblocking tests), and a
+ * short body time-out so the slow-body tests need not wait long.
  */
-const SERVER_ENV = { NODE_ENV: 'production', COUNTRY_HEADER: 'cf-ipcountry', BODY_TIMEOUT_MS: '2000', PAGE_CACHE_MB: '0' } as const;
+const SERVER_ENV = {
+  NODE_ENV: 'production', INKPASS_MODE: 'demo', APP_CHECK: 'on', APP_CHECK_DIFFICULTY: String(TEST_APP_CHECK_DIFFICULTY),
+  COUNTRY_HEADER: 'cf-ipcountry', BODY_TIMEOUT_MS: '2000', PAGE_CACHE_MB: '0',
+} as const;
 
 /**
  * Another server process on an existing database, with settings of its own (`env` is added to
@@ -567,6 +575,41 @@ export async function createReader(server: ServerClient, opts: { site?: SiteName
   const id = data ? (JSON.parse(data) as { id?: number } | null)?.id : undefined;
   if (typeof id !== 'number') throw new Error('the signed-up reader does not appear in the page user data');
   return { id, email, password, name, token, cookie };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bot check, as a browser passes it
+
+/**
+ * A solved bot-check token, obtained as the browser's island does: the challenge from the server
+ * (asked with the reader's session, so it counts against the reader's challenge limit, not the
+ * test run's one address), its counter found here (fast at TEST_APP_CHECK_DIFFICULTY).
+ */
+export async function appCheckToken(server: ServerClient, reader: { cookie: string } | null, site: SiteName = 'en'): Promise<string> {
+  const { solveChallenge } = await import('altcha-lib');
+  const { deriveKey } = await import('altcha-lib/algorithms/pbkdf2');
+  const { altchaToken } = await import('~/lib/app-check');
+  const { APP_CHECK_CHALLENGE_ENDPOINT } = await import('~/lib/paths');
+  const ask = () => server.request(APP_CHECK_CHALLENGE_ENDPOINT, { site, headers: reader ? { cookie: reader.cookie } : {} });
+  let res = await ask();
+  if (res.status === 429) {
+    // Tests that fire a hundred money calls at once need a hundred tokens: the challenge limit
+    // itself is tested in app-check.test.ts, so here its counters are reset, as createReader does.
+    await withDb(server, (db) => db.deleteFrom('rate_limits').where('bucket', 'like', 'route:appCheck:%').execute());
+    res = await ask();
+  }
+  if (res.status !== 200) throw new Error(`the challenge call answered ${res.status}: ${res.text.slice(0, 200)}`);
+  const answer = res.json<import('~/lib/app-check').AppCheckChallenge>();
+  if (answer.provider !== 'altcha') throw new Error(`the server uses ${answer.provider}, not the proof of work`);
+  const solution = await solveChallenge({ challenge: answer.challenge, deriveKey });
+  if (!solution) throw new Error('the challenge could not be solved');
+  return altchaToken({ challenge: answer.challenge, solution });
+}
+
+/** The header a money call carries its token in (spread into a request's headers). */
+export async function appCheckHeader(server: ServerClient, reader: { cookie: string } | null, site: SiteName = 'en'): Promise<Record<string, string>> {
+  const { APP_CHECK_HEADER } = await import('~/lib/app-check');
+  return { [APP_CHECK_HEADER.toLowerCase()]: await appCheckToken(server, reader, site) };
 }
 
 // ---------------------------------------------------------------------------------------------
