@@ -13,12 +13,14 @@ const WORKERS = 2;
 /** A solve that takes longer than this has gone wrong (a challenge takes well under a second). */
 const TIMEOUT_MS = 30_000;
 
-export async function solveAltcha(challenge: Challenge): Promise<string | null> {
+/** The token for a challenge; `workers: 0` solves on this thread (what bench/app-check.ts compares). */
+export async function solveAltcha(challenge: Challenge, workers = WORKERS): Promise<string | null> {
   let solution: Solution | null;
   try {
+    if (workers < 1) throw new Error('no workers');
     solution = await solveChallengeWorkers({
       challenge,
-      concurrency: Math.max(1, Math.min(WORKERS, navigator.hardwareConcurrency || 1)),
+      concurrency: Math.max(1, Math.min(workers, navigator.hardwareConcurrency || 1)),
       createWorker: () => new Worker(new URL('./app-check.worker.ts', import.meta.url), { type: 'module' }),
       timeout: TIMEOUT_MS,
     });

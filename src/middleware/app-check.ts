@@ -21,6 +21,13 @@ const MESSAGES: Record<AppCheckFailure, MessageKey> = {
 };
 
 /**
+ * Requests that passed: when a route fails, Astro renders the error page by running the
+ * middleware again on the same request, and its token, used by then, must not turn a 500 into a
+ * 403.
+ */
+const passed = new WeakSet<Request>();
+
+/**
  * The bot check (docs/decisions.md, "App check") on the routes the route table marks `appCheck`,
  * when it is enforced (production, or a demo with APP_CHECK=on). `required`: no call passes
  * without a valid, unused token (403; 503 when Turnstile does not answer). `beyond-rate`: a form
@@ -36,7 +43,7 @@ const MESSAGES: Record<AppCheckFailure, MessageKey> = {
 export const appCheck = defineMiddleware(async (ctx, next) => {
   const { request, url, locals } = ctx;
   const policy = routePolicy(url.pathname, request.method);
-  if (!policy?.appCheck || !config.appCheck.enforced) return next();
+  if (!policy?.appCheck || !config.appCheck.enforced || passed.has(request)) return next();
   const anyone = !('exempt' in policy.limit) && policy.limit.anyone === true;
   if (!locals.user && !anyone) return next();
   const ip = clientIp(() => ctx.clientAddress);
@@ -51,13 +58,19 @@ export const appCheck = defineMiddleware(async (ctx, next) => {
   if (token === null && policy.appCheck === 'beyond-rate') {
     const who = locals.user ? `reader:${locals.user.id}` : `ip:${ip}`;
     const free = await hit(db, `route:appCheckFree:${who}`, LIMITS.appCheckFree, locals.now);
-    if (free.allowed) return next();
+    if (free.allowed) {
+      passed.add(request);
+      return next();
+    }
     const text = locals.t('error.appCheck.noScript', { count: LIMITS.appCheckFree.max, minutes: retryMinutes(free.retryAfter) });
     return refuse(429, text, 'missing', { 'Retry-After': String(free.retryAfter) });
   }
 
   const verdict = token === null ? ({ ok: false, reason: 'missing' } as const) : await appCheckProvider().verify(db, token, { now: locals.now, ip });
-  if (verdict.ok) return next();
+  if (verdict.ok) {
+    passed.add(request);
+    return next();
+  }
   // Turnstile not answering is no fault of the caller's: try again shortly.
   if (verdict.reason === 'unavailable') return refuse(503, locals.t(MESSAGES.unavailable), verdict.reason, { 'Retry-After': '5' });
   return refuse(403, locals.t(MESSAGES[verdict.reason]), verdict.reason);
