@@ -1,6 +1,6 @@
 /**
  * Solves an ALTCHA challenge in the browser (loaded by app-check-client.ts on first use, so no
- * page that makes no money call downloads it). The work runs in Web Workers, off the page's
+ * page that makes no money call downloads it). The work runs in a Web Worker, off the page's
  * thread; where a worker cannot start, it runs here, where each try is one awaited Web Crypto
  * call (PBKDF2 runs natively), so the page never waits more than a moment for it.
  */
@@ -8,8 +8,11 @@ import { solveChallenge, solveChallengeWorkers, type Challenge, type Solution } 
 import { deriveKey } from 'altcha-lib/algorithms/web/pbkdf2';
 import { altchaToken } from './app-check';
 
-/** Two workers halve the time on a phone; more cost start-up and memory for little (docs/performance.md, "App check"). */
-const WORKERS = 2;
+/**
+ * One worker keeps the work off the page's thread; a second made solving slower, not faster, in
+ * Chromium (docs/performance.md, "App check").
+ */
+const WORKERS = 1;
 /** A solve that takes longer than this has gone wrong (a challenge takes well under a second). */
 const TIMEOUT_MS = 30_000;
 

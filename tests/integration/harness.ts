@@ -586,9 +586,7 @@ export async function createReader(server: ServerClient, opts: { site?: SiteName
  * test run's one address), its counter found here (fast at TEST_APP_CHECK_DIFFICULTY).
  */
 export async function appCheckToken(server: ServerClient, reader: { cookie: string } | null, site: SiteName = 'en'): Promise<string> {
-  const { solveChallenge } = await import('altcha-lib');
-  const { deriveKey } = await import('altcha-lib/algorithms/pbkdf2');
-  const { altchaToken } = await import('~/lib/app-check');
+  const { solveAppCheck } = await import('../support/app-check');
   const { APP_CHECK_CHALLENGE_ENDPOINT } = await import('~/lib/paths');
   const ask = () => server.request(APP_CHECK_CHALLENGE_ENDPOINT, { site, headers: reader ? { cookie: reader.cookie } : {} });
   let res = await ask();
@@ -599,11 +597,7 @@ export async function appCheckToken(server: ServerClient, reader: { cookie: stri
     res = await ask();
   }
   if (res.status !== 200) throw new Error(`the challenge call answered ${res.status}: ${res.text.slice(0, 200)}`);
-  const answer = res.json<import('~/lib/app-check').AppCheckChallenge>();
-  if (answer.provider !== 'altcha') throw new Error(`the server uses ${answer.provider}, not the proof of work`);
-  const solution = await solveChallenge({ challenge: answer.challenge, deriveKey });
-  if (!solution) throw new Error('the challenge could not be solved');
-  return altchaToken({ challenge: answer.challenge, solution });
+  return solveAppCheck(res.json());
 }
 
 /** The header a money call carries its token in (spread into a request's headers). */
