@@ -49,8 +49,8 @@ export const SECRET_MIN_LENGTH = 32;
 export const TURNSTILE_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
 
 /**
- * Solves cost a phone about 0.2 s at 4× CPU throttling at this difficulty (measured: docs/performance.md,
- * "App check"); the token is solved before the reader presses the button.
+ * At this difficulty a 4×-throttled Chromium solves a challenge in 0.25-0.3 s (median; 0.4 s at
+ * worst: docs/performance.md, "App check"), and it does so before the reader presses the button.
  */
 export const APP_CHECK_DEFAULT_DIFFICULTY = 200;
 

@@ -8,3 +8,6 @@ import { json } from '~/server/http';
 import { appCheckProvider } from '~/server/app-check';
 
 export const GET: APIRoute = async ({ locals }) => json(await appCheckProvider().challenge(locals.now), { cache: 'no-store' });
+
+/** HEAD is not counted by the limiter, so it signs nothing: the headers a GET would have. */
+export const HEAD: APIRoute = () => new Response(null, { headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' } });
