@@ -57,6 +57,10 @@ export default defineConfig({
       TRUST_PROXY: '1',
       // House ads can be claimed after 2 s instead of 15 (tests/e2e/keys.spec.ts watches one).
       AD_MIN_SECONDS: '2',
+      // The bot check as in production, at its real difficulty: the islands solve their
+      // challenges in Chromium before every money call.
+      INKPASS_MODE: 'demo',
+      APP_CHECK: 'on',
     },
     wait: { stdout: /Inkpass is serving/ },
     url: `http://127.0.0.1:${E2E_PORT}/favicon.svg`,

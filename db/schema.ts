@@ -218,6 +218,12 @@ export interface RateLimitTable {
   count: number;
 }
 
+/** Bot-check tokens already used (src/server/app-check.ts): `id` names the token, kept until it expires. */
+export interface AppCheckUseTable {
+  id: string;
+  expires_at: number;
+}
+
 export interface FavoriteTable {
   user_id: number;
   series_id: number;
@@ -537,6 +543,7 @@ export interface Database {
   users: UserTable;
   sessions: SessionTable;
   rate_limits: RateLimitTable;
+  app_check_uses: AppCheckUseTable;
   favorites: FavoriteTable;
   reading_progress: ReadingProgressTable;
   wallet_accounts: WalletAccountTable;

@@ -11,6 +11,7 @@ import * as commerce from './2026-11-25T00-commerce';
 import * as subscriptions from './2026-11-25T01-subscriptions';
 import * as seriesTexts from './2026-11-25T02-series-texts';
 import * as demoAccounts from './2026-11-27T00-demo-accounts';
+import * as appCheck from './2026-11-27T01-app-check';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T01-subscriptions': subscriptions,
   '2026-11-25T02-series-texts': seriesTexts,
   '2026-11-27T00-demo-accounts': demoAccounts,
+  '2026-11-27T01-app-check': appCheck,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

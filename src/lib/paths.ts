@@ -159,6 +159,9 @@ export function historyApiPath(query: { limit: number; skip: number; token: stri
 }
 export const PROGRESS_ENDPOINT = '/api/progress/';
 
+/** The bot check's challenge, solved in the browser before money calls (docs/api.md, "Bot check"). */
+export const APP_CHECK_CHALLENGE_ENDPOINT = '/api/app-check/challenge/';
+
 // ---------------------------------------------------------------- keys (docs/wallet.md)
 /** The redeem call: unlock a chapter with keys (JSON). */
 export const REDEEM_ENDPOINT = '/api/redeem/';

@@ -9,6 +9,7 @@
  *   session      the signed-in reader, if the request carries a session cookie
  *   guard        405 for mutations outside the mutation paths, 403 for foreign origins
  *   limits       the one limiter: 429 past a route's limit (src/server/routes.ts)
+ *   appCheck     the bot check: 403 without a valid, unused token where the route table asks for one
  *
  * One concern per step; none of them renders a page.
  */
@@ -20,5 +21,6 @@ import { apiErrors } from './api-errors';
 import { session } from './session';
 import { guard } from './guard';
 import { limits } from './limits';
+import { appCheck } from './app-check';
 
-export const onRequest = sequence(context, compression, headers, apiErrors, session, guard, limits);
+export const onRequest = sequence(context, compression, headers, apiErrors, session, guard, limits, appCheck);

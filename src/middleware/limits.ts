@@ -1,10 +1,9 @@
 import { defineMiddleware } from 'astro:middleware';
 import type { MessageKey } from '~/lib/i18n';
-import { safeNext } from '~/lib/redirect';
 import { clientIp } from '~/features/accounts/index.server';
 import { getDb } from '~/server/db';
 import { hit, LIMITS, retryMinutes, type LimitName } from '~/server/rate-limit';
-import { refusal } from './refusal';
+import { backPath, refusal } from './refusal';
 import { routePolicy } from '~/server/routes';
 
 /** Limits whose refusal says more than "too many requests". */
@@ -25,9 +24,7 @@ export const limits = defineMiddleware(async (ctx, next) => {
   const who = locals.user ? `reader:${locals.user.id}` : `ip:${clientIp(() => ctx.clientAddress)}`;
   const verdict = await hit(await getDb(), `route:${name}:${who}`, LIMITS[name], locals.now);
   if (verdict.allowed) return next();
-  const referer = request.headers.get('referer');
-  const back = referer && URL.canParse(referer) && new URL(referer).origin === url.origin ? safeNext(new URL(referer).pathname + new URL(referer).search, '/') : '/';
   return refusal(policy.answer, 429, locals.t(MESSAGES[name] ?? 'error.rateLimited', { minutes: retryMinutes(verdict.retryAfter) }), {
-    locale: locals.locale, back, backLabel: locals.t('error.back'), code: 'rate_limited', headers: { 'Retry-After': String(verdict.retryAfter) },
+    locale: locals.locale, back: backPath(request, url), backLabel: locals.t('error.back'), code: 'rate_limited', headers: { 'Retry-After': String(verdict.retryAfter) },
   });
 });

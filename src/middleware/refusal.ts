@@ -1,5 +1,12 @@
 import { escapeHtml } from '~/lib/html';
+import { safeNext } from '~/lib/redirect';
 import type { AnswerKind } from '~/server/routes';
+
+/** Where a refusal page's "go back" link leads: the page the form was on when it is ours, else home. */
+export function backPath(request: Request, url: URL): string {
+  const referer = request.headers.get('referer');
+  return referer && URL.canParse(referer) && new URL(referer).origin === url.origin ? safeNext(new URL(referer).pathname + new URL(referer).search, '/') : '/';
+}
 
 /**
  * A refusal the middleware writes before the route runs (405, 403, 429), in the shape the route's

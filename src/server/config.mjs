@@ -32,7 +32,53 @@ export const SECRET_MIN_LENGTH = 32;
  * @property {boolean} modeSet Whether INKPASS_MODE was set; unset, the demo is allowed only on a loopback address (see `startupRefusals`).
  * @property {boolean} hostSet Whether HOST was set (unset: the demo listens on loopback only).
  * @property {PaymentsConfig} payments Which providers take payments, and their settings (docs/payments.md).
+ * @property {AppCheckConfig} appCheck The bot check before money calls (docs/decisions.md, "App check").
  */
+
+/**
+ * @typedef {object} AppCheckConfig
+ * @property {boolean} enforced Whether routes marked `appCheck` (src/server/routes.ts) refuse calls without a valid token: always in production, in a demo only with APP_CHECK=on.
+ * @property {'on' | 'off' | null} setting APP_CHECK as set (null: unset); `off` in production stops the start.
+ * @property {'altcha' | 'turnstile'} provider The self-hosted proof of work (ALTCHA's protocol), or Cloudflare Turnstile when both of its keys are set.
+ * @property {number} difficulty APP_CHECK_DIFFICULTY: the highest counter a challenge hides; the browser derives about three quarters of it in keys on average (docs/performance.md, "App check").
+ * @property {boolean} debug APP_CHECK_DEBUG=1: the browser solves a challenge only when a call needs a token, with no token kept ready or refreshed in the background.
+ * @property {{ siteKey: string, secretKey: string, verifyUrl: string } | null} turnstile `verifyUrl` may point at a local stand-in (tests).
+ */
+
+/** Cloudflare's server-side check of a Turnstile token. */
+export const TURNSTILE_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
+
+/**
+ * At this difficulty a 4×-throttled Chromium solves a challenge in 0.25-0.3 s (median; 0.4 s at
+ * worst: docs/performance.md, "App check"), and it does so before the reader presses the button.
+ */
+export const APP_CHECK_DEFAULT_DIFFICULTY = 200;
+
+/**
+ * @param {NodeJS.ProcessEnv} env
+ * @param {'demo' | 'production'} mode
+ * @returns {AppCheckConfig}
+ */
+function readAppCheck(env, mode) {
+  const raw = env.APP_CHECK?.trim().toLowerCase() || '';
+  if (raw && raw !== 'on' && raw !== 'off') throw invalid(`APP_CHECK must be on or off (got "${env.APP_CHECK}")`);
+  /** @type {'on' | 'off' | null} */
+  const setting = raw === 'on' ? 'on' : raw === 'off' ? 'off' : null;
+  const siteKey = env.TURNSTILE_SITE_KEY?.trim() || '';
+  const secretKey = env.TURNSTILE_SECRET_KEY?.trim() || '';
+  if (!!siteKey !== !!secretKey) throw invalid('TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY go together: set both to use Cloudflare Turnstile, or neither for the self-hosted proof of work');
+  if (siteKey && !/^[\w.-]{1,200}$/.test(siteKey)) throw invalid(`TURNSTILE_SITE_KEY must be the site key Cloudflare shows (letters, digits, ".", "_", "-"; got "${siteKey}")`);
+  const verifyUrl = env.TURNSTILE_VERIFY_URL?.trim() || TURNSTILE_VERIFY_URL;
+  if (!/^https?:\/\/[^\s]+$/.test(verifyUrl)) throw invalid(`TURNSTILE_VERIFY_URL must be an http(s) URL (got "${verifyUrl}")`);
+  return {
+    enforced: mode === 'production' || setting === 'on',
+    setting,
+    provider: siteKey ? 'turnstile' : 'altcha',
+    difficulty: integer(env.APP_CHECK_DIFFICULTY, 'APP_CHECK_DIFFICULTY', APP_CHECK_DEFAULT_DIFFICULTY, 1, 1_000_000),
+    debug: flag(env.APP_CHECK_DEBUG, 'APP_CHECK_DEBUG', false),
+    turnstile: siteKey ? { siteKey, secretKey, verifyUrl } : null,
+  };
+}
 
 /**
  * @typedef {object} PaymentsConfig
@@ -211,6 +257,7 @@ export function readConfig(env = process.env) {
     modeSet: rawMode !== '',
     hostSet,
     payments: readPayments(env, mode),
+    appCheck: readAppCheck(env, mode),
   };
 }
 
@@ -241,6 +288,7 @@ export function startupRefusals(c) {
   if (c.payments.pix === 'sandbox') out.push('PAYMENTS_PIX=sandbox is a stand-in PSP: in production set PAYMENTS_PIX=openpix with its keys, or leave it unset to offer no Pix');
   if (c.payments.braintree?.environment === 'sandbox') out.push("BRAINTREE_ENVIRONMENT=sandbox (the default) is Braintree's test gateway, which takes test cards: in production set BRAINTREE_ENVIRONMENT=production");
   if (c.payments.openpix && /sandbox/i.test(c.payments.openpix.baseUrl)) out.push(`OPENPIX_BASE_URL=${c.payments.openpix.baseUrl} is a test PSP: in production use the live API (https://api.woovi.com)`);
+  if (c.appCheck.setting === 'off') out.push('APP_CHECK=off turns the bot check before money calls off, which production always needs: remove APP_CHECK (or set it to on); a demo may run without it');
   if (c.secret === null && /^postgres/.test(c.databaseUrl)) out.push('INKPASS_SECRET is not set while DATABASE_URL is PostgreSQL: several processes must share one secret (openssl rand -base64 32, the same value on every process)');
   return out;
 }

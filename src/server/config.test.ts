@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readConfig } from './config.mjs';
+import { APP_CHECK_DEFAULT_DIFFICULTY, readConfig, startupRefusals, TURNSTILE_VERIFY_URL } from './config.mjs';
 
 describe('configuration', () => {
   it('has safe local defaults', () => {
@@ -28,6 +28,25 @@ describe('configuration', () => {
     expect(c.payments.pixExpiresSeconds).toBe(600);
     const local = readConfig({ PAYMENTS_CARD: 'braintree', BRAINTREE_ENVIRONMENT: 'http://127.0.0.1:9999', BRAINTREE_MERCHANT_ID: 'm', BRAINTREE_PUBLIC_KEY: 'p', BRAINTREE_PRIVATE_KEY: 'k' });
     expect(local.payments.braintree?.environment).toEqual({ host: '127.0.0.1', port: 9999, ssl: false });
+  });
+
+  it('checks bots before money calls in production, and in a demo only when asked', () => {
+    expect(readConfig({}).appCheck).toEqual({ enforced: false, setting: null, provider: 'altcha', difficulty: APP_CHECK_DEFAULT_DIFFICULTY, debug: false, turnstile: null });
+    expect(readConfig({ APP_CHECK: 'on' }).appCheck.enforced).toBe(true);
+    expect(readConfig({ APP_CHECK: 'OFF' }).appCheck).toMatchObject({ enforced: false, setting: 'off' });
+    expect(readConfig({ INKPASS_MODE: 'production' }).appCheck.enforced).toBe(true);
+    expect(readConfig({ APP_CHECK: 'on', APP_CHECK_DIFFICULTY: '4', APP_CHECK_DEBUG: '1' }).appCheck).toMatchObject({ difficulty: 4, debug: true });
+    expect(readConfig({ TURNSTILE_SITE_KEY: '0x4AAA-site', TURNSTILE_SECRET_KEY: '0x4AAA-secret' }).appCheck).toMatchObject({
+      provider: 'turnstile', turnstile: { siteKey: '0x4AAA-site', secretKey: '0x4AAA-secret', verifyUrl: TURNSTILE_VERIFY_URL },
+    });
+    expect(readConfig({ TURNSTILE_SITE_KEY: 's', TURNSTILE_SECRET_KEY: 'k', TURNSTILE_VERIFY_URL: 'http://127.0.0.1:9/verify' }).appCheck.turnstile?.verifyUrl).toBe('http://127.0.0.1:9/verify');
+  });
+
+  it('refuses to start a shop without the bot check', () => {
+    const production = { INKPASS_MODE: 'production', INKPASS_SECRET: 's'.repeat(40) };
+    expect(startupRefusals(readConfig(production))).toEqual([]);
+    expect(startupRefusals(readConfig({ ...production, APP_CHECK: 'off' }))).toEqual([expect.stringMatching(/^APP_CHECK=off .* production always needs/)]);
+    expect(startupRefusals(readConfig({ APP_CHECK: 'off' }))).toEqual([]);
   });
 
   it('reads every setting', () => {
@@ -71,6 +90,14 @@ describe('configuration', () => {
     [{ PAYMENTS_CARD: 'braintree', BRAINTREE_ENVIRONMENT: 'ftp://x', BRAINTREE_MERCHANT_ID: 'm', BRAINTREE_PUBLIC_KEY: 'p', BRAINTREE_PRIVATE_KEY: 'k' }, /BRAINTREE_ENVIRONMENT/],
     [{ PAYMENTS_PIX: 'openpix' }, /OPENPIX_APP_ID is required/],
     [{ PIX_EXPIRES_SECONDS: '5' }, /PIX_EXPIRES_SECONDS/],
+    [{ APP_CHECK: 'yes' }, /APP_CHECK must be on or off/],
+    [{ APP_CHECK_DIFFICULTY: '0' }, /APP_CHECK_DIFFICULTY must be a whole number from 1/],
+    [{ APP_CHECK_DIFFICULTY: 'easy' }, /APP_CHECK_DIFFICULTY/],
+    [{ APP_CHECK_DEBUG: 'true' }, /APP_CHECK_DEBUG must be 1 or 0/],
+    [{ TURNSTILE_SITE_KEY: 'site' }, /TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY go together/],
+    [{ TURNSTILE_SECRET_KEY: 'secret' }, /go together/],
+    [{ TURNSTILE_SITE_KEY: 'a b', TURNSTILE_SECRET_KEY: 'k' }, /TURNSTILE_SITE_KEY must be/],
+    [{ TURNSTILE_SITE_KEY: 's', TURNSTILE_SECRET_KEY: 'k', TURNSTILE_VERIFY_URL: 'ftp://x' }, /TURNSTILE_VERIFY_URL/],
   ])('stops the start on a bad value: %j', (env, message) => {
     expect(() => readConfig(env)).toThrow(message);
   });

@@ -54,6 +54,8 @@ export const ROUTES: readonly RoutePolicy[] = [
   { path: /^\/my\/subscriptions\/(cancel|add)\/$/, methods: ['POST'], limit: { name: 'subscriptionChanges' }, answer: 'page' },
   { path: /^\/(api|sapi)\/subscription\/add-comic\/$/, methods: ['POST'], limit: { name: 'subscriptionChanges' }, answer: 'json' },
   { path: /^\/webhooks\/pix\/$/, methods: ['POST'], limit: { exempt: "a payment provider's signed callback: the signature over the body authenticates it, and a provider retries what it is refused" }, answer: 'json' },
+  // The bot check's challenge (src/server/app-check.ts): signing one derives a key, so it is counted.
+  { path: /^\/api\/app-check\/challenge\/$/, methods: ['GET'], limit: { name: 'appCheck', anyone: true }, answer: 'json' },
   // Reads that ask the provider: polled by the checkouts.
   { path: /^\/my\/purchase\/pix\/[^/]+\/$/, methods: ['GET'], limit: { name: 'polls' }, answer: 'json' },
   { path: /^\/my\/subscribe\/status\/[^/]+\/$/, methods: ['GET'], limit: { name: 'polls' }, answer: 'json' },

@@ -54,7 +54,7 @@ describe('the generated root secret', () => {
 
 describe('keys per purpose', () => {
   it('derives a distinct 32-byte key for every purpose', () => {
-    const purposes = ['page-url', 'progress-token', 'app-token', 'payment-webhook'] as const;
+    const purposes = ['page-url', 'progress-token', 'app-token', 'payment-webhook', 'app-check', 'app-check-key'] as const;
     const keys = purposes.map((p) => keyFor(p).toString('hex'));
     expect(new Set(keys).size).toBe(purposes.length);
     for (const k of keys) expect(k).toHaveLength(64);

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { config } from './config.mjs';
 
-export type KeyPurpose = 'page-url' | 'progress-token' | 'app-token' | 'payment-webhook';
+export type KeyPurpose = 'page-url' | 'progress-token' | 'app-token' | 'payment-webhook' | 'app-check' | 'app-check-key';
 
 /** Bytes of a generated root secret. */
 const GENERATED_BYTES = 32;

@@ -7,6 +7,9 @@ import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import { message as catalogueMessage } from '../support/messages';
+import { solveAppCheck } from '../support/app-check';
+import { APP_CHECK_HEADER } from '~/lib/app-check';
+import { APP_CHECK_CHALLENGE_ENDPOINT } from '~/lib/paths';
 
 export const E2E_PORT = Number(process.env.INKPASS_E2E_PORT || 4399);
 /** The English site (Host localhost). */
@@ -72,6 +75,16 @@ export async function grantKeys(email: string, keys: number, xtra = 0): Promise<
   if (keys) args.push('--keys', String(keys));
   if (xtra) args.push('--xtra', String(xtra));
   await promisify(execFile)('npx', args, { env: { ...process.env, DATABASE_URL: 'file:./data/e2e.db' }, timeout: 60_000 });
+}
+
+/**
+ * The bot-check header for a money call a test makes itself, outside the islands (which solve
+ * their own): a challenge from the e2e server, solved here.
+ */
+export async function appCheckHeader(page: Page): Promise<Record<string, string>> {
+  const challenge = await page.request.get(enUrl(APP_CHECK_CHALLENGE_ENDPOINT));
+  expect(challenge.status()).toBe(200);
+  return { [APP_CHECK_HEADER]: await solveAppCheck(await challenge.json()) };
 }
 
 export const test = base.extend<{ pageErrors: Error[]; reader: TestReader }>({

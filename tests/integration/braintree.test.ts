@@ -8,7 +8,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeBraintree, type FakeBraintree } from '../support/braintree-fake';
-import { createReader, message, selectedDialects, startExtraServer, useServer, withDb, type Reader, type ServerHandle } from './harness';
+import { APP_CHECK_FIELD } from '~/lib/app-check';
+import { appCheckToken, createReader, message, selectedDialects, startExtraServer, useServer, withDb, type Reader, type ServerHandle } from './harness';
 
 for (const dialect of selectedDialects()) {
   describe(`Braintree checkout (${dialect})`, () => {
@@ -37,10 +38,11 @@ for (const dialect of selectedDialects()) {
     });
 
     const balances = (r: Reader) => withDb(base, async (db) => (await import('~/features/wallet/index.server')).balancesOf(db, r.id));
-    const checkout = (r: Reader, fields: Record<string, string>) =>
+    /** The checkout form as the island submits it, its bot-check token in a hidden field. */
+    const checkout = async (r: Reader, fields: Record<string, string>) =>
       server.request('/my/purchase/checkout/', {
         method: 'POST',
-        body: new URLSearchParams({ pack: 'popular', next: '/comics/', ...fields }).toString(),
+        body: new URLSearchParams({ pack: 'popular', next: '/comics/', [APP_CHECK_FIELD]: await appCheckToken(server, r), ...fields }).toString(),
         headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin(), cookie: r.cookie },
       });
     const sales = () => gateway.requests.filter((q) => q.path.endsWith('/transactions') && q.method === 'POST');

@@ -21,6 +21,9 @@ export const dialects = ['sqlite', 'postgres'] as const;
 export type TestDialect = (typeof dialects)[number];
 export type SiteName = 'en' | 'br';
 
+/** The test servers' APP_CHECK_DIFFICULTY: a challenge hides a counter of 2 or 3. */
+export const TEST_APP_CHECK_DIFFICULTY = 3;
+
 export const ROOT = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
 /** Shared by every test run, so page images generated once are reused (the seed skips existing files). */
 export const MEDIA_DIR = path.resolve(ROOT, process.env.INKPASS_TEST_MEDIA_DIR || 'data/test-media');
@@ -159,10 +162,15 @@ export function clientFor(info: { dialect: TestDialect; port: number; databaseUr
 // Lifecycle
 
 /**
- * What every test server runs with: production mode, the country header a CDN would set
- * (geoblocking tests), and a short body time-out so the slow-body tests need not wait long.
+ * What every test server runs with: the production build in demo mode with the bot check on
+ * (every money call carries a token: `appCheckHeader`), at a difficulty low enough that a token
+ * is solved in a few milliseconds; the country header a CDN would set (geoblocking tests), and a
+ * short body time-out so the slow-body tests need not wait long.
  */
-const SERVER_ENV = { NODE_ENV: 'production', COUNTRY_HEADER: 'cf-ipcountry', BODY_TIMEOUT_MS: '2000', PAGE_CACHE_MB: '0' } as const;
+const SERVER_ENV = {
+  NODE_ENV: 'production', INKPASS_MODE: 'demo', APP_CHECK: 'on', APP_CHECK_DIFFICULTY: String(TEST_APP_CHECK_DIFFICULTY),
+  COUNTRY_HEADER: 'cf-ipcountry', BODY_TIMEOUT_MS: '2000', PAGE_CACHE_MB: '0',
+} as const;
 
 /** `node scripts/serve.mjs` on a database, on a free port, with the test settings plus `env` ('' removes one). */
 async function spawnServe(databaseUrl: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number; log: Tail }> {
@@ -613,6 +621,35 @@ export async function createReader(server: ServerClient, opts: { site?: SiteName
 /** Forgets a reader's route limits (src/server/routes.ts), for a test that checks what comes after a burst the limiter cut. */
 export async function forgetLimits(server: { databaseUrl: string }, reader: { id: number }): Promise<void> {
   await withDb(server, (db) => db.deleteFrom('rate_limits').where('bucket', 'like', `route:%:reader:${reader.id}`).execute());
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bot check, as a browser passes it
+
+/**
+ * A solved bot-check token, obtained as the browser's island does: the challenge from the server
+ * (asked with the reader's session, so it counts against the reader's challenge limit, not the
+ * test run's one address), its counter found here (fast at TEST_APP_CHECK_DIFFICULTY).
+ */
+export async function appCheckToken(server: ServerClient, reader: { cookie: string } | null, site: SiteName = 'en'): Promise<string> {
+  const { solveAppCheck } = await import('../support/app-check');
+  const { APP_CHECK_CHALLENGE_ENDPOINT } = await import('~/lib/paths');
+  const ask = () => server.request(APP_CHECK_CHALLENGE_ENDPOINT, { site, headers: reader ? { cookie: reader.cookie } : {} });
+  let res = await ask();
+  if (res.status === 429) {
+    // Tests that fire a hundred money calls at once need a hundred tokens: the challenge limit
+    // itself is tested in app-check.test.ts, so here its counters are reset, as createReader does.
+    await withDb(server, (db) => db.deleteFrom('rate_limits').where('bucket', 'like', 'route:appCheck:%').execute());
+    res = await ask();
+  }
+  if (res.status !== 200) throw new Error(`the challenge call answered ${res.status}: ${res.text.slice(0, 200)}`);
+  return solveAppCheck(res.json());
+}
+
+/** The header a money call carries its token in (spread into a request's headers). */
+export async function appCheckHeader(server: ServerClient, reader: { cookie: string } | null, site: SiteName = 'en'): Promise<Record<string, string>> {
+  const { APP_CHECK_HEADER } = await import('~/lib/app-check');
+  return { [APP_CHECK_HEADER.toLowerCase()]: await appCheckToken(server, reader, site) };
 }
 
 // ---------------------------------------------------------------------------------------------

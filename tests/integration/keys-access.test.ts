@@ -7,7 +7,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '@db/seed/index';
 import { readerPath } from '~/lib/paths';
-import { createReader, htmlText, markup, message, selectedDialects, useServer, withDb, type Reader } from './harness';
+import { appCheckHeader, createReader, htmlText, markup, message, selectedDialects, useServer, withDb, type Reader } from './harness';
 
 const now = () => Math.floor(Date.now() / 1000);
 let seq = 0;
@@ -39,11 +39,15 @@ for (const dialect of selectedDialects()) {
       });
     const balances = (reader: Reader) => withDb(server, async (db) => (await import('~/features/wallet/index.server')).balancesOf(db, reader.id));
     const get = (path: string, reader: Reader | null, site: 'en' | 'br' = 'en') => server.request(path, { site, headers: reader ? { cookie: reader.cookie } : {} });
-    const postForm = (path: string, reader: Reader | null, fields: Record<string, string>) =>
+    /** A form post; the redeem call carries a bot-check token, as the unlock dialog's does (the no-JavaScript form needs none). */
+    const postForm = async (path: string, reader: Reader | null, fields: Record<string, string>) =>
       server.request(path, {
         method: 'POST',
         body: new URLSearchParams(fields).toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin(), ...(reader ? { cookie: reader.cookie } : {}) },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded', origin: server.origin(),
+          ...(reader ? { cookie: reader.cookie, ...(path === '/api/redeem/' ? await appCheckHeader(server, reader) : {}) } : {}),
+        },
       });
     /** A chapter a reader owns, bought through the redeem call. */
     const own = async (reader: Reader, chapter: Paid) => {
@@ -341,7 +345,7 @@ for (const dialect of selectedDialects()) {
       expect(refused.json().detail).toBe(unitMessage('en', 'wallet.error.unavailable', free.format));
       const refusedBr = await server.request('/api/redeem/', {
         site: 'br', method: 'POST', body: `content=${free.e4pid}`,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin('br'), cookie: reader.cookie },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin('br'), cookie: reader.cookie, ...(await appCheckHeader(server, reader, 'br')) },
       });
       expect(refusedBr.status).toBe(409);
       expect(refusedBr.json().detail).toBe(unitMessage('pt-BR', 'wallet.error.unavailable', free.format));

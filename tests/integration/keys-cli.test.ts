@@ -9,7 +9,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { createReader, npmRun, selectedDialects, startServer, withDb, type Reader, type Run, type ServerHandle } from './harness';
+import { appCheckHeader, createReader, npmRun, selectedDialects, startServer, withDb, type Reader, type Run, type ServerHandle } from './harness';
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -59,8 +59,8 @@ for (const dialect of selectedDialects()) {
         const row = await ('user' in owner ? q.where('user_id', '=', owner.user) : q.where('system_code', '=', owner.system)).executeTakeFirstOrThrow();
         return Number(row.id);
       });
-    const redeem = (e4pid: string) =>
-      server.request('/api/redeem/', { method: 'POST', body: `content=${e4pid}`, headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin(), cookie: reader.cookie } });
+    const redeem = async (e4pid: string) =>
+      server.request('/api/redeem/', { method: 'POST', body: `content=${e4pid}`, headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin(), cookie: reader.cookie, ...(await appCheckHeader(server, reader)) } });
     /** Runs the audit command on the corrupted database and returns its findings (it must exit 1). */
     const failingAudit = async () => {
       const r = await run('audit');

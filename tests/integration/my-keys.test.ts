@@ -4,7 +4,7 @@
  * and nobody else's. Every test ends with the ledger audit passing, like the other money files.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createReader, htmlText, message, selectedDialects, useServer, withDb, type Reader } from './harness';
+import { appCheckHeader, createReader, htmlText, message, selectedDialects, useServer, withDb, type Reader } from './harness';
 
 const now = () => Math.floor(Date.now() / 1000);
 let seq = 0;
@@ -48,7 +48,7 @@ for (const dialect of selectedDialects()) {
       const reader = await createReader(server);
       const chapter = await pricey();
       await grant(reader, chapter.price + 5, 3, 'Welcome gift');
-      const res = await server.request('/api/redeem/', { method: 'POST', body: `content=${chapter.e4pid}`, headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: reader.cookie, origin: server.origin() } });
+      const res = await server.request('/api/redeem/', { method: 'POST', body: `content=${chapter.e4pid}`, headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: reader.cookie, origin: server.origin(), ...(await appCheckHeader(server, reader)) } });
       expect(res.status).toBe(200);
       const bonus = Math.floor(chapter.price / 10);
       const html = (await page(reader)).text;

@@ -4,7 +4,7 @@
  * the redeem call agrees (409 free). Real HTTP on both databases.
  */
 import { describe, expect, it } from 'vitest';
-import { createReader, selectedDialects, useServer, withDb } from './harness';
+import { appCheckHeader, createReader, selectedDialects, useServer, withDb } from './harness';
 
 const DAY = 86_400;
 const now = () => Math.floor(Date.now() / 1000);
@@ -83,7 +83,7 @@ for (const dialect of selectedDialects()) {
       const res = await server.request('/api/redeem/', {
         method: 'POST',
         body: new URLSearchParams({ content: free!.e4pid }).toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin(), cookie: reader.cookie },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin(), cookie: reader.cookie, ...(await appCheckHeader(server, reader)) },
       });
       expect(res.status).toBe(409);
     });

@@ -13,7 +13,8 @@
  */
 import crypto from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createReader, htmlText, message, npmRun, selectedDialects, startExtraServer, useServer, withDb, type Reader, type ServerClient, type SiteName, type Run, type TestResponse } from './harness';
+import { APP_CHECK_FIELD, APP_CHECK_HEADER } from '~/lib/app-check';
+import { appCheckToken, createReader, htmlText, message, npmRun, selectedDialects, startExtraServer, useServer, withDb, type Reader, type ServerClient, type SiteName, type Run, type TestResponse } from './harness';
 
 const now = () => Math.floor(Date.now() / 1000);
 const hex = (n: number) => crypto.randomBytes(n).toString('hex');
@@ -97,12 +98,22 @@ for (const dialect of selectedDialects()) {
         return [...(await auditLedger(db)), ...(await auditOrders(db))];
       });
 
-    /** A form POST as the page's own scripts send it: same origin, the reader's session. */
-    const post = (s: ServerClient, reader: Reader | null, path: string, fields: Record<string, string>, o: { site?: SiteName; headers?: Record<string, string> } = {}) =>
-      s.request(path, {
-        site: o.site, method: 'POST', body: new URLSearchParams(fields).toString(), timeoutMs: 60_000,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: s.origin(o.site), ...(reader ? { cookie: reader.cookie } : {}), ...o.headers },
+    /**
+     * A form POST as the page's own scripts send it: same origin, the reader's session, and on the
+     * money calls a bot-check token of its own, where the checkout island puts it: a hidden field
+     * of the form it submits, the header of its Pix call.
+     */
+    const post = async (s: ServerClient, reader: Reader | null, path: string, fields: Record<string, string>, o: { site?: SiteName; headers?: Record<string, string> } = {}) => {
+      const token = reader && (path === '/my/purchase/checkout/' || path === '/my/purchase/pix/') ? await appCheckToken(s, reader, o.site) : null;
+      const form = token && path === '/my/purchase/checkout/' ? { ...fields, [APP_CHECK_FIELD]: token } : fields;
+      return s.request(path, {
+        site: o.site, method: 'POST', body: new URLSearchParams(form).toString(), timeoutMs: 60_000,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded', origin: s.origin(o.site), ...(reader ? { cookie: reader.cookie } : {}),
+          ...(token && path === '/my/purchase/pix/' ? { [APP_CHECK_HEADER]: token } : {}), ...o.headers,
+        },
       });
+    };
     const couponBox = (reader: Reader | null, fields: Record<string, string>, o: { site?: SiteName; headers?: Record<string, string> } = {}) => post(server, reader, '/my/purchase/coupon/', fields, o);
     /** A single-use nonce for a test card from the sandbox widget's endpoint. */
     const nonceFor = async (reader: Reader, number: string = CARDS.visa, o: { cvv?: string; site?: SiteName; s?: ServerClient } = {}) => {

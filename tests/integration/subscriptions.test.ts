@@ -17,7 +17,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createReader, forgetLimits, htmlText, message, npmRun, ROOT, selectedDialects, startExtraServer, useServer, withDb, type Reader, type ServerClient, type SiteName, type Run, type TestResponse } from './harness';
+import { appCheckHeader, createReader, forgetLimits, htmlText, message, npmRun, ROOT, selectedDialects, startExtraServer, useServer, withDb, type Reader, type ServerClient, type SiteName, type Run, type TestResponse } from './harness';
 import { LIMITS } from '~/server/rate-limit-rules';
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -111,10 +111,14 @@ for (const dialect of selectedDialects()) {
 
     // ------------------------------------------------------------------ requests
 
-    const form = (s: ServerClient, reader: Reader | null, p: string, fields: Record<string, string>, site: SiteName = 'en', headers: Record<string, string> = {}) =>
+    /** A form POST as the checkout island sends it; the subscription calls carry a bot-check token of their own. */
+    const form = async (s: ServerClient, reader: Reader | null, p: string, fields: Record<string, string>, site: SiteName = 'en', headers: Record<string, string> = {}) =>
       s.request(p, {
         site, method: 'POST', body: new URLSearchParams(fields).toString(), timeoutMs: 90_000,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: s.origin(site), ...(reader ? { cookie: reader.cookie } : {}), ...headers },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded', origin: s.origin(site), ...(reader ? { cookie: reader.cookie } : {}),
+          ...(reader && /^\/my\/subscribe\/(pix|card)\/$/.test(p) ? await appCheckHeader(s, reader, site) : {}), ...headers,
+        },
       });
     const subscribePix = (reader: Reader | null, fields: Record<string, string> = {}, o: { site?: SiteName; s?: ServerClient; headers?: Record<string, string> } = {}) =>
       form(o.s ?? server, reader, '/my/subscribe/pix/', { pix_name: PAYER, pix_doc: CPF, tier_id: 'leitor', ...fields }, o.site ?? 'br', o.headers);

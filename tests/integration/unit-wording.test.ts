@@ -4,7 +4,7 @@
  * unlock dialog shows, use the series' unit.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createReader, htmlText, message, selectedDialects, useServer, withDb, type Reader } from './harness';
+import { appCheckHeader, createReader, htmlText, message, selectedDialects, useServer, withDb, type Reader } from './harness';
 
 for (const dialect of selectedDialects()) {
   describe(`chapter and episode wording (${dialect})`, () => {
@@ -41,9 +41,9 @@ for (const dialect of selectedDialects()) {
       });
 
       it(`the unlock dialog's refusal names the unit (${site})`, async () => {
-        const redeem = (e4pid: string) => server.request('/api/redeem/', {
+        const redeem = async (e4pid: string) => server.request('/api/redeem/', {
           site, method: 'POST', body: `content=${e4pid}`,
-          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin(site), 'sec-fetch-site': 'same-origin', cookie: reader.cookie },
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin(site), 'sec-fetch-site': 'same-origin', cookie: reader.cookie, ...(await appCheckHeader(server, reader, site)) },
         });
         const webtoon = await redeem(paid.webtoon.e4pid);
         expect(webtoon.status).toBe(402);

@@ -7,7 +7,7 @@ import { LIMITS } from '~/server/rate-limit-rules';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { DEMO } from '@db/seed/index';
-import { createReader, message, selectedDialects, startExtraServer, useServer, withDb, type Reader, type ServerClient, type TestResponse } from './harness';
+import { appCheckHeader, createReader, message, selectedDialects, startExtraServer, useServer, withDb, type Reader, type ServerClient, type TestResponse } from './harness';
 
 const now = () => Math.floor(Date.now() / 1000);
 let grantSeq = 0;
@@ -37,11 +37,12 @@ for (const dialect of selectedDialects()) {
       });
     const balances = (reader: Reader) =>
       withDb(server, async (db) => (await import('~/features/wallet/index.server')).balancesOf(db, reader.id));
-    const redeem = (s: ServerClient, reader: Reader | null, e4pid: string, headers: Record<string, string> = {}) =>
+    /** The redeem call as the unlock dialog makes it: with a bot-check token of its own when signed in. */
+    const redeem = async (s: ServerClient, reader: Reader | null, e4pid: string, headers: Record<string, string> = {}) =>
       s.request('/api/redeem/', {
         method: 'POST',
         body: new URLSearchParams({ content: e4pid }).toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: s.origin(), ...(reader ? { cookie: reader.cookie } : {}), ...headers },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: s.origin(), ...(reader ? { cookie: reader.cookie, ...(await appCheckHeader(s, reader)) } : {}), ...headers },
         timeoutMs: 60_000,
       });
     const audit = () => withDb(server, async (db) => (await import('~/features/wallet/index.server')).auditLedger(db));
@@ -119,7 +120,7 @@ for (const dialect of selectedDialects()) {
       await grant(reader, chapter!.price - 1, chapter!.price - 1);
       const res = await server.request('/api/redeem/', {
         site: 'br', method: 'POST', body: `content=${chapter!.e4pid}`,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin('br'), cookie: reader.cookie },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin('br'), cookie: reader.cookie, ...(await appCheckHeader(server, reader, 'br')) },
       });
       expect(res.status).toBe(402);
       expect(res.json().detail).toBe(unitMessage('pt-BR', 'wallet.error.insufficient', chapter!, { price: chapter!.price, keys: chapter!.price - 1, xtra: chapter!.price - 1 }));
@@ -185,7 +186,7 @@ for (const dialect of selectedDialects()) {
         expect(en.json().detail).toBe(message('en', 'wallet.error.region'));
         const br = await server.request('/api/redeem/', {
           site: 'br', method: 'POST', body: `content=${b.e4pid}`,
-          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin('br'), cookie: reader.cookie, 'cf-ipcountry': b.country.toLowerCase() },
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin('br'), cookie: reader.cookie, 'cf-ipcountry': b.country.toLowerCase(), ...(await appCheckHeader(server, reader, 'br')) },
         });
         expect(br.status, b.slug).toBe(403);
         expect(br.json().detail).toBe(message('pt-BR', 'wallet.error.region'));

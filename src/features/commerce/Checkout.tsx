@@ -13,6 +13,8 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { useCardWidget } from '~/features/payments';
+import { APP_CHECK_FIELD, type AppCheckSettings } from '~/lib/app-check';
+import { appCheckToken, fetchWithAppCheck, prepareAppCheck } from '~/lib/app-check-client';
 import { normalizeCoupon, type PaymentMethod } from './rules';
 import type { CheckoutMessages } from './checkout-messages';
 import './checkout.css';
@@ -37,6 +39,8 @@ export interface CheckoutProps {
   serverError: string | null;
   /** The coupon sent with that submission, kept in the field. */
   coupon: string;
+  /** The bot check: the Pix charge and the form's submission carry a token (null: not enforced). */
+  appCheck: AppCheckSettings | null;
   messages: CheckoutMessages;
 }
 
@@ -71,9 +75,23 @@ export function Checkout(props: CheckoutProps) {
   const [nonce, setNonce] = useState('');
   const [deviceData, setDeviceData] = useState('');
   const [requestKey, setRequestKey] = useState(props.requestKey);
+  /** The bot-check token the native submission carries (a hidden field: a form post has no headers of ours). */
+  const [appCheck, setAppCheck] = useState('');
   const submitNow = useRef(false);
 
-  useEffect(() => setHydrated(true), []);
+  useEffect(() => {
+    setHydrated(true);
+    // A reader on this page is about to pay: the token is solved while they choose.
+    prepareAppCheck(props.appCheck);
+  }, []);
+
+  /** Fills the hidden fields and submits the form (the effect below, once the nonce is in the DOM). */
+  async function submitWith(paymentNonce: string, device: string) {
+    setAppCheck((await appCheckToken(props.appCheck)) ?? '');
+    setDeviceData(device);
+    submitNow.current = true;
+    setNonce(paymentNonce);
+  }
 
   const cardWidget = useCardWidget({
     widget: props.widget, active: !!method && method !== 'pix', currency: props.currency, amount: props.amount, locale: props.locale,
@@ -104,8 +122,7 @@ export function Checkout(props: CheckoutProps) {
         if (body.paid) {
           stopped = true;
           setPixNote(t('pix.paid'));
-          submitNow.current = true;
-          setNonce(pix.correlationID);
+          await submitWith(pix.correlationID, '');
         } else if (body.status === 'EXPIRED' || body.status === 'FAILED') {
           stopped = true;
           closePix(t('pix.expired'));
@@ -173,7 +190,7 @@ export function Checkout(props: CheckoutProps) {
 
   async function startPix() {
     setPixNote(null);
-    const res = await fetch(endpoints.pix, { method: 'POST', credentials: 'same-origin', body: choiceForm() });
+    const res = await fetchWithAppCheck(props.appCheck, endpoints.pix, { method: 'POST', credentials: 'same-origin', body: choiceForm() });
     if (!res.ok) throw new Error((await res.text()) || t('pix.error'));
     const body = (await res.json()) as { checkout: { correlationID: string; total: { string: string } }; brcode: string; qr_svg: string; expires_at: string };
     setPix({ correlationID: body.checkout.correlationID, brcode: body.brcode, qrSvg: body.qr_svg, expiresAt: Date.parse(body.expires_at), total: body.checkout.total.string });
@@ -199,9 +216,7 @@ export function Checkout(props: CheckoutProps) {
         return;
       }
       const got = await cardWidget.request(method, card);
-      setDeviceData(got.deviceData ?? '');
-      submitNow.current = true;
-      setNonce(got.nonce);
+      await submitWith(got.nonce, got.deviceData ?? '');
     } catch (e) {
       setProcessing(false);
       setError(method === 'pix' ? t('pix.error') : e instanceof Error && e.message ? e.message : t('error.network'));
@@ -231,6 +246,7 @@ export function Checkout(props: CheckoutProps) {
       <input type="hidden" name="request_key" value={requestKey} />
       <input type="hidden" name="nonce" value={nonce} />
       <input type="hidden" name="device_data" value={deviceData} />
+      <input type="hidden" name={APP_CHECK_FIELD} value={appCheck} />
 
       <div className="checkout-coupon">
         <label htmlFor="checkout-coupon">{t('coupon.label')}</label>

@@ -13,6 +13,8 @@ import { retryMinutes } from '~/server/rate-limit';
 import { balancesOf, type Balances } from '~/features/wallet/index.server';
 import { CARD_METHODS, cardProvider, issueNonce, paymentsOffered, pixProvider, qrSvg, sandboxesReachable, type CardMethod, type CardWidgetConfig, type NonceProblem, type PixCharge } from '~/features/payments/index.server';
 import { config } from '~/server/config.mjs';
+import { appCheckSettings } from '~/server/app-check';
+import type { AppCheckSettings } from '~/lib/app-check';
 import type { DB } from '~/server/db';
 import * as repo from './repository.server';
 import { PACK_CODE } from './shop.server';
@@ -61,6 +63,8 @@ export interface CheckoutPage {
   couponPattern: string;
   couponMaxLength: number;
   pixExpiresSeconds: number;
+  /** The bot check the Pix charge and the final submission carry a token for (null: not enforced). */
+  appCheck: AppCheckSettings | null;
 }
 
 /** The checkout page for one pack, or null when this site sells no such pack. */
@@ -81,6 +85,7 @@ export async function checkoutPage(db: DB, input: { site: Site; packCode: string
     couponPattern: COUPON_PATTERN,
     couponMaxLength: COUPON_MAX_LENGTH,
     pixExpiresSeconds: config.payments.pixExpiresSeconds,
+    appCheck: appCheckSettings(),
   };
 }
 

@@ -13,6 +13,8 @@ import { giveUpSubscription, keepPaymentToken, mySubscriptions, parseTaxDocument
 import { planRentalsUsed } from '~/features/wallet/index.server';
 import { formatMoney } from '~/lib/money';
 import type { DB } from '~/server/db';
+import { appCheckSettings } from '~/server/app-check';
+import type { AppCheckSettings } from '~/lib/app-check';
 import { chargePeriodByCard, chargePeriodByPix, chargeStatus, chargesOf } from './billing.server';
 import { widgetFor } from './checkout.server';
 import { closeAbandonedCharges } from './settle.server';
@@ -137,6 +139,8 @@ export interface SubscribeCheckoutModel {
   amount: string;
   methods: PaymentMethod[];
   widget: CardWidgetConfig;
+  /** The bot check the subscription calls carry a token for (null: not enforced). */
+  appCheck: AppCheckSettings | null;
 }
 
 /**
@@ -149,7 +153,7 @@ export async function plansCheckoutPage(db: DB, input: { site: Site; userId: num
   const plan = input.userId != null && page.selected && !page.subscribed ? await planFor(db, input.site, page.selected.code) : null;
   const methods = plan ? methodsFor(plan.currency, paymentsOffered()) : [];
   const checkout: SubscribeCheckoutModel | null = plan && methods.length > 0
-    ? { currency: plan.currency, amount: decimalAmount(plan.price), methods, widget: await widgetFor(methods, plan.currency) }
+    ? { currency: plan.currency, amount: decimalAmount(plan.price), methods, widget: await widgetFor(methods, plan.currency), appCheck: appCheckSettings() }
     : null;
   // Said on the page, before anyone types anything, when no method can pay for this site's plans.
   const canPay = methodsFor(input.site.currency, paymentsOffered()).length > 0;

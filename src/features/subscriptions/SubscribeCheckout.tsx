@@ -15,6 +15,8 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { useCardWidget } from '~/features/payments';
+import type { AppCheckSettings } from '~/lib/app-check';
+import { fetchWithAppCheck, prepareAppCheck } from '~/lib/app-check-client';
 import { SANDBOX_NONCE_ENDPOINT, SUBSCRIBE_CARD_ENDPOINT, SUBSCRIBE_PIX_ENDPOINT, subscribeStatusPath, subscriptionsPath } from '~/lib/paths';
 import { countdownParts } from './countdown';
 import { maskTaxDocument, parseTaxDocument } from './documents';
@@ -35,6 +37,8 @@ export interface SubscribeCheckoutProps {
   widget: { provider: 'sandbox' | 'braintree' | 'none'; clientToken: string | null };
   /** The plan has a trial and this reader already used theirs: the notice replaces the checkout. */
   trialUsed: boolean;
+  /** The bot check: both subscription calls carry a token (null: not enforced). */
+  appCheck: AppCheckSettings | null;
   messages: SubscribeMessages;
 }
 
@@ -89,6 +93,8 @@ export function SubscribeCheckout(props: SubscribeCheckoutProps) {
   // Opens by itself: the reader came here for this plan (a plan link, or back from logging in).
   useEffect(() => {
     setHydrated(true);
+    // The subscription calls need a bot-check token: solved while the reader fills the form in.
+    if (!props.trialUsed) prepareAppCheck(props.appCheck);
     open();
     const dialog = dialogRef.current!;
     const closed = () => planLink()?.focus();
@@ -185,7 +191,7 @@ export function SubscribeCheckout(props: SubscribeCheckoutProps) {
   }
 
   async function post(url: string, form: Record<string, string>): Promise<unknown> {
-    const res = await fetch(url, { method: 'POST', credentials: 'same-origin', headers: { accept: 'application/json' }, body: new URLSearchParams(form) });
+    const res = await fetchWithAppCheck(props.appCheck, url, { method: 'POST', credentials: 'same-origin', headers: { accept: 'application/json' }, body: new URLSearchParams(form) });
     // Refusals come with a 4xx status and the same JSON shape; anything else is "unexpected".
     return res.json().catch(() => null);
   }

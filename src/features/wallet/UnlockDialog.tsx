@@ -10,6 +10,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { IntlMessageFormat } from 'intl-messageformat';
 import type { PricingBalances, UnlockOffer } from '~/features/catalog';
+import { fetchWithAppCheck, prepareAppCheck } from '~/lib/app-check-client';
 import { dialogView, failureText, type DialogConfig, type DialogMessageKey } from './unlock-dialog';
 import './unlock-dialog.css';
 
@@ -55,6 +56,8 @@ export function UnlockDialog({ config, offer, balances, returnPath, onClose }: U
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
+    // The redeem call needs a bot-check token: solved while the reader reads the dialog.
+    if (view.currency) prepareAppCheck(config.appCheck);
     dialog.showModal();
     // The primary action first (the browser would pick the close button, the first in the dialog).
     dialog.querySelector<HTMLButtonElement>('.unlock-actions button, .unlock-free button')?.focus();
@@ -70,11 +73,13 @@ export function UnlockDialog({ config, offer, balances, returnPath, onClose }: U
     return () => clearInterval(timer);
   }, [ad]);
 
-  const post = async (url: string, body: Record<string, string>) => {
+  /** `appCheck`: the call is a money call and carries a bot-check token (only the redeem call). */
+  const post = async (url: string, body: Record<string, string>, appCheck = false) => {
     setPending(true);
     setError(null);
     try {
-      const res = await fetch(url, { method: 'POST', body: new URLSearchParams(body), credentials: 'same-origin', headers: { accept: 'application/json' } });
+      const init = { method: 'POST', body: new URLSearchParams(body), credentials: 'same-origin', headers: { accept: 'application/json' } } as const;
+      const res = appCheck ? await fetchWithAppCheck(config.appCheck, url, init) : await fetch(url, init);
       if (!res.ok) {
         setError(await failureText(res, (status) => t('unlock.errorStatus', { status })));
         setPending(false);
@@ -98,7 +103,7 @@ export function UnlockDialog({ config, offer, balances, returnPath, onClose }: U
   };
 
   const unlock = async () => {
-    const r = await post(config.endpoints.redeem, { content: offer.e4pid });
+    const r = await post(config.endpoints.redeem, { content: offer.e4pid }, true);
     if (r) finish(t('unlock.success', { chapter: offer.name }), () => location.reload());
   };
   const usePass = async () => {

@@ -3,6 +3,7 @@
  * an answer of the redeem call becomes a message. Unit-tested in unlock-dialog.test.ts.
  */
 import { chooseCurrency, unlockBonus, type PricingBalances, type UnlockOffer } from '~/features/catalog';
+import type { AppCheckSettings } from '~/lib/app-check';
 
 /** The catalogue keys the dialog uses; the page embeds their ICU sources (UnlockDialogConfig.astro). */
 export const DIALOG_MESSAGES = [
@@ -20,6 +21,8 @@ export interface DialogConfig {
   /** Where the buy-keys link goes (with `next` added for the chapter). */
   purchase: string;
   endpoints: { redeem: string; pass: string; adStart: string; adComplete: string; rent: string };
+  /** The bot check the redeem call carries a token for (null: not enforced). */
+  appCheck: AppCheckSettings | null;
 }
 
 export interface DialogView {
