@@ -109,7 +109,7 @@ for (const dialect of selectedDialects()) {
 
       const none = await redeem(reader, target.e4pid);
       refused(none, 'missing');
-      expect(none.json()).toMatchObject({ detail: message('en', 'error.appCheck.missing'), error: 'app_check_missing' });
+      expect(none.json()).toMatchObject({ detail: message('en', 'error.appCheck.missing'), code: 'app_check_missing' });
 
       const token = await appCheckToken(server, reader);
       const forgeries: Record<string, string> = {

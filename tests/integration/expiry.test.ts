@@ -8,15 +8,17 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReader, message, ROOT, selectedDialects, startExtraServer, useServer, withDb, type Reader, type ServerClient, type ServerHandle } from './harness';
+import { appCheckToken, createReader, message, ROOT, selectedDialects, startExtraServer, useServer, withDb, type Reader, type ServerClient, type ServerHandle } from './harness';
 
 const FAKE_CLOCK = pathToFileURL(path.join(ROOT, 'tests/support/fake-clock.mjs')).href;
 const at = (unix: number) => ({ NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${FAKE_CLOCK}`.trim(), INKPASS_FAKE_NOW: String(unix), PIX_EXPIRES_SECONDS: '10' });
 
-function post(server: ServerClient, reader: Reader, p: string, fields: Record<string, string>) {
+async function post(server: ServerClient, reader: Reader, p: string, fields: Record<string, string>) {
+  // A Pix charge carries a solved bot-check token, as the checkout island sends it.
+  const check = p === '/my/purchase/pix/' ? { 'x-app-check': await appCheckToken(server, reader, 'br') } : {};
   return server.request(p, {
     method: 'POST', site: 'br', body: new URLSearchParams(fields).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin('br'), cookie: reader.cookie },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin('br'), cookie: reader.cookie, ...check },
   });
 }
 

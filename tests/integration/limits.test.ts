@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { ROUTES, type RoutePolicy } from '~/server/routes';
 import { LIMITS } from '~/server/rate-limit-rules';
-import { createReader, message, selectedDialects, useServer, withDb, type Reader, type ServerClient, type TestResponse } from './harness';
+import { appCheckToken, createReader, message, selectedDialects, useServer, withDb, type Reader, type ServerClient, type TestResponse } from './harness';
 
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -31,18 +31,27 @@ const SAMPLES: Record<string, { path: string; body?: Record<string, string> }> =
   [/^\/(api|sapi)\/subscription\/add-comic\/$/.source]: { path: '/api/subscription/add-comic/' },
   [/^\/my\/purchase\/pix\/[^/]+\/$/.source]: { path: '/my/purchase/pix/ordnope/' },
   [/^\/my\/subscribe\/status\/[^/]+\/$/.source]: { path: '/my/subscribe/status/subnope/' },
+  [/^\/api\/app-check\/challenge\/$/.source]: { path: '/api/app-check/challenge/' },
 };
 
 const limited = ROUTES.filter((r): r is RoutePolicy & { limit: { name: keyof typeof LIMITS; anyone?: boolean } } => !('exempt' in r.limit));
 
-function post(server: ServerClient, who: Reader, path: string, fields: Record<string, string>) {
-  return server.request(path, { method: 'POST', body: new URLSearchParams(fields).toString(), headers: { 'content-type': FORM, origin: server.origin('en'), cookie: who.cookie } });
+/** A form post with a solved bot-check token, in the header and (for the checkout's own submission) the form. */
+async function post(server: ServerClient, who: Reader, path: string, fields: Record<string, string>) {
+  const check = await appCheckToken(server, who, 'en');
+  return server.request(path, { method: 'POST', body: new URLSearchParams({ ...fields, app_check: check }).toString(), headers: { 'content-type': FORM, origin: server.origin('en'), cookie: who.cookie, 'x-app-check': check } });
 }
 
-function call(server: ServerClient, route: RoutePolicy, who: Reader | null, site: 'en' | 'br' = 'en'): Promise<TestResponse> {
+/**
+ * One counted call of a route. The form that works without JavaScript gets a token, so that only
+ * the route limit counts here (its token-free quota is tested in app-check.test.ts); the other
+ * money calls go without, and those the limit lets through are refused by the bot check (403).
+ */
+async function call(server: ServerClient, route: RoutePolicy, who: Reader | null, site: 'en' | 'br' = 'en'): Promise<TestResponse> {
   const sample = SAMPLES[route.path.source]!;
   const method = route.methods[0]!;
-  const headers: Record<string, string> = { origin: server.origin(site), ...(who ? { cookie: who.cookie } : {}) };
+  const check = who && route.appCheck === 'beyond-rate' ? { 'x-app-check': await appCheckToken(server, who, site) } : {};
+  const headers: Record<string, string> = { origin: server.origin(site), ...(who ? { cookie: who.cookie } : {}), ...check };
   if (method === 'GET') return server.request(sample.path, { site, headers });
   const json = route.path.source.includes('add-comic');
   return server.request(sample.path, {
@@ -79,7 +88,7 @@ for (const dialect of selectedDialects()) {
       else expect(first.text).toContain(route.answer === 'page' ? text.replace(/'/g, '&#39;') : text);
     });
 
-    it.each(limited.filter((r) => r.limit.anyone).map((r) => [SAMPLES[r.path.source]!.path, r] as const))('%s: callers who are not signed in are counted by their address', async (_name, route) => {
+    it.each(limited.filter((r) => r.limit.anyone).map((r) => [SAMPLES[r.path.source]?.path ?? String(r.path), r] as const))('%s: callers who are not signed in are counted by their address', async (_name, route) => {
       await withDb(server, (db) => db.deleteFrom('rate_limits').where('bucket', 'like', `route:${route.limit.name}:ip:%`).execute());
       const { max } = LIMITS[route.limit.name];
       const answers = await Promise.all(Array.from({ length: max + 5 }, () => call(server, route, null)));

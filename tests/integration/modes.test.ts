@@ -4,17 +4,22 @@
  * providers lets a reader do (nothing that moves money), over real HTTP on both databases.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anySeries, createReader, markup, message, npmRun, preparedDatabase, selectedDialects, startExtraServer, startOrRefuse, useServer, withDb, type Reader, type ServerClient, type ServerHandle, type SiteName } from './harness';
+import { anySeries, appCheckToken, createReader, markup, message, npmRun, preparedDatabase, selectedDialects, startExtraServer, startOrRefuse, useServer, withDb, type Reader, type ServerClient, type ServerHandle, type SiteName } from './harness';
 
 const FORM = 'application/x-www-form-urlencoded';
 const SECRET = 'modes-test-secret-0123456789abcdef0123456789';
 
-function post(server: ServerClient, reader: Reader | null, path: string, fields: Record<string, string>, site: SiteName = 'en') {
+/** A form post as the site's pages send it: money calls carry a solved bot-check token (header, and the checkout's field). */
+async function post(server: ServerClient, reader: Reader | null, path: string, fields: Record<string, string>, site: SiteName = 'en') {
+  const check = reader && MONEY_CALLS.test(path) ? await appCheckToken(server, reader, site) : null;
+  const body = new URLSearchParams({ ...fields, ...(check && path.endsWith('/checkout/') ? { app_check: check } : {}) }).toString();
   return server.request(path, {
-    method: 'POST', site, body: new URLSearchParams(fields).toString(),
-    headers: { 'content-type': FORM, origin: server.origin(site), ...(reader ? { cookie: reader.cookie } : {}) },
+    method: 'POST', site, body,
+    headers: { 'content-type': FORM, origin: server.origin(site), ...(reader ? { cookie: reader.cookie } : {}), ...(check ? { 'x-app-check': check } : {}) },
   });
 }
+
+const MONEY_CALLS = /^\/(api\/redeem|my\/purchase\/(pix|checkout)|my\/subscribe\/(pix|card))\/$/;
 
 const EXPIRY = `12/${String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0')}`;
 
