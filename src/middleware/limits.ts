@@ -6,6 +6,12 @@ import { hit, LIMITS, retryMinutes, type LimitName } from '~/server/rate-limit';
 import { backPath, refusal } from './refusal';
 import { routePolicy } from '~/server/routes';
 
+/**
+ * Requests already counted: when a route fails, Astro renders the error page by running the
+ * middleware again on the same request, which must not count twice.
+ */
+const counted = new WeakSet<Request>();
+
 /** Limits whose refusal says more than "too many requests". */
 const MESSAGES: Partial<Record<LimitName, MessageKey>> = { payments: 'purchase.error.rate', charges: 'purchase.error.rate' };
 
@@ -18,7 +24,8 @@ const MESSAGES: Partial<Record<LimitName, MessageKey>> = { payments: 'purchase.e
 export const limits = defineMiddleware(async (ctx, next) => {
   const { request, url, locals } = ctx;
   const policy = routePolicy(url.pathname, request.method);
-  if (!policy || 'exempt' in policy.limit) return next();
+  if (!policy || 'exempt' in policy.limit || counted.has(request)) return next();
+  counted.add(request);
   const { name, anyone } = policy.limit;
   if (!locals.user && !anyone) return next();
   const who = locals.user ? `reader:${locals.user.id}` : `ip:${clientIp(() => ctx.clientAddress)}`;

@@ -70,7 +70,9 @@ export const SIGNED_CALLBACKS = /^\/webhooks\/pix\/$/;
 
 /** The route's policy for this method, or undefined (a GET that writes nothing, or a method the route does not take). */
 export function routePolicy(pathname: string, method: string): RoutePolicy | undefined {
-  return ROUTES.find((r) => r.path.test(pathname) && (r.methods as readonly string[]).includes(method));
+  // HEAD runs a route's GET handler (a poll asks the provider either way), so it counts as one.
+  const as = method === 'HEAD' ? 'GET' : method;
+  return ROUTES.find((r) => r.path.test(pathname) && (r.methods as readonly string[]).includes(as));
 }
 
 /** Every method a path takes besides GET and HEAD (for 405's Allow header). */

@@ -229,12 +229,12 @@ for (const dialect of selectedDialects()) {
       const body = first.json();
       expect(body).toMatchObject({ provider: 'altcha', expires_in: 600, challenge: { parameters: { algorithm: 'PBKDF2/SHA-256', cost: 5000 } } });
       expect(body.challenge.parameters.expiresAt - now()).toBeGreaterThan(590);
-      // HEAD is not counted, so it signs nothing.
+      // HEAD signs nothing, and counts like the GET it stands for (the route table counts HEAD as GET).
       const head = await server.request('/api/app-check/challenge/', { method: 'HEAD', headers: { cookie: reader.cookie } });
       expect([head.status, head.raw.length, head.headers['cache-control']]).toEqual([200, 0, 'no-store']);
       const { LIMITS } = await import('~/server/rate-limit');
       const statuses: number[] = [];
-      for (let i = 1; i <= LIMITS.appCheck.max; i++) statuses.push((await ask()).status);
+      for (let i = 2; i <= LIMITS.appCheck.max; i++) statuses.push((await ask()).status);
       expect(statuses.slice(0, -1).every((s) => s === 200)).toBe(true);
       const over = statuses.at(-1)!;
       expect(over).toBe(429);

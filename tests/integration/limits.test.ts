@@ -123,6 +123,13 @@ for (const dialect of selectedDialects()) {
       expect((await pay(other, '4111111111111111')).status).toBe(303);
     });
 
+    it('HEAD on a poll counts as its GET (it asks the provider just the same)', async () => {
+      const reader = await createReader(server);
+      const heads = await Promise.all(Array.from({ length: LIMITS.polls.max }, () => server.request('/my/purchase/pix/ordnope/', { method: 'HEAD', headers: { cookie: reader.cookie } })));
+      expect(heads.filter((h) => h.status === 429)).toEqual([]);
+      expect((await server.request('/my/purchase/pix/ordnope/', { headers: { cookie: reader.cookie } })).status).toBe(429);
+    });
+
     it('another reader is not slowed down by one who hit the limit', async () => {
       const route = limited.find((r) => r.limit.name === 'unlocks' && r.path.test('/api/redeem/'))!;
       const [a, b] = [await createReader(server), await createReader(server)];
