@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APP_CHECK_DEFAULT_DIFFICULTY, readConfig, startupRefusals, TURNSTILE_VERIFY_URL } from './config.mjs';
+import { APP_CHECK_DEFAULT_DIFFICULTY, isLoopback, readConfig, startupRefusals, TURNSTILE_VERIFY_URL } from './config.mjs';
 
 describe('configuration', () => {
   it('has safe local defaults', () => {
@@ -16,6 +16,37 @@ describe('configuration', () => {
     expect(c.bodyTimeoutMs).toBe(10_000);
     expect(c.releaseCheckSeconds).toBe(60);
     expect(c.payments).toMatchObject({ card: 'sandbox', braintree: null, pix: 'sandbox', openpix: null, pixExpiresSeconds: 900 });
+  });
+
+  it('is a demo on loopback by default, with the sandboxes; production offers no provider until one is set', () => {
+    const demo = readConfig({});
+    expect(demo).toMatchObject({ mode: 'demo', modeSet: false, host: '127.0.0.1', payments: { card: 'sandbox', pix: 'sandbox' } });
+    expect(startupRefusals(demo)).toEqual([]);
+    const prod = readConfig({ INKPASS_MODE: 'production' });
+    expect(prod).toMatchObject({ mode: 'production', modeSet: true, host: '0.0.0.0', payments: { card: 'none', pix: 'none' } });
+    expect(startupRefusals(prod)).toEqual([]);
+    expect(readConfig({ INKPASS_MODE: 'Production ' }).mode).toBe('production');
+    expect(() => readConfig({ INKPASS_MODE: 'live' })).toThrow(/INKPASS_MODE must be demo or production/);
+  });
+
+  it('refuses what production must not run with, one line naming each setting', () => {
+    const refusals = (env: Record<string, string>) => startupRefusals(readConfig(env));
+    expect(refusals({ HOST: '0.0.0.0' })).toEqual([expect.stringMatching(/^INKPASS_MODE is not set and HOST=0\.0\.0\.0/)]);
+    expect(refusals({ HOST: '0.0.0.0', INKPASS_MODE: 'demo' })).toEqual([]);
+    expect(refusals({ HOST: '::1' })).toEqual([]);
+    const prod = { INKPASS_MODE: 'production' };
+    expect(refusals({ ...prod, PAYMENTS_CARD: 'sandbox' })).toEqual([expect.stringMatching(/^PAYMENTS_CARD=sandbox/)]);
+    expect(refusals({ ...prod, PAYMENTS_PIX: 'sandbox' })).toEqual([expect.stringMatching(/^PAYMENTS_PIX=sandbox/)]);
+    expect(refusals({ ...prod, DATABASE_URL: 'postgres://x@h/db' })).toEqual([expect.stringMatching(/^INKPASS_SECRET is not set/)]);
+    expect(refusals({ ...prod, DATABASE_URL: 'postgres://x@h/db', INKPASS_SECRET: 's'.repeat(40) })).toEqual([]);
+    const braintree = { PAYMENTS_CARD: 'braintree', BRAINTREE_MERCHANT_ID: 'm', BRAINTREE_PUBLIC_KEY: 'p', BRAINTREE_PRIVATE_KEY: 'k' };
+    expect(refusals({ ...prod, ...braintree })).toEqual([expect.stringMatching(/^BRAINTREE_ENVIRONMENT=sandbox/)]);
+    expect(refusals({ ...prod, ...braintree, BRAINTREE_ENVIRONMENT: 'production' })).toEqual([]);
+    expect(refusals({ ...prod, PAYMENTS_PIX: 'openpix', OPENPIX_APP_ID: 'a', OPENPIX_BASE_URL: 'https://api.woovi-sandbox.com' })).toEqual([expect.stringMatching(/^OPENPIX_BASE_URL=.*test PSP/)]);
+  });
+
+  it.each([['127.0.0.1', true], ['127.8.9.10', true], ['localhost', true], ['::1', true], ['[::1]', true], ['0.0.0.0', false], ['::', false], ['10.0.0.5', false], ['inkpass.example', false]])('%s is loopback: %s', (host, loopback) => {
+    expect(isLoopback(host)).toBe(loopback);
   });
 
   it('reads the payment providers and their keys', () => {
