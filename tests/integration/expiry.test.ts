@@ -15,7 +15,7 @@ const at = (unix: number) => ({ NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''}
 
 async function post(server: ServerClient, reader: Reader, p: string, fields: Record<string, string>) {
   // A Pix charge carries a solved bot-check token, as the checkout island sends it.
-  const check = p === '/my/purchase/pix/' ? { 'x-app-check': await appCheckToken(server, reader, 'br') } : {};
+  const check: Record<string, string> = p === '/my/purchase/pix/' ? { 'x-app-check': await appCheckToken(server, reader, 'br') } : {};
   return server.request(p, {
     method: 'POST', site: 'br', body: new URLSearchParams(fields).toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin('br'), cookie: reader.cookie, ...check },

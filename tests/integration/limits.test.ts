@@ -50,7 +50,7 @@ async function post(server: ServerClient, who: Reader, path: string, fields: Rec
 async function call(server: ServerClient, route: RoutePolicy, who: Reader | null, site: 'en' | 'br' = 'en'): Promise<TestResponse> {
   const sample = SAMPLES[route.path.source]!;
   const method = route.methods[0]!;
-  const check = who && route.appCheck === 'beyond-rate' ? { 'x-app-check': await appCheckToken(server, who, site) } : {};
+  const check: Record<string, string> = who && route.appCheck === 'beyond-rate' ? { 'x-app-check': await appCheckToken(server, who, site) } : {};
   const headers: Record<string, string> = { origin: server.origin(site), ...(who ? { cookie: who.cookie } : {}), ...check };
   if (method === 'GET') return server.request(sample.path, { site, headers });
   const json = route.path.source.includes('add-comic');
