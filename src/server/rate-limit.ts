@@ -7,7 +7,7 @@
  * SQLite and PostgreSQL.
  */
 import { sql } from 'kysely';
-import type { DB } from './db';
+import { writeRows, type DB } from './db';
 import { LIMITS, verdict, type Limit, type Verdict } from './rate-limit-rules';
 
 export { LIMITS, retryMinutes, type Limit, type LimitName, type Verdict } from './rate-limit-rules';
@@ -15,7 +15,7 @@ export { LIMITS, retryMinutes, type Limit, type LimitName, type Verdict } from '
 /** Counts one attempt in `bucket` and says whether it is allowed, and how many the window holds now. */
 export async function hit(db: DB, bucket: string, limit: Limit, now: number): Promise<Verdict & { count: number }> {
   const ended = now - limit.window;
-  const row = await db
+  const [row] = await writeRows(db, db
     .insertInto('rate_limits')
     .values({ bucket, window_start: now, count: 1 })
     .onConflict((oc) =>
@@ -24,8 +24,8 @@ export async function hit(db: DB, bucket: string, limit: Limit, now: number): Pr
         window_start: sql<number>`case when rate_limits.window_start <= ${ended} then ${now} else rate_limits.window_start end`,
       }),
     )
-    .returning(['window_start', 'count'])
-    .executeTakeFirstOrThrow();
+    .returning(['window_start', 'count']));
+  if (!row) throw new Error(`the rate-limit upsert of ${bucket} returned no row`);
   await maybePrune(db, now);
   const count = Number(row.count);
   return { ...verdict({ window_start: Number(row.window_start), count }, now, limit), count };
