@@ -13,7 +13,7 @@ import { migrateToLatest } from '@db/migrate';
 import { seedShop } from '@db/seed/shop';
 import { auditLedger } from '~/features/wallet/index.server';
 import { auditOrders } from '~/features/commerce/index.server';
-import { paySandboxCharge, sandboxEventBody, sandboxWebhookKey, signWebhook, WEBHOOK_SIGNATURE_HEADER } from '~/features/payments/index.server';
+import { paySandboxCharge, sandboxEventBody, sandboxWebhookKey, signWebhook, WEBHOOK_SIGNATURE_HEADER } from '~/features/payments/sandbox.server';
 import { makeReaders, scratchDatabase, serve, timedRun } from './keys';
 
 /**

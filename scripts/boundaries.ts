@@ -25,7 +25,7 @@ export interface Violation {
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCE = /\.(ts|tsx|mts|mjs|astro)$/;
-const DOORS = new Set(['index', 'index.server', 'ui']);
+const DOORS = new Set(['index', 'index.server', 'ui', 'sandbox.server']);
 
 /** One import of a file: its specifier, and whether it sits in an .astro `<script>` (browser code whatever the file). */
 export interface ImportRef {
@@ -98,7 +98,7 @@ export function checkImport(from: string, to: string, inScript = false): string 
   if (/\/repository[^/]*\.server(\.ts)?$/.test(to) && fa !== fb) return 'a repository is private to its feature';
   if (b === 'feature' && fa !== fb) {
     const name = to.slice(`src/features/${fb}/`.length).replace(/\.(ts|mjs)$/, '');
-    if (!DOORS.has(name) && !to.endsWith('.css')) return `other features, pages and tools use the ${fb} feature only through its doors (index.ts, index.server.ts, ui.ts)`;
+    if (!DOORS.has(name) && !to.endsWith('.css')) return `other features, pages and tools use the ${fb} feature only through its doors (index.ts, index.server.ts, ui.ts, and the payments feature's sandbox.server.ts)`;
   }
   if (isBrowserCode(from) && isServerFile(to)) return 'browser code never imports server code';
   // Astro bundles a component's <script> for the browser: a server module there would ship to it (or fail the build).

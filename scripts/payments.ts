@@ -13,7 +13,7 @@ import { createDb } from '~/server/db';
 import { config } from '~/server/config.mjs';
 import { migrateToLatest } from '@db/migrate';
 import { reconcile } from '~/features/commerce/index.server';
-import { deliverWebhook, paySandboxCharge, sandboxWebhookKey } from '~/features/payments/index.server';
+import { deliverWebhook, paySandboxCharge, sandboxWebhookKey } from '~/features/payments/sandbox.server';
 import { PIX_WEBHOOK_PATH } from '~/lib/paths';
 
 const USAGE = [

@@ -90,7 +90,7 @@ for (const dialect of selectedDialects()) {
      * INKPASS_SECRET or, as the harness sets none, the same generated {DATA_DIR}/secret.key. The
      * correctly signed deliveries below being accepted is what shows the two agree.
      */
-    const webhookKey = async () => (await import('~/features/payments/index.server')).sandboxWebhookKey();
+    const webhookKey = async () => (await import('~/features/payments/sandbox.server')).sandboxWebhookKey();
     const audit = () =>
       withDb(server, async (db) => {
         const { auditLedger } = await import('~/features/wallet/index.server');
@@ -447,7 +447,7 @@ for (const dialect of selectedDialects()) {
       expect(res.status, res.text).toBe(200);
       const id = (res.json() as { checkout: { correlationID: string } }).checkout.correlationID;
       // The payer pays at the PSP; its webhook has not arrived yet.
-      await withDb(server, async (db) => (await import('~/features/payments/index.server')).paySandboxCharge(db, id, now()));
+      await withDb(server, async (db) => (await import('~/features/payments/sandbox.server')).paySandboxCharge(db, id, now()));
       const paidCharge = await charge(id);
       expect(paidCharge.status).toBe('COMPLETED');
       const body = eventBody(paidCharge, 'COMPLETED');
@@ -503,7 +503,7 @@ for (const dialect of selectedDialects()) {
       const res = await pixCharge(reader, { pack: 'popular' });
       expect(res.status, res.text).toBe(200);
       const id = (res.json() as { checkout: { correlationID: string } }).checkout.correlationID;
-      await withDb(server, async (db) => (await import('~/features/payments/index.server')).paySandboxCharge(db, id, now()));
+      await withDb(server, async (db) => (await import('~/features/payments/sandbox.server')).paySandboxCharge(db, id, now()));
       const paid = await charge(id);
       const deliveries: [string, Buffer][] = [
         ['a NUL in the correlationID', eventBody({ ...paid, correlation_id: `${id}\u0000` }, 'COMPLETED')],
@@ -657,7 +657,7 @@ for (const dialect of selectedDialects()) {
         expect(retry).toBeLessThanOrEqual(600);
         expect(over.text).toBe(message('en', 'purchase.error.rate', { minutes: Math.ceil(retry / 60) }));
         // The same limit covers the checkout: refused before any sale.
-        const nonce = await withDb(server, async (db) => (await import('~/features/payments/index.server')).issueNonce(db, { userId: reader.id, method: 'card', number: CARDS.visa, expiry: EXPIRY, cvv: '123', now: now() }));
+        const nonce = await withDb(server, async (db) => (await import('~/features/payments/sandbox.server')).issueNonce(db, { userId: reader.id, method: 'card', number: CARDS.visa, expiry: EXPIRY, cvv: '123', now: now() }));
         expect(nonce.ok).toBe(true);
         const pay = await checkout(reader, { pack: 'popular', nonce: nonce.ok ? nonce.nonce : '' });
         expect(pay.status).toBe(429);

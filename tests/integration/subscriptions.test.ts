@@ -340,7 +340,7 @@ for (const dialect of selectedDialects()) {
       const reader = await createReader(server, { site: 'br' });
       const res = await subscribePix(reader);
       const check = (res.json() as PixAnswer).check!;
-      const { paySandboxCharge, sandboxEventBody, sandboxWebhookKey, signWebhook } = await import('~/features/payments/index.server');
+      const { paySandboxCharge, sandboxEventBody, sandboxWebhookKey, signWebhook } = await import('~/features/payments/sandbox.server');
       // The payer pays at the PSP; its webhook has not arrived yet.
       const paidAtPsp = await withDb(server, (db) => paySandboxCharge(db, check, now()));
       expect(paidAtPsp?.charge.status).toBe('COMPLETED');
@@ -388,7 +388,7 @@ for (const dialect of selectedDialects()) {
       expect(tooLate.code).toBe(1);
       expect(tooLate.stderr).toContain('EXPIRED');
 
-      const { sandboxEventBody, sandboxWebhookKey, signWebhook } = await import('~/features/payments/index.server');
+      const { sandboxEventBody, sandboxWebhookKey, signWebhook } = await import('~/features/payments/sandbox.server');
       const [psp] = await sandboxCharge(check);
       const late = Buffer.from(sandboxEventBody('OPENPIX:CHARGE_COMPLETED', {
         correlationID: check, value: Number(psp!.value), status: 'COMPLETED', brCode: psp!.br_code, expiresAt: Number(psp!.expires_at), paymentId: `E2E${hex(12).toUpperCase()}`,

@@ -1,4 +1,8 @@
-/** The server door of the payments feature: the configured providers and the sandboxes' own calls. */
+/**
+ * The server door of the payments feature: the configured providers and what a checkout needs of
+ * them. The demo's sandboxes have a door of their own (sandbox.server.ts), which only the demo's
+ * routes, commands and the tests use.
+ */
 import { config } from '~/server/config.mjs';
 import { getDb } from '~/server/db';
 import { keyFor } from '~/server/secrets';
@@ -10,21 +14,27 @@ import { createOpenPixProvider, webhookChecks } from './pix/openpix.server';
 
 export type { CardMethod, CardProvider, CardSale, CardSaleResult, CardVaultResult, CardWidgetConfig, Money, PixCharge, PixChargeRequest, PixCloseResult, PixEvent, PixProvider, PixStatus, PixWebhook } from './provider';
 export { CARD_METHODS } from './provider';
-export { issueNonce, SANDBOX_CARDS, SANDBOX_CONSUMED_NONCE, SANDBOX_REJECTED_CVV, type NonceProblem } from './card/sandbox.server';
-export { deliverWebhook, paySandboxCharge, sandboxEventBody, WEBHOOK_SIGNATURE_HEADER } from './pix/sandbox.server';
-export { signWebhook } from './webhook.server';
 export { qrSvg } from './pix/qr.server';
 export { parseBrCode, type BrCodeParse } from './pix/brcode';
 
 let card: CardProvider | undefined;
 let pix: PixProvider | undefined;
+let substitutes: { card?: CardProvider; pix?: PixProvider } | null = null;
+
+/**
+ * Providers to use instead of the configured ones, for the tests and the seeded simulation (which
+ * run the sandboxes on their own database and clock); null goes back to the configuration.
+ */
+export function useProviders(p: { card?: CardProvider; pix?: PixProvider } | null): void {
+  substitutes = p;
+}
 
 /**
  * Which kinds of payment this install takes: a kind is offered only when a provider is
  * configured for it (in a demo, the sandboxes; in production, the real providers only).
  */
 export function paymentsOffered(): { card: boolean; pix: boolean } {
-  return { card: config.payments.card !== 'none', pix: config.payments.pix !== 'none' };
+  return { card: !!substitutes?.card || config.payments.card !== 'none', pix: !!substitutes?.pix || config.payments.pix !== 'none' };
 }
 
 /** Thrown when a caller asks for a provider this install does not have (check `paymentsOffered` first). */
@@ -38,6 +48,7 @@ export function sandboxesReachable(): { card: boolean; pix: boolean } {
 
 /** The provider for card-type methods this install is configured with (one per process). */
 export function cardProvider(): CardProvider {
+  if (substitutes?.card) return substitutes.card;
   if (config.payments.card === 'none') throw new PaymentsNotConfigured('no card provider is configured (PAYMENTS_CARD)');
   // Production never runs a sandbox, even if the start-up check were bypassed.
   if (config.payments.card === 'sandbox' && config.mode !== 'demo') throw new PaymentsNotConfigured('the card sandbox runs in a demo only');
@@ -50,6 +61,7 @@ export function cardProvider(): CardProvider {
 
 /** The Pix provider this install is configured with (one per process). */
 export function pixProvider(): PixProvider {
+  if (substitutes?.pix) return substitutes.pix;
   if (config.payments.pix === 'none') throw new PaymentsNotConfigured('no Pix provider is configured (PAYMENTS_PIX)');
   if (config.payments.pix === 'sandbox' && config.mode !== 'demo') throw new PaymentsNotConfigured('the Pix sandbox runs in a demo only');
   const op = config.payments.openpix;
