@@ -489,7 +489,40 @@ export interface SubscriptionEventTable {
   state: string;
   source: string;
   detail: string | null;
+  /** The charge whose payment this event records (a paid period), else null. */
+  charge_id: number | null;
   created_at: number;
+}
+
+/** Every state a subscription charge enters, with what said so (as order_events for orders). */
+export interface ChargeEventTable {
+  id: Generated<number>;
+  charge_id: number;
+  state: string;
+  source: string;
+  detail: string | null;
+  created_at: number;
+}
+
+/**
+ * A payment that must go back: it arrived for a closed order or charge, or paid one twice. Made
+ * once per provider payment by the payment's owner (docs/money-states.md); the support desk
+ * resolves it.
+ */
+export interface RefundDueTable {
+  id: Generated<number>;
+  user_id: number;
+  payable_kind: 'order' | 'charge';
+  /** The order's or charge's public id. */
+  payable_id: string;
+  provider: string;
+  payment_id: string;
+  amount: number;
+  currency: string;
+  reason: string;
+  created_at: number;
+  resolved_at: number | null;
+  resolution: string | null;
 }
 
 export interface TrialUseTable {
@@ -526,6 +559,8 @@ export interface SubscriptionChargeTable {
 }
 
 export interface Database {
+  charge_events: ChargeEventTable;
+  refunds_due: RefundDueTable;
   publishers: PublisherTable;
   people: PersonTable;
   tags: TagTable;

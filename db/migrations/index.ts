@@ -12,6 +12,7 @@ import * as subscriptions from './2026-11-25T01-subscriptions';
 import * as seriesTexts from './2026-11-25T02-series-texts';
 import * as demoAccounts from './2026-11-27T00-demo-accounts';
 import * as appCheck from './2026-11-27T01-app-check';
+import * as moneyOwners from './2026-11-27T02-money-owners';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T02-series-texts': seriesTexts,
   '2026-11-27T00-demo-accounts': demoAccounts,
   '2026-11-27T01-app-check': appCheck,
+  '2026-11-27T02-money-owners': moneyOwners,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

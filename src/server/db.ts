@@ -1,12 +1,20 @@
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type CompiledQuery, type Transaction } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type CompiledQuery } from 'kysely';
 import type { Database } from '@db/schema';
 import { config } from './config.mjs';
 import fs from 'node:fs';
 import path from 'node:path';
 
 export type DB = Kysely<Database>;
-export type Tx = Transaction<Database>;
 export type Dialect = 'sqlite' | 'postgres';
+
+declare const WRITE_TRANSACTION: unique symbol;
+/**
+ * A handle inside `writeTransaction`, which alone hands one out. Every function that moves value
+ * or a money record's state requires it, so calling one with a plain handle (outside a
+ * transaction) does not compile (src/server/write-tx.typecheck.ts shows it). It is a DB for
+ * reading, so read functions take either.
+ */
+export type WriteTx = DB & { readonly [WRITE_TRANSACTION]: true };
 
 /** The one place that chooses a dialect from a DATABASE_URL. */
 export async function createDb(url: string = config.databaseUrl): Promise<{ db: DB; dialect: Dialect }> {
@@ -237,12 +245,12 @@ function withStatementCache<D extends { prepare: (sql: string) => unknown }>(dat
  * fixed order). `fn` must use only the handle it is given (on SQLite the connection is held)
  * and must not wait on the network. Commits when `fn` resolves, rolls back when it throws.
  */
-export async function writeTransaction<T>(db: DB, fn: (trx: DB) => Promise<T>): Promise<T> {
-  if (isPostgres(db)) return db.transaction().execute((trx) => fn(trx as unknown as DB));
+export async function writeTransaction<T>(db: DB, fn: (trx: WriteTx) => Promise<T>): Promise<T> {
+  if (isPostgres(db)) return db.transaction().execute((trx) => fn(trx as unknown as WriteTx));
   return db.connection().execute(async (conn) => {
     await sql`begin immediate`.execute(conn);
     try {
-      const out = await fn(conn);
+      const out = await fn(conn as WriteTx);
       await sql`commit`.execute(conn);
       return out;
     } catch (error) {
@@ -253,7 +261,7 @@ export async function writeTransaction<T>(db: DB, fn: (trx: DB) => Promise<T>): 
 }
 
 /** True for PostgreSQL (row locks are needed there; SQLite's write lock covers the database). */
-export function isPostgres(db: DB | Tx): boolean {
+export function isPostgres(db: DB): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 

@@ -56,15 +56,27 @@ for (const dialect of selectedDialects()) {
       withDb(server, async (db) => {
         const plan = await db.selectFrom('plans').selectAll().where('site_id', '=', site === 'en' ? 1 : 3).where('code', '=', site === 'en' ? 'reader' : 'leitor').executeTakeFirstOrThrow();
         const t = now();
-        await db.insertInto('subscriptions').values({
-          public_id: `sbsit${reader.id}x${++seq}`, user_id: reader.id, site_id: plan.site_id, plan_id: plan.id, state: 'ACTIVE', anchor_at: t - DAY, paid_until: t + 30 * DAY,
+        // A paid subscription as its owner leaves one: the row, the paid charge of its period, and
+        // the period's event naming that charge (the audit checks all three agree).
+        const key = `${reader.id}x${++seq}`;
+        const sub = await db.insertInto('subscriptions').values({
+          public_id: `sbsit${key}`, user_id: reader.id, site_id: plan.site_id, plan_id: plan.id, state: 'ACTIVE', anchor_at: t - DAY, paid_until: t + 30 * DAY,
           canceled_at: null, method: 'card', provider: 'sandbox', payment_token: null, payer_name: null, payer_doc: null, created_at: t, updated_at: t,
-        }).execute();
+        }).returning('id').executeTakeFirstOrThrow();
+        const charge = await db.insertInto('subscription_charges').values({
+          public_id: `subit${key}`, subscription_id: sub.id, user_id: reader.id, period_start: t - DAY, period_end: t + 30 * DAY, currency: plan.currency, amount: plan.price,
+          method: 'card', provider: 'sandbox', state: 'PAID', payment_id: `sbx_it${key}`, paid_at: t, created_at: t, updated_at: t,
+        }).returning('id').executeTakeFirstOrThrow();
+        await db.insertInto('subscription_events').values({ subscription_id: sub.id, state: 'ACTIVE', source: 'payment', detail: 'paid by the test', charge_id: charge.id, created_at: t }).execute();
         return { slots: Number(plan.series_slots), rent: Number(plan.rent_capacity) };
       });
-    /** Ends the reader's subscription: paid period and grace both over. */
+    /** Ends the reader's subscription: paid period and grace both over (its paid charge's period with it). */
     const lapse = (reader: Reader) =>
-      withDb(server, (db) => db.updateTable('subscriptions').set({ paid_until: now() - 30 * DAY }).where('user_id', '=', reader.id).execute());
+      withDb(server, async (db) => {
+        const t = now();
+        await db.updateTable('subscriptions').set({ paid_until: t - 30 * DAY }).where('user_id', '=', reader.id).execute();
+        await db.updateTable('subscription_charges').set({ period_start: t - 60 * DAY, period_end: t - 30 * DAY }).where('user_id', '=', reader.id).where('state', '=', 'PAID').execute();
+      });
     const slotsOf = (reader: Reader) =>
       withDb(server, async (db) => (await db.selectFrom('subscription_series').innerJoin('subscriptions', 'subscriptions.id', 'subscription_series.subscription_id').select('series_id').where('subscriptions.user_id', '=', reader.id).execute()).length);
     const rentalsOf = (reader: Reader) =>

@@ -824,6 +824,8 @@ for (const dialect of selectedDialects()) {
           public_id: `sbs${hex(12)}`, user_id: reader.id, site_id: 1, plan_id: card.plan_id, state: 'TRIAL', anchor_at: anchor, paid_until: anchor,
           method: 'card', provider: 'card', payment_token: card.payment_token, created_at: now(), updated_at: now(),
         }).returning('id').executeTakeFirstOrThrow();
+        // The reader's one trial is this one (the audit wants every TRIAL to be its reader's trial).
+        await db.insertInto('trial_uses').values({ user_id: reader.id, subscription_id: row.id, created_at: now() }).execute();
         return Number(row.id);
       });
       const fake = (iso: string) => ({ NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${FAKE_CLOCK}`.trim(), INKPASS_FAKE_NOW: String(at(iso)) });

@@ -9,7 +9,7 @@ import { cardProvider, pixProvider, qrSvg } from '~/features/payments/index.serv
 import { config } from '~/server/config.mjs';
 import type { DB } from '~/server/db';
 import * as repo from './repository.server';
-import { attachChargeCode, chargeForPeriod, closeOrder, confirmPayment, findCharge, type ChargeRow } from './orders.server';
+import { attachPixCode, chargeForPeriod, claimCardCharge, closePayable, confirmPayment, findCharge, type ChargeRow } from './payables.server';
 import { syncPix } from './settle.server';
 
 export type { ChargeRow };
@@ -48,11 +48,11 @@ export async function chargePeriodByPix(db: DB, p: PeriodToCharge, opts: { qrLab
     // The correlationID is the charge's id: asking again gives the PSP's first charge back.
     const made = await provider.createCharge({ correlationID: charge.public_id, value: charge.amount, expiresIn: Math.max(60, (charge.expires_at ?? p.now + expiresIn) - p.now), comment: 'Inkpass' });
     if (made.value !== charge.amount) throw new Error(`the PSP made a charge of ${made.value}`);
-    await attachChargeCode(db, { chargeId: charge.public_id, brCode: made.brCode, expiresAt: made.expiresAt, now: p.now });
+    await attachPixCode(db, { id: charge.public_id, brCode: made.brCode, expiresAt: made.expiresAt, now: p.now });
     return { ok: true, charge, brCode: made.brCode, qrSvg: qrSvg(made.brCode, { label: opts.qrLabel }), expiresAt: made.expiresAt };
   } catch (error) {
     console.error('[payments] creating a subscription Pix charge failed:', error instanceof Error ? error.message : error);
-    await closeOrder(db, { orderId: charge.public_id, state: 'FAILED', source: 'checkout', reason: 'unavailable', now: p.now });
+    await closePayable(db, { id: charge.public_id, state: 'FAILED', source: 'checkout', reason: 'unavailable', now: p.now });
     return { ok: false, reason: 'unavailable', charge };
   }
 }
@@ -78,7 +78,7 @@ export async function chargePeriodByCard(db: DB, p: PeriodToCharge & { method: s
   if (charge.state === 'PAID') return { kind: 'already', charge };
   if (charge.state !== 'PENDING') return { kind: 'failed', code: 'closed', charge };
   // One sale per charge, whatever runs at once; a claimed charge that never got an answer is the reconciler's.
-  if (!(await repo.claimCardCharge(db, charge.id, p.now))) return { kind: 'unavailable', charge };
+  if (!(await claimCardCharge(db, charge.id, p.now))) return { kind: 'unavailable', charge };
   const sale = await provider.sale({ orderId: charge.public_id, readerId: p.userId, money: { amount: charge.amount, currency: charge.currency }, nonce: p.nonce ?? '', token: p.token, vault: p.vault, deviceData: p.deviceData ?? null })
     .catch((error: unknown) => {
       console.error('[payments] subscription card sale failed:', error instanceof Error ? error.message : error);
@@ -86,7 +86,7 @@ export async function chargePeriodByCard(db: DB, p: PeriodToCharge & { method: s
     });
   if (!sale.ok) {
     if (sale.code === 'unavailable') return { kind: 'unavailable', charge };
-    await closeOrder(db, { orderId: charge.public_id, state: 'FAILED', source: 'checkout', reason: sale.message ? `${sale.code}: ${sale.message}` : sale.code, now: p.now });
+    await closePayable(db, { id: charge.public_id, state: 'FAILED', source: 'checkout', reason: sale.message ? `${sale.code}: ${sale.message}` : sale.code, now: p.now });
     return { kind: 'failed', code: sale.code, charge };
   }
   const r = await confirmPayment(db, { orderId: charge.public_id, paymentId: sale.paymentId, amount: sale.money.amount, currency: sale.money.currency, source: 'checkout', display: sale.display, now: p.now });

@@ -1,103 +1,27 @@
 /**
- * Buying keys, as the pages and endpoints see it (docs/payments.md): the pack list, the
- * checkout page, the coupon box, Pix charges and their status, the checkout form, provider
- * webhooks and the reconciler. Every amount is computed here from the pack and coupon rows;
- * what the browser sends is a choice (a pack code, a coupon code, a method), never an amount.
+ * Buying keys, as the checkout's calls see it (docs/payments.md): the coupon box, Pix charges and
+ * their status, the checkout form and the card sandbox's nonce call. Every amount is computed
+ * from the pack and coupon rows; what the browser sends is a choice (a pack code, a coupon code, a
+ * method), never an amount. Payments are confirmed and closed by their owner (payables.server.ts).
  */
-import crypto from 'node:crypto';
 import type { T, MessageKey } from '~/lib/i18n';
 import type { Site } from '~/lib/site';
 import { safeNext } from '~/lib/redirect';
 import { keysPath } from '~/lib/paths';
 import { retryMinutes } from '~/server/rate-limit';
-import { balancesOf, type Balances } from '~/features/wallet/index.server';
 import { issueNonce, type NonceProblem } from '~/features/payments/sandbox.server';
-import { CARD_METHODS, cardProvider, paymentsOffered, pixProvider, qrSvg, sandboxesReachable, type CardMethod, type CardWidgetConfig, type PixCharge } from '~/features/payments/index.server';
+import { CARD_METHODS, cardProvider, paymentsOffered, pixProvider, qrSvg, sandboxesReachable, type CardMethod, type PixCharge } from '~/features/payments/index.server';
 import { config } from '~/server/config.mjs';
-import { appCheckSettings } from '~/server/app-check';
-import type { AppCheckSettings } from '~/lib/app-check';
 import type { DB } from '~/server/db';
-import * as repo from './repository.server';
-import { PACK_CODE } from './shop.server';
 import { cardPausedFor, countDecline } from './declines.server';
-import { closeAbandonedOrders, settleDuePayments, syncPix, syncPixOrder } from './settle.server';
-import { attachCharge, closeOrder, confirmPayment, createOrder, findCharge, findOrder, findReaderOrder, isChargeId, pendingCharges, pendingOrders, quoteFor, type EventSource, type OrderRow } from './orders.server';
-import { COUPON_MAX_LENGTH, COUPON_PATTERN, decimalAmount, formatMoney, isCouponCode, methodsFor, normalizeCoupon, parseMethod, type CouponProblem, type PaymentMethod, type Quote } from './rules';
+import { closeAbandonedOrders, settleDuePayments, syncPixOrder } from './settle.server';
+import { attachPixCode, closePayable, confirmPayment, createOrder, findReaderOrder, quoteFor, type OrderRow } from './payables.server';
+import { formatMoney, isCouponCode, normalizeCoupon, parseMethod, type CouponProblem, type Quote } from './rules';
 
 /** Where a reader lands after paying when the page gave no `next`: their keys. */
 const DEFAULT_NEXT = keysPath();
 const REQUEST_KEY = /^[A-Za-z0-9_-]{8,64}$/;
 const NONCE_MAX = 4096;
-
-export interface PackView {
-  code: string;
-  keys: number;
-  xtraKeys: number;
-  price: string;
-  favorite: boolean;
-}
-
-function packView(p: { code: string; keys: number; xtra_keys: number; price: number; currency: string }, locale: string, favorite: boolean): PackView {
-  return { code: p.code, keys: p.keys, xtraKeys: p.xtra_keys, price: formatMoney(p.price, p.currency, locale), favorite };
-}
-
-/** The purchase page: this site's packs (the reader's favorites first), their balances, and whether any method can pay here. */
-export async function purchasePage(db: DB, input: { userId: number; site: Site }): Promise<{ packs: PackView[]; balances: Balances; canPay: boolean }> {
-  const [packs, favorites, balances] = await Promise.all([repo.packsOfSite(db, input.site.id), repo.favoritePackIds(db, input.userId), balancesOf(db, input.userId)]);
-  const views = packs.map((p) => ({ view: packView(p, input.site.locale, favorites.has(p.id)), position: p.position }));
-  // Stable: favorites first, each group in the shop's order.
-  views.sort((a, b) => Number(b.view.favorite) - Number(a.view.favorite));
-  return { packs: views.map((v) => v.view), balances, canPay: methodsFor(input.site.currency, paymentsOffered()).length > 0 };
-}
-
-export interface CheckoutPage {
-  pack: PackView;
-  currency: string;
-  subtotal: string;
-  /** The price as a decimal string ("9.99"), for the wallets' payment sheets. */
-  amount: string;
-  /** The methods offered (only those whose provider is configured); empty: the page says buying is unavailable. */
-  methods: PaymentMethod[];
-  widget: CardWidgetConfig;
-  /** A fresh one-time key for this form: sending it twice finds the first order. */
-  requestKey: string;
-  couponPattern: string;
-  couponMaxLength: number;
-  pixExpiresSeconds: number;
-  /** The bot check the Pix charge and the final submission carry a token for (null: not enforced). */
-  appCheck: AppCheckSettings | null;
-}
-
-/** The checkout page for one pack, or null when this site sells no such pack. */
-export async function checkoutPage(db: DB, input: { site: Site; packCode: string | null }): Promise<CheckoutPage | null> {
-  const code = input.packCode ?? '';
-  if (!PACK_CODE.test(code)) return null;
-  const pack = await repo.findPack(db, input.site.id, code);
-  if (!pack || !pack.active) return null;
-  const methods = methodsFor(pack.currency, paymentsOffered());
-  return {
-    pack: packView(pack, input.site.locale, false),
-    currency: pack.currency,
-    subtotal: formatMoney(pack.price, pack.currency, input.site.locale),
-    amount: decimalAmount(pack.price),
-    methods,
-    widget: await widgetFor(methods, pack.currency),
-    requestKey: newRequestKey(),
-    couponPattern: COUPON_PATTERN,
-    couponMaxLength: COUPON_MAX_LENGTH,
-    pixExpiresSeconds: config.payments.pixExpiresSeconds,
-    appCheck: appCheckSettings(),
-  };
-}
-
-/** The card widget's configuration when a card-type method is offered (Braintree's is a call to the gateway). */
-export async function widgetFor(methods: readonly PaymentMethod[], currency: string): Promise<CardWidgetConfig> {
-  return methods.some((m) => m !== 'pix') ? cardProvider().widgetConfig(currency) : { provider: 'none', clientToken: null };
-}
-
-export function newRequestKey(): string {
-  return crypto.randomBytes(16).toString('base64url');
-}
 
 const COUPON_MESSAGES: Record<'pack' | CouponProblem, MessageKey> = {
   pack: 'purchase.error.pack',
@@ -183,14 +107,14 @@ export async function pixChargeAnswer(db: DB, input: { userId: number; site: Sit
     charge = await provider.createCharge({ correlationID: order.public_id, value: order.total, expiresIn: config.payments.pixExpiresSeconds, comment: `Inkpass ${order.keys} keys` });
   } catch (error) {
     console.error('[payments] creating a Pix charge failed:', error instanceof Error ? error.message : error);
-    await closeOrder(db, { orderId: order.public_id, state: 'FAILED', source: 'checkout', reason: 'unavailable', now: input.now });
+    await closePayable(db, { id: order.public_id, state: 'FAILED', source: 'checkout', reason: 'unavailable', now: input.now });
     return { status: 503, text: t('purchase.error.unavailable') };
   }
   if (charge.value !== order.total) {
-    await closeOrder(db, { orderId: order.public_id, state: 'FAILED', source: 'checkout', reason: `the PSP made a charge of ${charge.value}`, now: input.now });
+    await closePayable(db, { id: order.public_id, state: 'FAILED', source: 'checkout', reason: `the PSP made a charge of ${charge.value}`, now: input.now });
     return { status: 502, text: t('purchase.error.unavailable') };
   }
-  await attachCharge(db, { orderId: order.public_id, brCode: charge.brCode, expiresAt: charge.expiresAt, now: input.now });
+  await attachPixCode(db, { id: order.public_id, brCode: charge.brCode, expiresAt: charge.expiresAt, now: input.now });
   return {
     status: 200,
     body: {
@@ -276,7 +200,7 @@ export async function checkoutSubmit(db: DB, input: { userId: number; site: Site
     // Nothing is known to have been charged: the order stays PENDING for the reconciler, which
     // asks the provider and confirms or closes it.
     if (sale.code === 'unavailable') return fail(503, 'purchase.error.unavailable');
-    await closeOrder(db, { orderId: order.public_id, state: 'FAILED', source: 'checkout', reason: sale.message ? `${sale.code}: ${sale.message}` : sale.code, now: input.now });
+    await closePayable(db, { id: order.public_id, state: 'FAILED', source: 'checkout', reason: sale.message ? `${sale.code}: ${sale.message}` : sale.code, now: input.now });
     if (sale.code === 'declined' || sale.code === 'rejected') await countDecline(db, input.userId, input.now);
     const f = SALE_FAILURES[sale.code];
     return fail(f.status, f.key);
@@ -284,31 +208,6 @@ export async function checkoutSubmit(db: DB, input: { userId: number; site: Site
   const confirmed = await confirmPayment(db, { orderId: order.public_id, paymentId: sale.paymentId, amount: sale.money.amount, currency: sale.money.currency, source: 'checkout', display: sale.display, now: input.now });
   if (confirmed.kind === 'paid' || confirmed.kind === 'already') return { kind: 'redirect', location: next };
   return fail(502, 'purchase.error.unavailable');
-}
-
-/** POST /webhooks/pix/: a PSP's signed event about a charge, applied through the one confirmation. */
-export async function pixWebhookAnswer(db: DB, input: { rawBody: Buffer; headers: Headers; now: number }): Promise<{ status: number; body: Record<string, unknown> }> {
-  if (!paymentsOffered().pix) return { status: 404, body: { detail: 'no Pix provider is configured' } };
-  const delivery = pixProvider().verifyWebhook(input.rawBody, input.headers);
-  if (!delivery.verified) return { status: 401, body: { detail: 'invalid signature' } };
-  const event = delivery.event;
-  // A key-pack order or a subscription charge; anything else (another integration on the same
-  // PSP account, an event we do not act on, an id of a shape ours never have) is acknowledged so
-  // it is not retried.
-  if (!event) return { status: 200, body: { ok: true, ignored: true } };
-  const payable = isChargeId(event.correlationID) ? await findCharge(db, event.correlationID) : await findOrder(db, event.correlationID);
-  if (!payable || payable.method !== 'pix') return { status: 200, body: { ok: true, ignored: true } };
-  const id = payable.public_id;
-  if (event.status === 'COMPLETED') {
-    const r = await confirmPayment(db, { orderId: id, paymentId: event.paymentId ?? `pix:${id}`, amount: event.value, currency: 'BRL', source: 'webhook', now: input.now });
-    return { status: 200, body: { ok: true, result: r.kind } };
-  }
-  if (event.status === 'EXPIRED') {
-    await closeOrder(db, { orderId: id, state: 'EXPIRED', source: 'webhook', reason: 'the charge expired', now: input.now });
-    const after = isChargeId(id) ? await findCharge(db, id) : await findOrder(db, id);
-    return { status: 200, body: { ok: true, state: after?.state ?? null } };
-  }
-  return { status: 200, body: { ok: true } };
 }
 
 const NONCE_PROBLEMS: Record<NonceProblem, MessageKey> = { number: 'purchase.card.number', expiry: 'purchase.card.expiry', cvv: 'purchase.card.cvv' };
@@ -323,101 +222,3 @@ export async function sandboxNonceAnswer(db: DB, input: { userId: number; method
   return r.ok ? { status: 200, body: { nonce: r.nonce, brand: r.brand, last4: r.last4 } } : { status: 422, detail: t(NONCE_PROBLEMS[r.problem]) };
 }
 
-/** A card order still PENDING this long after its sale was asked for, with no sale found, failed. */
-const CARD_GIVE_UP_SECONDS = 30 * 60;
-
-export interface ReconcileSummary {
-  checked: number;
-  paid: number;
-  expired: number;
-  failed: number;
-  pending: number;
-}
-
-/**
- * `npm run payments -- reconcile`: asks the providers about every pending order older than a
- * minute and applies their answers through the one confirmation. Safe to run at any time, twice,
- * or beside the server.
- */
-export async function reconcile(db: DB, now: number): Promise<ReconcileSummary> {
-  const summary: ReconcileSummary = { checked: 0, paid: 0, expired: 0, failed: 0, pending: 0 };
-  const payables = [
-    ...(await pendingOrders(db, now - 60)).map((o) => ({ id: o.public_id, method: o.method, expiresAt: o.expires_at, createdAt: o.created_at })),
-    ...(await pendingCharges(db, now - 60)).map((c) => ({ id: c.public_id, method: c.method, expiresAt: c.expires_at, createdAt: c.created_at })),
-  ];
-  for (const p of payables) {
-    summary.checked++;
-    if (p.method === 'pix') await syncPix(db, p, 'reconcile', now);
-    else if (paymentsOffered().card) {
-      const sale = await cardProvider().findSale(p.id).catch(() => undefined);
-      if (sale) {
-        await confirmPayment(db, { orderId: p.id, paymentId: sale.paymentId, amount: sale.money.amount, currency: sale.money.currency, source: 'reconcile', display: sale.display, now });
-      } else if (sale === null && now - p.createdAt > CARD_GIVE_UP_SECONDS) {
-        await closeOrder(db, { orderId: p.id, state: 'FAILED', source: 'reconcile', reason: 'no sale at the provider', now });
-      }
-    }
-    const after = isChargeId(p.id) ? await findCharge(db, p.id) : await findOrder(db, p.id);
-    if (after?.state === 'PAID') summary.paid++;
-    else if (after?.state === 'EXPIRED') summary.expired++;
-    else if (after?.state === 'FAILED') summary.failed++;
-    else summary.pending++;
-  }
-  return summary;
-}
-
-export interface PurchaseRow {
-  id: string;
-  state: OrderRow['state'];
-  amount: string;
-  keys: number;
-  xtraKeys: number;
-  packCode: string;
-  method: string;
-  card: string | null;
-  createdAt: number;
-  favorite: boolean;
-}
-
-export const PURCHASES_PAGE_SIZE = 25;
-
-/** /my/purchases/: the reader's orders, newest first, with the purchase favorite star. */
-export async function purchasesPage(db: DB, input: { userId: number; site: Site; page: number }): Promise<{ rows: PurchaseRow[]; page: number; pages: number }> {
-  const total = await repo.readerOrderCount(db, input.userId);
-  const pages = Math.max(1, Math.ceil(total / PURCHASES_PAGE_SIZE));
-  const page = Math.min(Math.max(1, input.page), pages);
-  const [orders, favorites] = await Promise.all([repo.readerOrders(db, input.userId, PURCHASES_PAGE_SIZE, (page - 1) * PURCHASES_PAGE_SIZE), repo.favoritePackIds(db, input.userId)]);
-  return {
-    page,
-    pages,
-    rows: orders.map((o) => ({
-      id: o.public_id, state: o.state, amount: formatMoney(o.total, o.currency, input.site.locale), keys: o.keys, xtraKeys: o.xtra_keys,
-      packCode: o.pack_code, method: o.method, card: o.card_brand ? `${o.card_brand}${o.card_last4 ? ` •••• ${o.card_last4}` : ''}` : null,
-      createdAt: o.created_at, favorite: favorites.has(o.pack_id),
-    })),
-  };
-}
-
-/** The purchase favorite star on one of the reader's orders: stars (or unstars) its pack. Null when the order is not theirs. */
-export async function setPurchaseFavorite(db: DB, input: { userId: number; orderId: string; favorite: boolean; now: number }): Promise<{ favorited: boolean } | null> {
-  const order = await findReaderOrder(db, input.userId, input.orderId);
-  if (!order) return null;
-  if (input.favorite) await repo.addPackFavorite(db, input.userId, order.pack_id, input.now);
-  else await repo.removePackFavorite(db, input.userId, order.pack_id);
-  return { favorited: input.favorite };
-}
-
-/** Every invariant of orders and coupons (run with the ledger audit by `npm run keys -- audit`). */
-export async function auditOrders(db: DB): Promise<{ rule: string; rows: unknown[] }[]> {
-  const [miscredited, orphans, counts, closedHolding, overLimit, ungranted] = await Promise.all([
-    repo.paidOrdersMiscredited(db), repo.purchasesWithoutPaidOrder(db), repo.couponCountsAmiss(db), repo.redemptionsOfClosedOrders(db), repo.readerLimitsExceeded(db),
-    repo.paidChargesNotGranted(db),
-  ]);
-  return [
-    { rule: "every paid order's keys and Xtra keys were credited once, by its own purchase transaction", rows: miscredited },
-    { rule: 'every purchase transaction belongs to a paid order', rows: orphans },
-    { rule: "a coupon's count equals the orders holding it and stays within its limit", rows: counts },
-    { rule: 'failed and expired orders gave their coupon use back', rows: closedHolding },
-    { rule: 'no reader holds a coupon more often than it allows', rows: overLimit },
-    { rule: "every paid subscription charge's period is within its subscription's access", rows: ungranted },
-  ].filter((f) => f.rows.length > 0);
-}

@@ -1,12 +1,14 @@
 /**
- * Every query of buying keys: key packs, coupons and their redemptions, orders and their events,
- * the purchase favorite star, and the checks the audit runs. Rows in, rows out; functions that
- * change an order or a coupon's count run inside writeTransaction (orders.server.ts).
+ * Every query of buying keys and paying subscriptions: key packs, coupons and their redemptions,
+ * orders, subscription charges and their events, payments to refund, the purchase favorite star,
+ * and the checks the audit runs. Rows in, rows out. Functions that change money or a payable's
+ * state take the write transaction (`WriteTx`); an order's or charge's state is changed only by
+ * `changeOrder`/`changeCharge`, which only the payables' owner calls (payables.server.ts).
  */
 import { sql } from 'kysely';
 import type { OrderState, OrderTable, SubscriptionChargeTable } from '@db/schema';
 import type { CouponTerms } from './rules';
-import { isPostgres, type DB } from '~/server/db';
+import { isPostgres, type DB, type WriteTx } from '~/server/db';
 
 /** PostgreSQL hands bigints and counts over as strings. */
 const num = <T extends Record<string, unknown>>(row: T, ...keys: (keyof T)[]): T => {
@@ -68,7 +70,7 @@ export async function findCoupon(db: DB, siteId: number, code: string) {
 }
 
 /** The coupon, locked for the rest of the transaction on PostgreSQL (SQLite's write lock covers it). */
-export async function lockCoupon(trx: DB, id: number) {
+export async function lockCoupon(trx: WriteTx, id: number) {
   let q = trx.selectFrom('coupons').selectAll().where('id', '=', id);
   if (isPostgres(trx)) q = q.forUpdate();
   const row = await q.executeTakeFirst();
@@ -98,7 +100,7 @@ export async function readerCouponUses(db: DB, couponId: number, userId: number)
 }
 
 /** Takes one use of the coupon unless it has none left; false when refused. */
-export async function takeCouponUse(trx: DB, couponId: number): Promise<boolean> {
+export async function takeCouponUse(trx: WriteTx, couponId: number): Promise<boolean> {
   const r = await trx.updateTable('coupons').set({ redemptions: sql`redemptions + 1` })
     .where('id', '=', couponId)
     .where((eb) => eb.or([eb('max_redemptions', 'is', null), eb('redemptions', '<', eb.ref('max_redemptions'))]))
@@ -106,12 +108,12 @@ export async function takeCouponUse(trx: DB, couponId: number): Promise<boolean>
   return Number(r.numUpdatedRows) === 1;
 }
 
-export async function insertRedemption(trx: DB, r: { order_id: number; coupon_id: number; user_id: number; created_at: number }): Promise<void> {
+export async function insertRedemption(trx: WriteTx, r: { order_id: number; coupon_id: number; user_id: number; created_at: number }): Promise<void> {
   await trx.insertInto('coupon_redemptions').values(r).execute();
 }
 
 /** Gives an order's coupon use back (its order failed or expired). */
-export async function releaseRedemption(trx: DB, orderId: number): Promise<void> {
+export async function releaseRedemption(trx: WriteTx, orderId: number): Promise<void> {
   const held = await trx.deleteFrom('coupon_redemptions').where('order_id', '=', orderId).returning('coupon_id').executeTakeFirst();
   if (held) await trx.updateTable('coupons').set({ redemptions: sql`redemptions - 1` }).where('id', '=', Number(held.coupon_id)).execute();
 }
@@ -123,7 +125,7 @@ const ORDER_NUMBERS = ['id', 'user_id', 'site_id', 'pack_id', 'coupon_id', 'subt
 /** What an order is made with (the rest is its state, filled as it moves). */
 export type NewOrder = Pick<OrderTable, 'public_id' | 'user_id' | 'site_id' | 'pack_id' | 'coupon_id' | 'currency' | 'subtotal' | 'discount' | 'total' | 'keys' | 'xtra_keys' | 'method' | 'provider' | 'request_key' | 'next_path' | 'expires_at'>;
 
-export async function insertOrder(trx: DB, o: NewOrder, now: number): Promise<number> {
+export async function insertOrder(trx: WriteTx, o: NewOrder, now: number): Promise<number> {
   const row = await trx.insertInto('orders').values({ ...o, state: 'PENDING', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
   return Number(row.id);
 }
@@ -145,7 +147,7 @@ export async function findOrderByRequest(db: DB, userId: number, requestKey: str
 }
 
 /** The order, locked for the rest of the transaction on PostgreSQL. */
-export async function lockOrder(trx: DB, publicId: string) {
+export async function lockOrder(trx: WriteTx, publicId: string) {
   let q = trx.selectFrom('orders').selectAll().where('public_id', '=', publicId);
   if (isPostgres(trx)) q = q.forUpdate();
   const row = await q.executeTakeFirst();
@@ -155,12 +157,12 @@ export async function lockOrder(trx: DB, publicId: string) {
 export type OrderChange = Partial<Pick<OrderTable, 'state' | 'payment_id' | 'card_brand' | 'card_last4' | 'br_code' | 'expires_at' | 'failure' | 'ledger_transaction_id' | 'paid_at'>>;
 
 /** Changes an order only if it is still in `from`; false when it had moved on. */
-export async function changeOrder(trx: DB, id: number, from: OrderState, change: OrderChange, now: number): Promise<boolean> {
+export async function changeOrder(trx: WriteTx, id: number, from: OrderState, change: OrderChange, now: number): Promise<boolean> {
   const r = await trx.updateTable('orders').set({ ...change, updated_at: now }).where('id', '=', id).where('state', '=', from).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
-export async function insertOrderEvent(trx: DB, e: { order_id: number; state: string; source: string; detail: string | null; created_at: number }): Promise<void> {
+export async function insertOrderEvent(trx: WriteTx, e: { order_id: number; state: string; source: string; detail: string | null; created_at: number }): Promise<void> {
   await trx.insertInto('order_events').values(e).execute();
 }
 
@@ -309,12 +311,12 @@ const CHARGE_NUMBERS = ['id', 'subscription_id', 'user_id', 'period_start', 'per
 
 export type NewCharge = Pick<SubscriptionChargeTable, 'public_id' | 'subscription_id' | 'user_id' | 'period_start' | 'period_end' | 'currency' | 'amount' | 'method' | 'provider' | 'expires_at'>;
 
-/** Inserts the period's charge unless it exists; answers the period's charge either way. */
-export async function insertChargeOnce(trx: DB, c: NewCharge, now: number) {
-  await trx.insertInto('subscription_charges').values({ ...c, state: 'PENDING', created_at: now, updated_at: now })
-    .onConflict((oc) => oc.columns(['subscription_id', 'period_start']).doNothing()).execute();
+/** Inserts the period's charge unless it exists; answers the period's charge either way, and whether this call made it. */
+export async function insertChargeOnce(trx: WriteTx, c: NewCharge, now: number) {
+  const made = await trx.insertInto('subscription_charges').values({ ...c, state: 'PENDING', created_at: now, updated_at: now })
+    .onConflict((oc) => oc.columns(['subscription_id', 'period_start']).doNothing()).executeTakeFirst();
   const row = await trx.selectFrom('subscription_charges').selectAll().where('subscription_id', '=', c.subscription_id).where('period_start', '=', c.period_start).executeTakeFirstOrThrow();
-  return num(row, ...CHARGE_NUMBERS);
+  return { row: num(row, ...CHARGE_NUMBERS), created: Number(made.numInsertedOrUpdatedRows ?? 0) === 1 };
 }
 
 export async function findCharge(db: DB, publicId: string) {
@@ -322,16 +324,39 @@ export async function findCharge(db: DB, publicId: string) {
   return row && num(row, ...CHARGE_NUMBERS);
 }
 
-export async function lockCharge(trx: DB, publicId: string) {
+export async function lockCharge(trx: WriteTx, publicId: string) {
   let q = trx.selectFrom('subscription_charges').selectAll().where('public_id', '=', publicId);
   if (isPostgres(trx)) q = q.forUpdate();
   const row = await q.executeTakeFirst();
   return row && num(row, ...CHARGE_NUMBERS);
 }
 
-export async function changeCharge(trx: DB, id: number, from: OrderState, change: Omit<OrderChange, 'ledger_transaction_id' | 'card_brand' | 'card_last4'>, now: number): Promise<boolean> {
-  const r = await trx.updateTable('subscription_charges').set({ ...change, updated_at: now }).where('id', '=', id).where('state', '=', from).executeTakeFirst();
+/** Changes a charge only if it is still in `from`; false when it had moved on. Orders' own columns (ledger, card) are not a charge's. */
+export async function changeCharge(trx: WriteTx, id: number, from: OrderState, change: OrderChange, now: number): Promise<boolean> {
+  const { ledger_transaction_id: _l, card_brand: _b, card_last4: _c, ...own } = change;
+  const r = await trx.updateTable('subscription_charges').set({ ...own, updated_at: now }).where('id', '=', id).where('state', '=', from).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
+}
+
+export async function insertChargeEvent(trx: WriteTx, e: { charge_id: number; state: string; source: string; detail: string | null; created_at: number }): Promise<void> {
+  await trx.insertInto('charge_events').values(e).execute();
+}
+
+export async function chargeEvents(db: DB, chargeId: number) {
+  const rows = await db.selectFrom('charge_events').selectAll().where('charge_id', '=', chargeId).orderBy('id').execute();
+  return rows.map((r) => num(r, 'id', 'charge_id', 'created_at'));
+}
+
+// ---------------------------------------------------------------- payments to refund
+
+/** Records a payment to give back, once per provider payment (a repeated webhook adds nothing). */
+export async function insertRefundDue(trx: WriteTx, r: { user_id: number; payable_kind: 'order' | 'charge'; payable_id: string; provider: string; payment_id: string; amount: number; currency: string; reason: string; created_at: number }): Promise<void> {
+  await trx.insertInto('refunds_due').values(r).onConflict((oc) => oc.columns(['provider', 'payment_id']).doNothing()).execute();
+}
+
+export async function refundsDue(db: DB) {
+  const rows = await db.selectFrom('refunds_due').selectAll().orderBy('id').execute();
+  return rows.map((r) => num(r, 'id', 'user_id', 'amount', 'created_at', 'resolved_at'));
 }
 
 export async function chargesOfSubscription(db: DB, subscriptionId: number) {
@@ -344,21 +369,6 @@ export async function pendingCharges(db: DB, before: number, limit: number) {
   return rows.map((r) => num(r, ...CHARGE_NUMBERS));
 }
 
-/**
- * A paid period extends the subscription's access: paid_until moves to the period's end (never
- * back) and the subscription is ACTIVE. The only write of a subscription's paid state, made in
- * the confirmation's transaction.
- */
-export async function extendSubscription(trx: DB, subscriptionId: number, periodEnd: number, now: number): Promise<void> {
-  await trx.updateTable('subscriptions')
-    .set({ paid_until: sql`case when paid_until > ${periodEnd} then paid_until else ${periodEnd} end`, state: 'ACTIVE', updated_at: now })
-    .where('id', '=', subscriptionId).execute();
-}
-
-export async function insertSubscriptionEvent(trx: DB, e: { subscription_id: number; state: string; source: string; detail: string | null; created_at: number }): Promise<void> {
-  await trx.insertInto('subscription_events').values(e).execute();
-}
-
 /** Paid charges whose subscription's access does not reach the end of their period. */
 export async function paidChargesNotGranted(db: DB) {
   const rows = await db.selectFrom('subscription_charges').innerJoin('subscriptions', 'subscriptions.id', 'subscription_charges.subscription_id')
@@ -368,12 +378,76 @@ export async function paidChargesNotGranted(db: DB) {
   return rows.map((r) => num(r, 'period_end', 'paid_until'));
 }
 
+/** Readers holding more than one live subscription (PENDING, TRIAL, ACTIVE, PAST_DUE). */
+export async function readersWithSeveralLive(db: DB) {
+  const rows = await db.selectFrom('subscriptions').select((eb) => ['user_id', eb.fn.countAll().as('n')])
+    .where('state', 'in', ['PENDING', 'TRIAL', 'ACTIVE', 'PAST_DUE']).groupBy('user_id').having((eb) => eb.fn.countAll(), '>', 1).execute();
+  return rows.map((r) => num(r, 'user_id', 'n'));
+}
+
+/** Paid charges whose "period paid" event is missing, repeated, or on another subscription. */
+export async function paidChargesGrantedAmiss(db: DB) {
+  const rows = await db.selectFrom('subscription_charges as c')
+    .select((eb) => ['c.id', 'c.public_id', 'c.subscription_id',
+      eb.selectFrom('subscription_events as e').select((e) => e.fn.countAll().as('n')).whereRef('e.charge_id', '=', 'c.id').whereRef('e.subscription_id', '=', 'c.subscription_id').where('e.state', '=', 'ACTIVE').as('own'),
+      eb.selectFrom('subscription_events as e').select((e) => e.fn.countAll().as('n')).whereRef('e.charge_id', '=', 'c.id').whereRef('e.subscription_id', '<>', 'c.subscription_id').as('other'),
+    ])
+    .where('c.state', '=', 'PAID').execute();
+  return rows.map((r) => num(r, 'id', 'subscription_id', 'own', 'other')).filter((r) => r.own !== 1 || r.other !== 0);
+}
+
+/** Closed (failed or expired) charges that granted a period anyway. */
+export async function closedChargesGranted(db: DB) {
+  const rows = await db.selectFrom('subscription_charges as c').innerJoin('subscription_events as e', 'e.charge_id', 'c.id')
+    .select(['c.public_id', 'c.state', 'e.id as event_id']).where('c.state', 'in', ['FAILED', 'EXPIRED']).where('e.state', '=', 'ACTIVE').execute();
+  return rows.map((r) => num(r, 'event_id'));
+}
+
+/** Closed (failed or expired) orders that point at a credit. */
+export async function closedOrdersCredited(db: DB) {
+  const rows = await db.selectFrom('orders').select(['public_id', 'state', 'ledger_transaction_id'])
+    .where('state', 'in', ['FAILED', 'EXPIRED']).where('ledger_transaction_id', 'is not', null).execute();
+  return rows.map((r) => num(r, 'ledger_transaction_id'));
+}
+
+/** Subscriptions in a live state, with what pays for them: their paid charges' latest period end and their trial. */
+export async function liveSubscriptionsWithCover(db: DB) {
+  const rows = await db.selectFrom('subscriptions as s')
+    .select((eb) => ['s.id', 's.public_id', 's.user_id', 's.state', 's.anchor_at', 's.paid_until', 's.cancel_at_period_end',
+      eb.selectFrom('subscription_charges as c').select((c) => c.fn.max('c.period_end').as('m')).whereRef('c.subscription_id', '=', 's.id').where('c.state', '=', 'PAID').as('paid_end'),
+      eb.selectFrom('trial_uses as t').select((t) => t.fn.countAll().as('n')).whereRef('t.subscription_id', '=', 's.id').as('trials'),
+    ])
+    .where('s.state', 'in', ['TRIAL', 'ACTIVE', 'PAST_DUE']).execute();
+  return rows.map((r) => num(r, 'id', 'user_id', 'anchor_at', 'paid_until', 'cancel_at_period_end', 'paid_end', 'trials'));
+}
+
+/**
+ * Payments to refund that match no payment we know of: no order or charge of that id and reader,
+ * no amount, or (for the sandboxes, whose side is in this database) no card sale of that payment
+ * id and amount, or no Pix charge of that order or charge at the sandbox.
+ */
+export async function refundsWithoutTheirPayment(db: DB) {
+  const rows = await db.selectFrom('refunds_due as r')
+    .select((eb) => ['r.id', 'r.payable_kind', 'r.payable_id', 'r.user_id', 'r.provider', 'r.payment_id', 'r.amount',
+      eb.selectFrom('orders as o').select((o) => o.fn.countAll().as('n')).whereRef('o.public_id', '=', 'r.payable_id').whereRef('o.user_id', '=', 'r.user_id').as('orders'),
+      eb.selectFrom('subscription_charges as c').select((c) => c.fn.countAll().as('n')).whereRef('c.public_id', '=', 'r.payable_id').whereRef('c.user_id', '=', 'r.user_id').as('charges'),
+      eb.selectFrom('sandbox_card_nonces as n').select((n) => n.fn.countAll().as('n')).whereRef('n.payment_id', '=', 'r.payment_id').whereRef('n.amount', '=', 'r.amount').as('card_sales'),
+      // The Pix sandbox's charge for this order or charge (a payment after it expired is exactly what a refund is for).
+      eb.selectFrom('sandbox_pix_charges as x').select((x) => x.fn.countAll().as('n')).whereRef('x.correlation_id', '=', 'r.payable_id').as('pix_payments'),
+    ]).execute();
+  return rows.map((r) => num(r, 'id', 'user_id', 'amount', 'orders', 'charges', 'card_sales', 'pix_payments')).filter((r) => {
+    const payable = r.payable_kind === 'order' ? r.orders : r.charges;
+    const sandboxPaid = r.provider === 'sandbox' ? Number(r.card_sales) > 0 : r.provider === 'pix-sandbox' ? Number(r.pix_payments) > 0 : true;
+    return Number(payable) !== 1 || !(Number(r.amount) > 0) || !r.payment_id || !sandboxPaid;
+  });
+}
+
 /**
  * Claims a pending card charge for one sale: the first caller marks it (expires_at, unused for
  * card charges) and sells; a concurrent caller (a second renewal run, a double submit) finds it
  * claimed and does not charge the card again.
  */
-export async function claimCardCharge(db: DB, id: number, now: number): Promise<boolean> {
-  const r = await db.updateTable('subscription_charges').set({ expires_at: now, updated_at: now }).where('id', '=', id).where('state', '=', 'PENDING').where('expires_at', 'is', null).executeTakeFirst();
+export async function claimCardCharge(trx: WriteTx, id: number, now: number): Promise<boolean> {
+  const r = await trx.updateTable('subscription_charges').set({ expires_at: now, updated_at: now }).where('id', '=', id).where('state', '=', 'PENDING').where('expires_at', 'is', null).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }

@@ -15,7 +15,7 @@
 import { pixProvider, type PixCharge } from '~/features/payments/index.server';
 import type { DB } from '~/server/db';
 import * as repo from './repository.server';
-import { closeOrder, confirmPayment, findOrder, type EventSource, type OrderRow } from './orders.server';
+import { closePayable, confirmPayment, findOrder, type EventSource, type OrderRow } from './payables.server';
 
 /** Asks the PSP about a pending Pix order and applies the answer through the one confirmation. */
 export async function syncPixOrder(db: DB, order: OrderRow, source: EventSource, now: number): Promise<OrderRow> {
@@ -38,10 +38,10 @@ export async function syncPix(db: DB, payment: { id: string; expiresAt: number |
   if (charge?.status === 'COMPLETED') {
     await confirmPayment(db, { orderId: payment.id, paymentId: charge.paymentId ?? `pix:${payment.id}`, amount: charge.value, currency: 'BRL', source, now });
   } else if (charge?.status === 'EXPIRED') {
-    await closeOrder(db, { orderId: payment.id, state: 'EXPIRED', source, reason: 'the charge expired', now });
+    await closePayable(db, { id: payment.id, state: 'EXPIRED', source, reason: 'the charge expired', now });
   } else if (!charge && payment.expiresAt != null && now > payment.expiresAt + UNKNOWN_CHARGE_GRACE_SECONDS) {
     // Never created at the PSP (the process stopped in between) and long past its time.
-    await closeOrder(db, { orderId: payment.id, state: 'FAILED', source, reason: 'no charge at the PSP', now });
+    await closePayable(db, { id: payment.id, state: 'FAILED', source, reason: 'no charge at the PSP', now });
   }
 }
 
@@ -62,7 +62,7 @@ export async function closeAbandonedPix(db: DB, payment: { id: string; expiresAt
     return;
   }
   if (closed === 'paid') return syncPix(db, payment, 'checkout', now);
-  await closeOrder(db, { orderId: payment.id, state: 'EXPIRED', source: 'checkout', reason: closed === 'closed' ? 'replaced by a new charge; closed at the PSP' : 'replaced by a new charge; the PSP does not know it', now });
+  await closePayable(db, { id: payment.id, state: 'EXPIRED', source: 'checkout', reason: closed === 'closed' ? 'replaced by a new charge; closed at the PSP' : 'replaced by a new charge; the PSP does not know it', now });
 }
 
 /** Closes a reader's pending Pix orders (all but the one this form already made) before a new one. */

@@ -16,7 +16,7 @@ import type { DB } from '~/server/db';
 import { appCheckSettings } from '~/server/app-check';
 import type { AppCheckSettings } from '~/lib/app-check';
 import { chargePeriodByCard, chargePeriodByPix, chargeStatus, chargesOf } from './billing.server';
-import { widgetFor } from './checkout.server';
+import { widgetFor } from './shop-pages.server';
 import { closeAbandonedCharges } from './settle.server';
 import { decimalAmount, methodsFor, type PaymentMethod } from './rules';
 

@@ -8,3 +8,4 @@ export { parseTaxDocument } from './documents';
 export { advanceSubscriptions, dueRenewals, type DueRenewal } from './renew.server';
 export { listPlans, planProblem, savePlan, seedPlans, type PlanValues } from './plans.server';
 export { addComicByForm, addComicRoute } from './add-comic.server';
+export { grantPaidPeriod } from './moves.server';

@@ -9,15 +9,16 @@
 import { writeTransaction, type DB } from '~/server/db';
 import type { Period } from './periods';
 import * as repo from './repository.server';
+import { moveSubscription } from './moves.server';
+import type { SubscriptionEvent } from './states';
 import { accessEnd, renewalMove, type RenewalMove } from './access';
 import { PENDING_GIVE_UP_SECONDS, periodStartingAt, RENEW_AHEAD_SECONDS, type PlanRow, type SubscriptionRow } from './subscriptions.server';
 
+/** One move of the renewal command through the owner's guarded move, recorded only by the run that made it. */
 async function move(db: DB, sub: SubscriptionRow, m: RenewalMove, now: number): Promise<boolean> {
-  return writeTransaction(db, async (trx) => {
-    const moved = await repo.moveSubscription(trx, sub.id, m.from, m.to, now, m.paidUntilBefore);
-    if (moved) await repo.insertEvent(trx, { subscription_id: sub.id, state: m.to, source: 'renew', detail: m.detail, created_at: now });
-    return moved;
-  });
+  const event: SubscriptionEvent = sub.state === 'PENDING' ? 'givenUp' : m.to === 'PAST_DUE' ? 'periodEnded' : 'accessEnded';
+  const r = await writeTransaction(db, (trx) => moveSubscription(trx, { id: sub.id, event, source: 'renew', detail: m.detail, now, paidUntilAtMost: m.paidUntilBefore }));
+  return r.moved;
 }
 
 /** Moves every subscription whose time ran out (access.ts `renewalMove`); answers how many went past due and how many expired. */

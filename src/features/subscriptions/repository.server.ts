@@ -1,11 +1,11 @@
 /**
  * Every query of subscriptions: plans, a reader's subscription and its events, the trial each
  * reader may use once, the series in a subscription's slots. Rows in, rows out. A subscription's
- * paid state (paid_until, ACTIVE after a payment) is written only by the payment confirmation
- * (commerce), in the payment's transaction; everything else here.
+ * state, paid time and cancel flag are changed only by `changeSubscription`, which only the
+ * owner's guarded move calls (moves.server.ts).
  */
 import type { SubscriptionState, SubscriptionTable } from '@db/schema';
-import { isPostgres, preparedRead, type DB } from '~/server/db';
+import { isPostgres, preparedRead, type DB, type WriteTx } from '~/server/db';
 
 const num = <T extends Record<string, unknown>>(row: T, ...keys: (keyof T)[]): T => {
   for (const k of keys) (row as Record<keyof T, unknown>)[k] = row[k] == null ? row[k] : Number(row[k]);
@@ -63,7 +63,7 @@ export async function upsertPlan(db: DB, p: PlanValues, now: number): Promise<vo
  * Serialises a reader's subscription changes: on PostgreSQL the reader's row is locked for the
  * transaction (SQLite's write transaction already holds the database).
  */
-export async function lockReaderRow(trx: DB, userId: number): Promise<void> {
+export async function lockReaderRow(trx: WriteTx, userId: number): Promise<void> {
   if (isPostgres(trx)) await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
 }
 
@@ -77,7 +77,7 @@ export async function currentSubscription(db: DB, userId: number) {
   return rows.reduce<(typeof rows)[number] | undefined>((newest, r) => (newest && newest.id > r.id ? newest : r), undefined);
 }
 
-export async function lockSubscription(trx: DB, id: number) {
+export async function lockSubscription(trx: WriteTx, id: number) {
   let q = trx.selectFrom('subscriptions').selectAll().where('id', '=', id);
   if (isPostgres(trx)) q = q.forUpdate();
   const row = await q.executeTakeFirst();
@@ -96,40 +96,35 @@ export async function readerSubscriptions(db: DB, userId: number) {
 
 export type NewSubscription = Pick<SubscriptionTable, 'public_id' | 'user_id' | 'site_id' | 'plan_id' | 'state' | 'anchor_at' | 'paid_until' | 'method' | 'provider' | 'payer_name' | 'payer_doc'>;
 
-export async function insertSubscription(trx: DB, s: NewSubscription, now: number): Promise<number> {
+export async function insertSubscription(trx: WriteTx, s: NewSubscription, now: number): Promise<number> {
   const row = await trx.insertInto('subscriptions').values({ ...s, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
   return Number(row.id);
 }
 
-/** Moves a subscription between states only if it is still in `from` (and, when given, its paid time has passed `before`). */
-export async function moveSubscription(trx: DB, id: number, from: readonly SubscriptionState[], to: SubscriptionState, now: number, paidUntilBefore?: number): Promise<boolean> {
-  let q = trx.updateTable('subscriptions').set({ state: to, updated_at: now }).where('id', '=', id).where('state', 'in', [...from]);
-  if (paidUntilBefore !== undefined) q = q.where('paid_until', '<=', paidUntilBefore);
-  const r = await q.executeTakeFirst();
+/** What a move changes: the state, and for a paid period the paid time, for a cancellation the flag. */
+export type SubscriptionChange = { state: SubscriptionState; paid_until?: number; cancel_at_period_end?: number; canceled_at?: number };
+
+/** Changes a subscription only if it is still in `from`; false when it had moved on. Only the owner's move calls it. */
+export async function changeSubscription(trx: WriteTx, id: number, from: SubscriptionState, change: SubscriptionChange, now: number): Promise<boolean> {
+  const r = await trx.updateTable('subscriptions').set({ ...change, updated_at: now }).where('id', '=', id).where('state', '=', from).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
-export async function setCancel(trx: DB, id: number, now: number): Promise<boolean> {
-  const r = await trx.updateTable('subscriptions').set({ cancel_at_period_end: 1, canceled_at: now, updated_at: now })
-    .where('id', '=', id).where('cancel_at_period_end', '=', 0).executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
-}
-
-export async function setPaymentToken(db: DB, id: number, token: string, now: number): Promise<void> {
+export async function setPaymentToken(db: WriteTx, id: number, token: string, now: number): Promise<void> {
   await db.updateTable('subscriptions').set({ payment_token: token, updated_at: now }).where('id', '=', id).execute();
 }
 
-export async function insertEvent(trx: DB, e: { subscription_id: number; state: string; source: string; detail: string | null; created_at: number }): Promise<void> {
+export async function insertEvent(trx: WriteTx, e: { subscription_id: number; state: string; source: string; detail: string | null; charge_id: number | null; created_at: number }): Promise<void> {
   await trx.insertInto('subscription_events').values(e).execute();
 }
 
 export async function eventsOf(db: DB, subscriptionId: number) {
   const rows = await db.selectFrom('subscription_events').selectAll().where('subscription_id', '=', subscriptionId).orderBy('id').execute();
-  return rows.map((r) => num(r, 'id', 'subscription_id', 'created_at'));
+  return rows.map((r) => num(r, 'id', 'subscription_id', 'charge_id', 'created_at'));
 }
 
 /** Records the reader's one trial; false when they had one (the primary key refuses a second). */
-export async function takeTrial(trx: DB, userId: number, subscriptionId: number, now: number): Promise<boolean> {
+export async function takeTrial(trx: WriteTx, userId: number, subscriptionId: number, now: number): Promise<boolean> {
   const r = await trx.insertInto('trial_uses').values({ user_id: userId, subscription_id: subscriptionId, created_at: now })
     .onConflict((oc) => oc.column('user_id').doNothing()).executeTakeFirst();
   return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
@@ -144,7 +139,7 @@ export async function slotSeries(db: DB, subscriptionId: number): Promise<number
   return rows.map((r) => Number(r.series_id));
 }
 
-export async function addSlot(trx: DB, subscriptionId: number, seriesId: number, now: number): Promise<void> {
+export async function addSlot(trx: WriteTx, subscriptionId: number, seriesId: number, now: number): Promise<void> {
   await trx.insertInto('subscription_series').values({ subscription_id: subscriptionId, series_id: seriesId, created_at: now })
     .onConflict((oc) => oc.columns(['subscription_id', 'series_id']).doNothing()).execute();
 }

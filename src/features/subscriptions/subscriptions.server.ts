@@ -7,13 +7,13 @@
  * Money moves only through commerce's billing and its one payment confirmation.
  */
 import crypto from 'node:crypto';
-import type { SubscriptionState } from '@db/schema';
 import type { T } from '~/lib/i18n';
 import type { Site } from '~/lib/site';
 import { formatMoney } from '~/lib/money';
 import { findSeries } from '~/features/catalog/index.server';
 import { isUniqueViolation, writeTransaction, type DB } from '~/server/db';
 import * as repo from './repository.server';
+import { beginSubscription, moveSubscription, type SubscriptionRow } from './moves.server';
 import { addMonths, planMonth, trialEnd, type Period } from './periods';
 import { accessEnd, isLive } from './access';
 
@@ -25,7 +25,7 @@ export const RENEW_AHEAD_SECONDS = 3 * DAY;
 /** A subscription still waiting for its first payment after this long is given up. */
 export const PENDING_GIVE_UP_SECONDS = DAY;
 
-export type SubscriptionRow = NonNullable<Awaited<ReturnType<typeof repo.findSubscription>>>;
+export type { SubscriptionRow } from './moves.server';
 export type PlanRow = NonNullable<Awaited<ReturnType<typeof repo.findPlan>>>;
 
 /** The billing period that starts at `at`, on the subscription's anchor grid (Jan 31 → Feb 28 → Mar 31). */
@@ -84,8 +84,11 @@ export type Started = { kind: 'trial'; sub: SubscriptionRow } | { kind: 'pending
 
 /**
  * Starts a subscription for the reader in one transaction: refuses a second live one, replaces a
- * pending one that was never paid, takes the plan's trial (once per reader, ever: the trial's
- * primary key decides between concurrent requests) or waits for the first payment.
+ * pending one that was never paid (its first charge is closed first, by commerce, at the PSP
+ * too), takes the plan's trial (once per reader, ever: the trial's primary key decides between
+ * concurrent requests) or waits for the first payment. A live-looking one whose access already
+ * ended (the renewal command has not moved it yet) is expired first: a reader holds at most one
+ * live subscription, which a partial unique index enforces.
  */
 export async function startSubscription(db: DB, input: { userId: number; siteId: number; plan: PlanRow; method: string; provider: string; payerName: string | null; payerDoc: string | null; now: number }): Promise<Started> {
   const { userId, plan, now } = input;
@@ -98,35 +101,32 @@ export async function startSubscription(db: DB, input: { userId: number; siteId:
       if (trial && (await repo.hasUsedTrial(trx, userId))) return { kind: 'trialUsed' };
       const current = await repo.currentSubscription(trx, userId);
       if (current && isLive(current, now)) return { kind: 'live' };
-      if (current && current.state === 'PENDING') {
-        await repo.moveSubscription(trx, current.id, ['PENDING'], 'EXPIRED', now);
-        await repo.insertEvent(trx, { subscription_id: current.id, state: 'EXPIRED', source: 'checkout', detail: 'replaced by a new subscription before its first payment', created_at: now });
+      if (current?.state === 'PENDING') {
+        await moveSubscription(trx, { id: current.id, event: 'replaced', source: 'checkout', detail: 'replaced by a new subscription before its first payment', now });
+      } else if (current) {
+        await moveSubscription(trx, { id: current.id, event: 'accessEnded', source: 'checkout', detail: 'its access had ended when the reader subscribed again', now });
       }
       const anchor = trial ? trialEnd(now, plan.trial_days) : now;
-      const state: SubscriptionState = trial ? 'TRIAL' : 'PENDING';
-      const id = await repo.insertSubscription(trx, {
-        public_id: newSubscriptionId(), user_id: userId, site_id: input.siteId, plan_id: plan.id, state, anchor_at: anchor, paid_until: trial ? anchor : now,
+      const sub = await beginSubscription(trx, {
+        public_id: newSubscriptionId(), user_id: userId, site_id: input.siteId, plan_id: plan.id, anchor_at: anchor, paid_until: trial ? anchor : now,
         method: input.method, provider: input.provider, payer_name: input.payerName, payer_doc: input.payerDoc,
-      }, now);
-      if (trial && !(await repo.takeTrial(trx, userId, id, now))) throw new TrialUsed();
-      await repo.insertEvent(trx, { subscription_id: id, state, source: 'checkout', detail: trial ? `trial of ${plan.trial_days} days on ${plan.code}` : `waiting for the first payment of ${plan.code}`, created_at: now });
-      const sub = (await repo.findSubscription(trx, id))!;
+      }, trial ? 'trial' : 'awaitingPayment', trial ? `trial of ${plan.trial_days} days on ${plan.code}` : `waiting for the first payment of ${plan.code}`, now);
+      if (trial && !(await repo.takeTrial(trx, userId, sub.id, now))) throw new TrialUsed();
       return trial ? { kind: 'trial', sub } : { kind: 'pending', sub };
     });
   } catch (error) {
     // A second trial, found under the lock or by the primary key when two requests raced.
-    if (error instanceof TrialUsed || isUniqueViolation(error)) return { kind: 'trialUsed' };
+    if (error instanceof TrialUsed) return { kind: 'trialUsed' };
+    // Two requests at once: the one-live-subscription index refused the second (PostgreSQL, where
+    // the reader's row lock orders them but a trial's key may decide first).
+    if (isUniqueViolation(error)) return plan.trial_days > 0 ? { kind: 'trialUsed' } : { kind: 'live' };
     throw error;
   }
 }
 
 /** Closes a subscription that never got its first payment (the payment failed or could not be made). */
 export async function giveUpSubscription(db: DB, sub: SubscriptionRow, reason: string, now: number): Promise<void> {
-  await writeTransaction(db, async (trx) => {
-    if (await repo.moveSubscription(trx, sub.id, ['PENDING'], 'EXPIRED', now)) {
-      await repo.insertEvent(trx, { subscription_id: sub.id, state: 'EXPIRED', source: 'checkout', detail: reason, created_at: now });
-    }
-  });
+  await writeTransaction(db, (trx) => moveSubscription(trx, { id: sub.id, event: 'givenUp', source: 'checkout', detail: reason, now }));
 }
 
 export async function planFor(db: DB, site: Site, tier: string): Promise<PlanRow | null> {
@@ -137,7 +137,7 @@ export async function planFor(db: DB, site: Site, tier: string): Promise<PlanRow
 
 /** Keeps the card provider's vaulted payment method for the subscription's renewals. */
 export async function keepPaymentToken(db: DB, subscriptionId: number, token: string, now: number): Promise<void> {
-  await repo.setPaymentToken(db, subscriptionId, token, now);
+  await writeTransaction(db, (trx) => repo.setPaymentToken(trx, subscriptionId, token, now));
 }
 
 // ---------------------------------------------------------------- series slots
@@ -168,7 +168,8 @@ export async function addComic(db: DB, input: { userId: number; comicId: unknown
     if (held.includes(seriesId)) return { status: 200, body: { success: true, error: null, slots_left: Math.max(0, plan.series_slots - held.length) } };
     if (held.length >= plan.series_slots) return { status: 409, body: { success: false, error: t('subscribe.error.noSlots', { slots: plan.series_slots }), slots_left: 0 } };
     await repo.addSlot(trx, sub.id, seriesId, input.now);
-    await repo.insertEvent(trx, { subscription_id: sub.id, state: sub.state, source: 'reader', detail: `series ${series.e4pid} in a slot`, created_at: input.now });
+    // A note on the subscription's history, not a move: the state stays as it is.
+    await repo.insertEvent(trx, { subscription_id: sub.id, state: sub.state, source: 'reader', detail: `series ${series.e4pid} in a slot`, charge_id: null, created_at: input.now });
     return { status: 200, body: { success: true, error: null, slots_left: plan.series_slots - held.length - 1 } };
   });
 }
@@ -217,9 +218,9 @@ export async function cancelSubscription(db: DB, input: { userId: number; now: n
     await repo.lockReaderRow(trx, input.userId);
     const current = await repo.currentSubscription(trx, input.userId);
     if (!current || current.state === 'PENDING') return false;
-    if (!(await repo.setCancel(trx, current.id, input.now))) return true;
-    await repo.insertEvent(trx, { subscription_id: current.id, state: current.state, source: 'reader', detail: `cancelled: access until ${new Date(current.paid_until * 1000).toISOString()}`, created_at: input.now });
-    return true;
+    // Cancelled once already (a second press) is still "cancelled": the move says stale, nothing more is recorded.
+    const m = await moveSubscription(trx, { id: current.id, event: 'cancelled', source: 'reader', detail: `cancelled: access until ${new Date(current.paid_until * 1000).toISOString()}`, now: input.now });
+    return m.moved || m.why === 'stale';
   });
 }
 

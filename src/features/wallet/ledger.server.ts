@@ -6,7 +6,7 @@
  * in between.
  */
 import type { Currency } from '@db/schema';
-import { writeTransaction, type DB } from '~/server/db';
+import { writeTransaction, type DB, type WriteTx } from '~/server/db';
 import * as repo from './repository.server';
 import type { SystemCode } from './repository.server';
 
@@ -48,7 +48,7 @@ export interface PostInput {
  * written now. Throws InsufficientKeys (the caller's transaction rolls back) when a reader's
  * balance would go negative, and an Error when the postings do not balance.
  */
-export async function post(trx: DB, input: PostInput): Promise<{ id: number; created: boolean }> {
+export async function post(trx: WriteTx, input: PostInput): Promise<{ id: number; created: boolean }> {
   const existing = await repo.findTransaction(trx, input.key);
   if (existing) return { id: existing.id, created: false };
   for (const currency of ['keys', 'xtra'] as const) {
@@ -74,7 +74,7 @@ export async function post(trx: DB, input: PostInput): Promise<{ id: number; cre
   return { id, created: true };
 }
 
-async function accountIdOf(trx: DB, party: Party, currency: Currency): Promise<number> {
+async function accountIdOf(trx: WriteTx, party: Party, currency: Currency): Promise<number> {
   if ('system' in party) return repo.systemAccountId(trx, party.system, currency);
   const rows = await repo.userBalances(trx, party.user);
   const row = rows.find((r) => r.currency === currency);
@@ -86,7 +86,7 @@ async function accountIdOf(trx: DB, party: Party, currency: Currency): Promise<n
  * Creates the reader's accounts if needed and locks them for this transaction; returns the
  * balances as they are now. Call first in every write transaction that moves the reader's keys.
  */
-export async function lockReader(trx: DB, userId: number): Promise<Balances> {
+export async function lockReader(trx: WriteTx, userId: number): Promise<Balances> {
   await repo.ensureUserAccounts(trx, userId);
   return balancesFrom(await repo.lockUserAccounts(trx, userId));
 }
@@ -142,7 +142,7 @@ export interface PurchaseCredit {
  * Credits a paid order's keys (from key sales) and Xtra keys (from bonus issuance) inside the
  * caller's write transaction, which also moves the order to PAID: both happen, or neither.
  */
-export async function creditPurchase(trx: DB, c: PurchaseCredit): Promise<{ id: number; created: boolean }> {
+export async function creditPurchase(trx: WriteTx, c: PurchaseCredit): Promise<{ id: number; created: boolean }> {
   if (!Number.isSafeInteger(c.keys) || !Number.isSafeInteger(c.xtra) || c.keys <= 0 || c.xtra < 0) {
     throw new Error('a purchase credits a whole, positive number of keys and a whole number of Xtra keys');
   }

@@ -6,7 +6,7 @@
  */
 import { accessIn, chapterE4pid, pricingContext, type PricingContext } from '~/features/catalog/index.server';
 import type { ClosedReason, ReaderEntitlements } from '~/features/catalog';
-import { writeTransaction, type DB } from '~/server/db';
+import { writeTransaction, type DB, type WriteTx } from '~/server/db';
 import type { T } from '~/lib/i18n';
 import { relativeTime } from '~/lib/dates';
 import type { Locale } from '~/lib/site';
@@ -38,7 +38,7 @@ async function readerIn(db: DB, ctx: PricingContext, userId: number, balances: B
 }
 
 /** The pricing rule's verdict on one way in, for the reader, inside their locked transaction (and what it was computed from). */
-async function methodIn(trx: DB, ctx: PricingContext, userId: number, now: number, country: string | null) {
+async function methodIn(trx: WriteTx, ctx: PricingContext, userId: number, now: number, country: string | null) {
   const reader = await readerIn(trx, ctx, userId, await lockReader(trx, userId), now);
   return { access: accessIn(ctx, reader, country, now), reader };
 }

@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { Currency } from '@db/schema';
-import { isPostgres, preparedRead, type DB } from '~/server/db';
+import { isPostgres, preparedRead, type DB, type WriteTx } from '~/server/db';
 
 export type SystemCode = 'key_sales' | 'unlock_revenue' | 'bonus_issuance' | 'grants';
 
@@ -21,8 +21,8 @@ const num = <T extends Record<string, unknown>>(row: T, ...keys: (keyof T)[]): T
 };
 
 /** Creates the reader's two accounts if missing (idempotent, safe under concurrency). */
-export async function ensureUserAccounts(db: DB, userId: number): Promise<void> {
-  await db
+export async function ensureUserAccounts(trx: WriteTx, userId: number): Promise<void> {
+  await trx
     .insertInto('wallet_accounts')
     .values([
       { user_id: userId, system_code: null, currency: 'keys' },
@@ -33,13 +33,13 @@ export async function ensureUserAccounts(db: DB, userId: number): Promise<void> 
 }
 
 /** A system account's id, created on first use. */
-export async function systemAccountId(db: DB, code: SystemCode, currency: Currency): Promise<number> {
-  await db
+export async function systemAccountId(trx: WriteTx, code: SystemCode, currency: Currency): Promise<number> {
+  await trx
     .insertInto('wallet_accounts')
     .values({ user_id: null, system_code: code, currency })
     .onConflict((oc) => oc.columns(['system_code', 'currency']).doNothing())
     .execute();
-  const row = await db.selectFrom('wallet_accounts').select('id').where('system_code', '=', code).where('currency', '=', currency).executeTakeFirstOrThrow();
+  const row = await trx.selectFrom('wallet_accounts').select('id').where('system_code', '=', code).where('currency', '=', currency).executeTakeFirstOrThrow();
   return Number(row.id);
 }
 
@@ -48,9 +48,9 @@ export async function systemAccountId(db: DB, code: SystemCode, currency: Curren
  * two transactions never wait on each other crosswise). On SQLite the transaction already holds
  * the database's write lock.
  */
-export async function lockUserAccounts(db: DB, userId: number): Promise<AccountRow[]> {
-  let q = db.selectFrom('wallet_accounts').select(['id', 'currency', 'balance']).where('user_id', '=', userId).orderBy('id');
-  if (isPostgres(db)) q = q.forUpdate();
+export async function lockUserAccounts(trx: WriteTx, userId: number): Promise<AccountRow[]> {
+  let q = trx.selectFrom('wallet_accounts').select(['id', 'currency', 'balance']).where('user_id', '=', userId).orderBy('id');
+  if (isPostgres(trx)) q = q.forUpdate();
   return (await q.execute()).map((r) => num({ ...r }, 'id', 'balance'));
 }
 
@@ -67,24 +67,23 @@ export async function findTransaction(db: DB, key: string) {
   return row && num(row, 'id', 'user_id', 'chapter_id', 'created_at');
 }
 
-export async function insertTransaction(
-  db: DB,
+export async function insertTransaction(trx: WriteTx,
   t: { idempotency_key: string; kind: string; user_id: number | null; chapter_id: number | null; reason: string | null; created_at: number },
 ): Promise<number> {
-  const row = await db.insertInto('ledger_transactions').values(t).returning('id').executeTakeFirstOrThrow();
+  const row = await trx.insertInto('ledger_transactions').values(t).returning('id').executeTakeFirstOrThrow();
   return Number(row.id);
 }
 
-export async function insertEntries(db: DB, entries: readonly { transaction_id: number; account_id: number; currency: Currency; amount: number }[]): Promise<void> {
-  if (entries.length) await db.insertInto('ledger_entries').values([...entries]).execute();
+export async function insertEntries(trx: WriteTx, entries: readonly { transaction_id: number; account_id: number; currency: Currency; amount: number }[]): Promise<void> {
+  if (entries.length) await trx.insertInto('ledger_entries').values([...entries]).execute();
 }
 
 /**
  * Adds `delta` to an account's balance, refusing to take a reader's balance below zero (the
  * database CHECK refuses it too). Returns false when refused.
  */
-export async function applyDelta(db: DB, accountId: number, delta: number): Promise<boolean> {
-  const result = await db
+export async function applyDelta(trx: WriteTx, accountId: number, delta: number): Promise<boolean> {
+  const result = await trx
     .updateTable('wallet_accounts')
     .set({ balance: sql`balance + ${delta}` })
     .where('id', '=', accountId)
@@ -111,8 +110,8 @@ export async function findUnlock(db: DB, userId: number, chapterId: number) {
   return row && num(row, 'user_id', 'chapter_id', 'transaction_id', 'price', 'created_at');
 }
 
-export async function insertUnlock(db: DB, u: { user_id: number; chapter_id: number; transaction_id: number; price: number; currency: Currency; created_at: number }): Promise<void> {
-  await db.insertInto('chapter_unlocks').values(u).execute();
+export async function insertUnlock(trx: WriteTx, u: { user_id: number; chapter_id: number; transaction_id: number; price: number; currency: Currency; created_at: number }): Promise<void> {
+  await trx.insertInto('chapter_unlocks').values(u).execute();
 }
 
 /** Which of these chapters the reader owns. */
@@ -173,20 +172,18 @@ export async function rentalsOfChapter(db: DB, userId: number, chapterId: number
   return rows.map((r) => num({ ...r }, 'id', 'chapter_id', 'series_id', 'created_at', 'expires_at'));
 }
 
-export async function insertRental(
-  db: DB,
+export async function insertRental(trx: WriteTx,
   r: { user_id: number; chapter_id: number; series_id: number; kind: 'daily_pass' | 'ad' | 'plan'; transaction_id: number; created_at: number; expires_at: number },
 ): Promise<void> {
-  await db.insertInto('rentals').values(r).execute();
+  await trx.insertInto('rentals').values(r).execute();
 }
 
 // ---------------------------------------------------------------- ad views
 
-export async function insertAdView(
-  db: DB,
+export async function insertAdView(trx: WriteTx,
   v: { token_hash: string; user_id: number; chapter_id: number; promoted_series_id: number | null; started_at: number; ready_at: number; expires_at: number },
 ): Promise<void> {
-  await db.insertInto('ad_views').values({ ...v, used_at: null }).execute();
+  await trx.insertInto('ad_views').values({ ...v, used_at: null }).execute();
 }
 
 export async function findAdView(db: DB, tokenHash: string) {
@@ -195,8 +192,8 @@ export async function findAdView(db: DB, tokenHash: string) {
 }
 
 /** Marks an ad view used, once: false when it was already used, unknown or not the reader's. */
-export async function useAdView(db: DB, tokenHash: string, userId: number, now: number): Promise<{ chapter_id: number; ready_at: number; expires_at: number } | null> {
-  const row = await db
+export async function useAdView(trx: WriteTx, tokenHash: string, userId: number, now: number): Promise<{ chapter_id: number; ready_at: number; expires_at: number } | null> {
+  const row = await trx
     .updateTable('ad_views')
     .set({ used_at: now })
     .where('token_hash', '=', tokenHash)

@@ -7,7 +7,7 @@
 import crypto from 'node:crypto';
 import { promotionalVisual } from '~/features/catalog/index.server';
 import { config } from '~/server/config.mjs';
-import type { DB } from '~/server/db';
+import { writeTransaction, type DB, type WriteTx } from '~/server/db';
 import * as repo from '../repository.server';
 import type { AdProvider, AdVerdict } from './provider';
 
@@ -24,7 +24,7 @@ export const houseAds: AdProvider = {
     const token = crypto.randomBytes(32).toString('base64url');
     const readyAt = now + config.adMinSeconds;
     const expiresAt = readyAt + AD_CLAIM_WINDOW;
-    await repo.insertAdView(db, { token_hash: hashOf(token), user_id: userId, chapter_id: chapterId, promoted_series_id: visual.series.id, started_at: now, ready_at: readyAt, expires_at: expiresAt });
+    await writeTransaction(db, (trx) => repo.insertAdView(trx, { token_hash: hashOf(token), user_id: userId, chapter_id: chapterId, promoted_series_id: visual.series.id, started_at: now, ready_at: readyAt, expires_at: expiresAt }));
     return { token, readyAt, expiresAt, creative: { type: visual.type, src: visual.src, fit: visual.fit, series: { name: visual.series.name, link: visual.series.link } } };
   },
 

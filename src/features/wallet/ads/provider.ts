@@ -5,7 +5,7 @@
  * catalogue's own promotional visuals; a rewarded-ads network with server-side verification
  * (its callback confirming the view) would implement the same two calls.
  */
-import type { DB } from '~/server/db';
+import type { DB, WriteTx } from '~/server/db';
 
 export interface AdCreative {
   type: 'IMAGE' | 'ANIMATED_IMAGE' | 'ANIMATION' | 'VIDEO';
@@ -36,7 +36,7 @@ export interface AdProvider {
    * Checks a token the browser sent back, inside the caller's write transaction, and uses it up
    * when it is good: a token pays for one rental, once, no sooner than its ad's minimum time.
    */
-  redeem(trx: DB, input: { userId: number; token: string; now: number }): Promise<AdVerdict>;
+  redeem(trx: WriteTx, input: { userId: number; token: string; now: number }): Promise<AdVerdict>;
   /** Looks a token up without using it (which chapter it is for). */
   peek(db: DB, input: { userId: number; token: string }): Promise<{ chapterId: number } | null>;
 }

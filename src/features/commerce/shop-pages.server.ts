@@ -1,0 +1,128 @@
+/**
+ * What the buying pages show (docs/payments.md): the pack list, the checkout page and its card
+ * widget, the reader's orders and the purchase favorite star. Reads only, but for the star.
+ */
+import crypto from 'node:crypto';
+import type { Site } from '~/lib/site';
+import { balancesOf, type Balances } from '~/features/wallet/index.server';
+import { cardProvider, paymentsOffered, type CardWidgetConfig } from '~/features/payments/index.server';
+import { config } from '~/server/config.mjs';
+import { appCheckSettings } from '~/server/app-check';
+import type { AppCheckSettings } from '~/lib/app-check';
+import type { DB } from '~/server/db';
+import * as repo from './repository.server';
+import { PACK_CODE } from './shop.server';
+import { findReaderOrder, type OrderRow } from './payables.server';
+import { COUPON_MAX_LENGTH, COUPON_PATTERN, decimalAmount, formatMoney, methodsFor, type PaymentMethod } from './rules';
+
+export interface PackView {
+  code: string;
+  keys: number;
+  xtraKeys: number;
+  price: string;
+  favorite: boolean;
+}
+
+function packView(p: { code: string; keys: number; xtra_keys: number; price: number; currency: string }, locale: string, favorite: boolean): PackView {
+  return { code: p.code, keys: p.keys, xtraKeys: p.xtra_keys, price: formatMoney(p.price, p.currency, locale), favorite };
+}
+
+/** The purchase page: this site's packs (the reader's favorites first), their balances, and whether any method can pay here. */
+export async function purchasePage(db: DB, input: { userId: number; site: Site }): Promise<{ packs: PackView[]; balances: Balances; canPay: boolean }> {
+  const [packs, favorites, balances] = await Promise.all([repo.packsOfSite(db, input.site.id), repo.favoritePackIds(db, input.userId), balancesOf(db, input.userId)]);
+  const views = packs.map((p) => ({ view: packView(p, input.site.locale, favorites.has(p.id)), position: p.position }));
+  // Stable: favorites first, each group in the shop's order.
+  views.sort((a, b) => Number(b.view.favorite) - Number(a.view.favorite));
+  return { packs: views.map((v) => v.view), balances, canPay: methodsFor(input.site.currency, paymentsOffered()).length > 0 };
+}
+
+export interface CheckoutPage {
+  pack: PackView;
+  currency: string;
+  subtotal: string;
+  /** The price as a decimal string ("9.99"), for the wallets' payment sheets. */
+  amount: string;
+  /** The methods offered (only those whose provider is configured); empty: the page says buying is unavailable. */
+  methods: PaymentMethod[];
+  widget: CardWidgetConfig;
+  /** A fresh one-time key for this form: sending it twice finds the first order. */
+  requestKey: string;
+  couponPattern: string;
+  couponMaxLength: number;
+  pixExpiresSeconds: number;
+  /** The bot check the Pix charge and the final submission carry a token for (null: not enforced). */
+  appCheck: AppCheckSettings | null;
+}
+
+/** The checkout page for one pack, or null when this site sells no such pack. */
+export async function checkoutPage(db: DB, input: { site: Site; packCode: string | null }): Promise<CheckoutPage | null> {
+  const code = input.packCode ?? '';
+  if (!PACK_CODE.test(code)) return null;
+  const pack = await repo.findPack(db, input.site.id, code);
+  if (!pack || !pack.active) return null;
+  const methods = methodsFor(pack.currency, paymentsOffered());
+  return {
+    pack: packView(pack, input.site.locale, false),
+    currency: pack.currency,
+    subtotal: formatMoney(pack.price, pack.currency, input.site.locale),
+    amount: decimalAmount(pack.price),
+    methods,
+    widget: await widgetFor(methods, pack.currency),
+    requestKey: newRequestKey(),
+    couponPattern: COUPON_PATTERN,
+    couponMaxLength: COUPON_MAX_LENGTH,
+    pixExpiresSeconds: config.payments.pixExpiresSeconds,
+    appCheck: appCheckSettings(),
+  };
+}
+
+/** The card widget's configuration when a card-type method is offered (Braintree's is a call to the gateway). */
+export async function widgetFor(methods: readonly PaymentMethod[], currency: string): Promise<CardWidgetConfig> {
+  return methods.some((m) => m !== 'pix') ? cardProvider().widgetConfig(currency) : { provider: 'none', clientToken: null };
+}
+
+export function newRequestKey(): string {
+  return crypto.randomBytes(16).toString('base64url');
+}
+
+export interface PurchaseRow {
+  id: string;
+  state: OrderRow['state'];
+  amount: string;
+  keys: number;
+  xtraKeys: number;
+  packCode: string;
+  method: string;
+  card: string | null;
+  createdAt: number;
+  favorite: boolean;
+}
+
+export const PURCHASES_PAGE_SIZE = 25;
+
+/** /my/purchases/: the reader's orders, newest first, with the purchase favorite star. */
+export async function purchasesPage(db: DB, input: { userId: number; site: Site; page: number }): Promise<{ rows: PurchaseRow[]; page: number; pages: number }> {
+  const total = await repo.readerOrderCount(db, input.userId);
+  const pages = Math.max(1, Math.ceil(total / PURCHASES_PAGE_SIZE));
+  const page = Math.min(Math.max(1, input.page), pages);
+  const [orders, favorites] = await Promise.all([repo.readerOrders(db, input.userId, PURCHASES_PAGE_SIZE, (page - 1) * PURCHASES_PAGE_SIZE), repo.favoritePackIds(db, input.userId)]);
+  return {
+    page,
+    pages,
+    rows: orders.map((o) => ({
+      id: o.public_id, state: o.state, amount: formatMoney(o.total, o.currency, input.site.locale), keys: o.keys, xtraKeys: o.xtra_keys,
+      packCode: o.pack_code, method: o.method, card: o.card_brand ? `${o.card_brand}${o.card_last4 ? ` •••• ${o.card_last4}` : ''}` : null,
+      createdAt: o.created_at, favorite: favorites.has(o.pack_id),
+    })),
+  };
+}
+
+/** The purchase favorite star on one of the reader's orders: stars (or unstars) its pack. Null when the order is not theirs. */
+export async function setPurchaseFavorite(db: DB, input: { userId: number; orderId: string; favorite: boolean; now: number }): Promise<{ favorited: boolean } | null> {
+  const order = await findReaderOrder(db, input.userId, input.orderId);
+  if (!order) return null;
+  if (input.favorite) await repo.addPackFavorite(db, input.userId, order.pack_id, input.now);
+  else await repo.removePackFavorite(db, input.userId, order.pack_id);
+  return { favorited: input.favorite };
+}
+
