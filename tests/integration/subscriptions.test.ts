@@ -265,7 +265,7 @@ for (const dialect of selectedDialects()) {
 
     // ------------------------------------------------------------------ 1. Pix
 
-    it('subscribing to another plan while the first charge is payable closes that charge, at the PSP too: it can no longer be paid, and paying the new one leaves one live subscription', { timeout: 120_000 }, async () => {
+    it('issue 25\'s three steps: subscribing to another plan while the first charge is payable closes that charge, at the PSP too; its late payment grants nothing and is to refund; paying the new one leaves one live subscription', { timeout: 120_000 }, async () => {
       const reader = await createReader(server, { site: 'br' });
       const a = (await subscribePix(reader, { tier_id: 'leitor' })).json() as PixAnswer;
       const b = (await subscribePix(reader, { tier_id: 'leitor-plus' })).json() as PixAnswer;
@@ -275,6 +275,19 @@ for (const dialect of selectedDialects()) {
       const lateA = await pay(a.check!);
       expect(lateA.code).not.toBe(0);
       expect((await status(reader, a.check!)).json()).toMatchObject({ success: false, state: 'EXPIRED' });
+      // The reader's bank had paid charge A just as it was closed: the PSP's signed COMPLETED
+      // arrives. Nothing is granted, subscription A stays closed, and the payment is to refund.
+      const { sandboxEventBody, sandboxWebhookKey, signWebhook } = await import('~/features/payments/sandbox.server');
+      const [pspA] = await sandboxCharge(a.check!);
+      const paymentA = `E2E${hex(12).toUpperCase()}`;
+      const bankPaidA = Buffer.from(sandboxEventBody('OPENPIX:CHARGE_COMPLETED', { correlationID: a.check!, value: Number(pspA!.value), status: 'COMPLETED', brCode: pspA!.br_code, expiresAt: Number(pspA!.expires_at), paymentId: paymentA }));
+      const hook = await server.request('/webhooks/pix/', { method: 'POST', body: bankPaidA, headers: { 'content-type': 'application/json', 'x-inkpass-signature': signWebhook(bankPaidA, sandboxWebhookKey()) } });
+      expect([hook.status, hook.json()]).toEqual([200, { ok: true, result: 'closed' }]);
+      const subA = (await subsOf(reader))[0]!;
+      expect(subA.state).toBe('EXPIRED');
+      expect(await withDb(server, (db) => db.selectFrom('refunds_due').select(['payable_kind', 'payable_id', 'payment_id', 'amount', 'currency']).where('user_id', '=', reader.id).execute()))
+        .toEqual([{ payable_kind: 'charge', payable_id: a.check!, payment_id: paymentA, amount: 1490, currency: 'BRL' }]);
+      expect(await slotStatus(reader)).toBe(402);
       const paidB = await pay(b.check!);
       expect(paidB.code, paidB.stdout + paidB.stderr).toBe(0);
       const live = (await subsOf(reader)).filter((x) => ['PENDING', 'TRIAL', 'ACTIVE', 'PAST_DUE'].includes(x.state));
