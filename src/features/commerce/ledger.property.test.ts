@@ -111,7 +111,9 @@ const TINY: PlanValues = {
   site_id: site.id, code: 'tiny', name: 'Tiny', benefits: '[]', currency: 'USD', price: 199, period_months: 1,
   series_slots: 1, rent_capacity: 2, rent_ttl: 2 * DAY, trial_days: 0, position: 9, active: 1,
 };
-const PLAN_OF = { reader: PLANS.find((p) => p.site_id === site.id && p.code === 'reader')!, tiny: TINY };
+/** A plan with a trial: access for 7 days without a payment, then the vaulted card pays the first month. */
+const TRIAL: PlanValues = { ...TINY, code: 'trial', name: 'Trial', price: 299, series_slots: 2, rent_capacity: 3, rent_ttl: DAY, trial_days: 7, position: 10 };
+const PLAN_OF = { reader: PLANS.find((p) => p.site_id === site.id && p.code === 'reader')!, tiny: TINY, trial: TRIAL };
 type PlanCode = keyof typeof PLAN_OF;
 
 // ---------------------------------------------------------------- operations
@@ -123,7 +125,7 @@ type Op =
   | { t: 'expireOrder'; r: number; order: number }
   | { t: 'unlock'; r: number; c: number }
   | { t: 'pass'; r: number; c: number }
-  | { t: 'ad'; r: number; c: number; early: boolean }
+  | { t: 'ad'; r: number; c: number; when: 'ready' | 'early' | 'late' }
   | { t: 'rent'; r: number; c: number }
   | { t: 'subscribe'; r: number; plan: PlanCode }
   | { t: 'slot'; r: number; s: number }
@@ -145,9 +147,9 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ t: fc.constant('expireOrder' as const), r, order: nth }) },
   { weight: 6, arbitrary: fc.record({ t: fc.constant('unlock' as const), r, c }) },
   { weight: 4, arbitrary: fc.record({ t: fc.constant('pass' as const), r, c }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('ad' as const), r, c, early: fc.boolean() }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('ad' as const), r, c, when: fc.constantFrom('ready' as const, 'early' as const, 'late' as const) }) },
   { weight: 5, arbitrary: fc.record({ t: fc.constant('rent' as const), r, c }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('subscribe' as const), r, plan: fc.constantFrom<PlanCode>('reader', 'tiny') }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('subscribe' as const), r, plan: fc.constantFrom<PlanCode>('reader', 'tiny', 'trial') }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('slot' as const), r, s: fc.nat({ max: CATALOGUE.length - 1 }) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('cancel' as const), r }) },
   { weight: 2, arbitrary: fc.constant({ t: 'renew' as const }) },
@@ -157,8 +159,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 
 /**
  * Sequences fast-check runs first, every time: paths random runs reach only now and then (a plan
- * month's capacity, a renewal and an expiry, a coupon given back by an expired order, a pass
- * recharging, a day's ads used up).
+ * month's capacity, a renewal and an expiry, a trial and its first payment, a coupon given back
+ * by an expired order, a pass recharging, a day's ads used up, an ad claimed too late).
  */
 const A = (number: number) => number - 1;
 const B = (number: number) => CATALOGUE[0]!.chapters.length + number - 1;
@@ -178,15 +180,22 @@ const EXAMPLES: [number, Op[]][] = [
     { t: 'grant', r: 1, keys: 0, xtra: 30, reuseKey: false }, { t: 'grant', r: 0, keys: 5, xtra: 5, reuseKey: true }, { t: 'unlock', r: 1, c: A(4) }, { t: 'replay' },
     { t: 'unlock', r: 1, c: A(3) }, { t: 'unlock', r: 0, c: B(2) }, { t: 'unlock', r: 0, c: A(6) }, { t: 'unlock', r: 0, c: A(5) },
     // Across UTC midnight: one ad on each day.
-    { t: 'ad', r: 1, c: A(2), early: true }, { t: 'replay' }, { t: 'ad', r: 1, c: A(3), early: false },
+    { t: 'ad', r: 1, c: A(2), when: 'early' }, { t: 'replay' }, { t: 'ad', r: 1, c: A(3), when: 'ready' },
   ]],
   [12 * HOUR, [
     { t: 'pass', r: 0, c: A(2) }, { t: 'replay' }, { t: 'pass', r: 0, c: A(3) }, { t: 'pass', r: 0, c: A(8) }, { t: 'pass', r: 0, c: B(1) },
     { t: 'wait', seconds: 23 * HOUR }, { t: 'pass', r: 0, c: A(3) }, { t: 'wait', seconds: 3 * DAY }, { t: 'pass', r: 0, c: A(2) },
     { t: 'pass', r: 0, c: A(8) }, { t: 'unlock', r: 0, c: A(7) }, { t: 'wait', seconds: DAY + 1 }, { t: 'pass', r: 0, c: B(1) },
     { t: 'wait', seconds: 2 * DAY }, { t: 'pass', r: 0, c: B(1) }, { t: 'unlock', r: 0, c: A(9) },
-    { t: 'ad', r: 1, c: A(2), early: false }, { t: 'ad', r: 1, c: A(3), early: false }, { t: 'ad', r: 1, c: A(6), early: false }, { t: 'replay' },
-    { t: 'ad', r: 1, c: C(1), early: false }, { t: 'ad', r: 1, c: C(2), early: false }, { t: 'wait', seconds: 7 * HOUR }, { t: 'ad', r: 1, c: C(1), early: false },
+    { t: 'ad', r: 1, c: A(2), when: 'ready' }, { t: 'ad', r: 1, c: A(3), when: 'ready' }, { t: 'ad', r: 1, c: A(6), when: 'ready' }, { t: 'replay' },
+    { t: 'ad', r: 1, c: C(1), when: 'ready' }, { t: 'ad', r: 1, c: C(2), when: 'ready' }, { t: 'wait', seconds: 7 * HOUR }, { t: 'ad', r: 1, c: C(1), when: 'late' },
+    { t: 'replay' }, { t: 'ad', r: 1, c: C(1), when: 'ready' },
+  ]],
+  [3 * HOUR, [
+    { t: 'subscribe', r: 1, plan: 'trial' }, { t: 'replay' }, { t: 'rent', r: 1, c: B(2) }, { t: 'slot', r: 1, s: 0 }, { t: 'wait', seconds: 3 * DAY },
+    { t: 'wait', seconds: HOUR }, { t: 'renew' }, { t: 'wait', seconds: DAY + 1 }, { t: 'renew' }, { t: 'rent', r: 1, c: A(2) }, { t: 'cancel', r: 1 },
+    { t: 'subscribe', r: 0, plan: 'trial' }, { t: 'cancel', r: 0 }, { t: 'wait', seconds: 7 * DAY }, { t: 'renew' }, { t: 'rent', r: 0, c: A(2) },
+    { t: 'subscribe', r: 0, plan: 'trial' }, { t: 'subscribe', r: 0, plan: 'tiny' }, { t: 'rent', r: 1, c: A(3) },
   ]],
 ];
 
@@ -230,10 +239,10 @@ interface Sub {
   user: number;
   plan: PlanValues;
   anchor: number;
-  /** Paid periods: paid_until is the anchor plus this many months. */
+  /** Paid periods: paid_until is the anchor plus this many months (a trial's anchor is its end). */
   periods: number;
   paidUntil: number;
-  state: 'ACTIVE' | 'PAST_DUE' | 'EXPIRED';
+  state: 'TRIAL' | 'ACTIVE' | 'PAST_DUE' | 'EXPIRED';
   cancel: boolean;
   slots: Set<number>;
 }
@@ -252,6 +261,8 @@ class Model {
   rentals: Rental[] = [];
   subs: Sub[] = [];
   usedGrantKeys: string[] = [];
+  /** Readers who took a trial: one per reader, ever. */
+  trials = new Set<number>();
 
   constructor(userIds: number[], readonly series: Series[], public now: number) {
     this.readers = userIds.map((id) => ({ id, keys: 0, xtra: 0, owned: new Map(), orders: [] }));
@@ -357,7 +368,7 @@ class Model {
 
   /** The renewal command: past due, expired, then every period due within the renewal lead paid by the vaulted card. */
   renew(): void {
-    const LIVE = ['ACTIVE', 'PAST_DUE'];
+    const LIVE = ['TRIAL', 'ACTIVE', 'PAST_DUE'];
     for (const s of this.subs) {
       if (!LIVE.includes(s.state)) continue;
       if (this.now >= this.accessEnd(s)) s.state = 'EXPIRED';
@@ -680,8 +691,13 @@ async function apply(db: DB, m: Model, op: Op, step: number, run: number): Promi
       }
       if (started.kind !== 'started') throw new Error(`the ad did not start: ${JSON.stringify(started)}`);
       const claim = () => completeAd(db, { userId: rd.id, token: started.token, now: m.now, country });
-      // Claimed before its minimum time: refused, and the token stays good.
-      if (op.early) expect(await claim()).toMatchObject({ kind: 'token', why: 'early' });
+      // Claimed before its minimum time: refused, and the token stays good; claimed after its window: refused for good.
+      if (op.when === 'early') expect(await claim()).toMatchObject({ kind: 'token', why: 'early' });
+      if (op.when === 'late') {
+        m.now = started.expiresAt + 1;
+        expect(await claim()).toMatchObject({ kind: 'token', why: 'expired' });
+        return async () => expect(await claim()).toMatchObject({ kind: 'token', why: 'expired' });
+      }
       m.now = started.readyAt;
       const closedThen = m.adClosed(rd, ch);
       const got = await claim();
@@ -716,13 +732,19 @@ async function apply(db: DB, m: Model, op: Op, step: number, run: number): Promi
       if (!nonce.ok) throw new Error(`the sandbox gave no nonce: ${nonce.problem}`);
       const send = () => subscribeWithCard(db, { userId: rd.id, site, tierId: op.plan, method: 'card', nonce: nonce.nonce, deviceData: null, now }, t);
       const got = await send();
-      if (m.live(rd.id)) expect(got.status).toBe(409);
-      else {
+      const plan = PLAN_OF[op.plan];
+      if ((plan.trial_days > 0 && m.trials.has(rd.id)) || m.live(rd.id)) expect(got.status).toBe(409);
+      else if (plan.trial_days > 0) {
         expect(got.status).toBe(200);
-        m.subs.push({ user: rd.id, plan: PLAN_OF[op.plan], anchor: now, periods: 1, paidUntil: addMonths(now, 1), state: 'ACTIVE', cancel: false, slots: new Set() });
+        m.trials.add(rd.id);
+        const end = now + plan.trial_days * DAY;
+        m.subs.push({ user: rd.id, plan, anchor: end, periods: 0, paidUntil: end, state: 'TRIAL', cancel: false, slots: new Set() });
+      } else {
+        expect(got.status).toBe(200);
+        m.subs.push({ user: rd.id, plan, anchor: now, periods: 1, paidUntil: addMonths(now, 1), state: 'ACTIVE', cancel: false, slots: new Set() });
       }
-      // Now live either way: a second subscription is refused, and the nonce is not sold twice.
-      return async () => expect((await send()).status).toBe(409);
+      // Refused the second time: live already (409), or, for a trial, the nonce was used up vaulting the card (422).
+      return async () => expect((await send()).status).toBe(plan.trial_days > 0 ? 422 : 409);
     }
 
     case 'slot': {
@@ -796,6 +818,7 @@ for (const dialect of testDialects()) {
         const series = await seedCatalogue(db, templates, start, run);
         await seedShop(db, { coupons: true });
         await savePlan(db, TINY, start);
+        await savePlan(db, TRIAL, start);
         const m = new Model(users, series, start);
         let replay: Replay = null;
         for (const [step, op] of ops.entries()) {
