@@ -790,7 +790,7 @@ async function apply(db: DB, m: Model, op: Op, step: number, run: number): Promi
 // ---------------------------------------------------------------- the property, on each dialect
 
 for (const dialect of testDialects()) {
-  describe(`the ledger under random operations (${dialect})`, () => {
+  describe(`the ledger, operation after operation (${dialect})`, () => {
     const tdb = useTestDatabase(dialect);
     const users: number[] = [];
     const templates: SeriesRowData[] = [];
