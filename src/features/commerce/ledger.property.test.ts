@@ -840,6 +840,8 @@ for (const dialect of testDialects()) {
           throw new Error(`step ${step} ${JSON.stringify(op)} at ${new Date(m.now * 1000).toISOString()}: ${(error as Error).message}`, { cause: error });
         }
       }
+      // And at the end, which for an empty sequence is the seeded start.
+      await checkInvariants(db, m);
     }
 
     // Apart from the property, so that a failure there names its path and the property's failures shrink freely.
