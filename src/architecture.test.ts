@@ -1,17 +1,29 @@
 /**
  * The dependency rules of docs/architecture.md, checked over the whole repository (.astro files
- * included) by scripts/boundaries.ts, and shown to catch each kind of wrong import.
+ * included) by scripts/boundaries.ts, and shown to catch each kind of wrong import, each unused
+ * door export and a feature table that says something else than the code.
  */
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkFiles, repositoryFiles } from '../scripts/boundaries';
+import { checkFiles, exportedNames, featureTable, repositoryFiles, tableProblems, takenNames, withFeatureTable } from '../scripts/boundaries';
 
-const check = (files: Record<string, string>) => checkFiles(new Map(Object.entries(files)));
+const check = (files: Record<string, string>, kept: Record<string, string> = {}) => checkFiles(new Map(Object.entries(files)), undefined, kept);
 
 describe('the repository', () => {
+  const findings = checkFiles(repositoryFiles());
+
   it('has no wrong-way import and no cycle between features', () => {
-    const { violations, cycles } = checkFiles(repositoryFiles());
-    expect(violations.map((v) => `${v.file}: ${v.imports}: ${v.rule}`)).toEqual([]);
-    expect(cycles).toEqual([]);
+    expect(findings.violations.map((v) => `${v.file}: ${v.imports}: ${v.rule}`)).toEqual([]);
+    expect(findings.cycles).toEqual([]);
+  });
+
+  it('exports from its doors only what something outside the feature uses', () => {
+    expect(findings.unusedExports).toEqual([]);
+    expect(findings.staleKept).toEqual([]);
+  });
+
+  it('lists every feature and what it uses in docs/architecture.md (npm run boundaries -- --write-docs)', () => {
+    expect(tableProblems(fs.readFileSync(new URL('../docs/architecture.md', import.meta.url), 'utf8'), findings.features)).toEqual([]);
   });
 });
 
@@ -85,5 +97,135 @@ describe('the boundary check', () => {
     });
     expect(violations).toEqual([]);
     expect(cycles).toEqual([]);
+  });
+});
+
+describe('what a door exports', () => {
+  const files = new Map(Object.entries({
+    'src/features/a/index.ts': "export { x, y as z, type T } from './x';\nexport type { U } from './u';\nexport * from './all';\nexport * as ns from './ns';\nexport const k = 1, { l, m: [n] } = o;\nexport function f() {}\nexport class C {}\nexport interface I {}\nexport type V = 1;\nexport enum E { A }\nexport default 3;",
+    'src/features/a/all.ts': "export function fromAll() {}\nexport { deeper } from './deeper';\nexport * from './index';\nexport default 1;",
+  }));
+  const resolve = (from: string, spec: string) => {
+    const file = `src/features/a/${spec.slice(2)}.ts`;
+    return files.has(file) ? { file, source: files.get(file)! } : null;
+  };
+
+  it('names re-exports under their new names, declarations, and follows export * (without its default)', () => {
+    expect([...exportedNames('src/features/a/index.ts', files.get('src/features/a/index.ts')!, resolve)].sort()).toEqual(
+      ['C', 'E', 'I', 'T', 'U', 'V', 'deeper', 'default', 'f', 'fromAll', 'k', 'l', 'n', 'ns', 'x', 'z'],
+    );
+  });
+});
+
+describe('what an importer takes', () => {
+  const taken = (file: string, source: string) => Object.fromEntries([...takenNames(file, source)].map(([spec, t]) => [spec, t === '*' ? '*' : [...t].sort()]));
+
+  it('reads named, renamed, type and default imports, and named re-exports under their old names', () => {
+    expect(taken('src/pages/a.ts', "import D, { a, b as c, type T } from 'm';\nimport type { U } from 'm';\nexport { e as f } from 'n';\nexport * from 'o';")).toEqual({
+      m: ['T', 'U', 'a', 'b', 'default'],
+      n: ['e'],
+      o: '*',
+    });
+  });
+
+  it('reads what a namespace import uses, and takes everything when the namespace itself is passed on', () => {
+    expect(taken('src/pages/a.ts', "import * as m from 'm';\nm.a();\nconst v: m.T = m.b;\nconst o = { m: 1 };")).toEqual({ m: ['T', 'a', 'b'] });
+    expect(taken('src/pages/a.ts', "import * as m from 'm';\nuse(m);")).toEqual({ m: '*' });
+  });
+
+  it('reads dynamic imports: destructured, property of the awaited module, bound then read, .then callbacks, type imports', () => {
+    const source = [
+      "const { a, b: c } = await import('m1');",
+      "const x = (await import('m2')).d;",
+      "async function g() { const mod = await import('m3'); return mod.e + mod.f; }",
+      "import('m4').then((lib) => lib.g());",
+      "import('m5').then(({ h }) => h());",
+      "let t: import('m6').T;",
+      "let u: Promise<import('m6').U.V>;",
+      "const whole = await import('m7'); use(whole);",
+      "await import('m8');",
+      "const later = import('m9'); import('m10').catch(() => null);",
+    ].join('\n');
+    expect(taken('tests/x.test.ts', source)).toEqual({ m1: ['a', 'b'], m2: ['d'], m3: ['e', 'f'], m4: ['g'], m5: ['h'], m6: ['T', 'U'], m7: '*', m8: [], m9: '*', m10: '*' });
+  });
+
+  it("reads an .astro file's frontmatter, its template's use of a namespace, and its scripts", () => {
+    const source = "---\nimport { A } from 'm1';\nimport * as ui from 'm2';\n---\n<ui.Card /><A />\n<script>\n  import { s } from 'm3';\n  s();\n</script>";
+    expect(taken('src/pages/p.astro', source)).toEqual({ m1: ['A'], m2: ['Card'], m3: ['s'] });
+  });
+});
+
+describe('unused door exports', () => {
+  const feature = (name: string, files: Record<string, string>) =>
+    Object.fromEntries(Object.entries(files).map(([f, s]) => [`src/features/${name}/${f}`, s]));
+  const catalog = feature('catalog', {
+    'index.ts': "export { a, b, c, d } from './rules';",
+    'index.server.ts': "export { load, type Row, unused } from './x.server';",
+    'ui.ts': "export { default as Card } from './Card.astro';",
+    'rules.ts': '',
+    'x.server.ts': "import { b } from './index';",
+  });
+
+  it('reports what nothing outside the feature takes from a door, by feature/door: name', () => {
+    const { unusedExports } = check({
+      ...catalog,
+      'src/pages/p.astro': "---\nimport { load } from '~/features/catalog/index.server';\nimport { Card } from '~/features/catalog/ui';\n---\n<script>import { a } from '~/features/catalog';</script>",
+      'tests/t.test.ts': "const { c } = await import('~/features/catalog');\nlet r: import('~/features/catalog/index.server').Row;",
+    });
+    // b is used only inside the feature: that does not count.
+    expect(unusedExports).toEqual(['catalog/index.server: unused', 'catalog/index: b', 'catalog/index: d']);
+  });
+
+  it('counts another feature, a tool, a bench and db/ as users, and takes every name on export *', () => {
+    const { unusedExports } = check({
+      ...catalog,
+      ...feature('reader', { 'reader.server.ts': "import { unused } from '../catalog/index.server';" }),
+      'scripts/tool.ts': "import { load, type Row } from '~/features/catalog/index.server';",
+      'bench/b.ts': "import { Card } from '~/features/catalog/ui';\nimport { a } from '~/features/catalog';",
+      'db/seed/s.ts': "export * from '~/features/catalog';",
+    });
+    expect(unusedExports).toEqual([]);
+  });
+
+  it('keeps a listed name, and reports a listed name that is used or gone', () => {
+    const kept = { 'catalog/index: d': 'a reason', 'catalog/index: a': 'stale: used', 'catalog/index: zz': 'stale: gone' };
+    const { unusedExports, staleKept } = check({ ...catalog, 'src/pages/p.ts': "import { a, b, c } from '~/features/catalog';\nimport { load, unused, type Row } from '~/features/catalog/index.server';\nimport { Card } from '~/features/catalog/ui';" }, kept);
+    expect(unusedExports).toEqual([]);
+    expect(staleKept).toEqual(['catalog/index: a', 'catalog/index: zz']);
+  });
+});
+
+describe('the feature table', () => {
+  const { features } = check({
+    'src/features/catalog/index.ts': '',
+    'src/features/accounts/index.server.ts': '',
+    'src/features/library/index.server.ts': "import { a } from '~/features/catalog';\nimport { b } from '~/features/accounts/index.server';",
+    'src/features/reader/index.ts': "import { c } from '~/features/library/index.server';",
+    'src/features/reader/ui.ts': '',
+  });
+  const table = featureTable(features);
+  const doc = (t: string) => `# Architecture\n\nprose\n\n<!-- features:start -->\n${t}\n<!-- features:end -->\n\nmore prose\n`;
+
+  it('lists each feature after the features it uses, with its doors', () => {
+    expect(table).toBe([
+      '| feature | uses | doors |',
+      '| --- | --- | --- |',
+      '| accounts | — | index.server.ts |',
+      '| catalog | — | index.ts |',
+      '| library | accounts, catalog | index.server.ts |',
+      '| reader | library | index.ts, ui.ts |',
+    ].join('\n'));
+    expect(tableProblems(doc(table), features)).toEqual([]);
+  });
+
+  it('finds a missing feature, a wrong dependency, an unknown feature and missing markers; writing puts the real table back', () => {
+    const wrong = table.replace('| reader | library |', '| reader | catalog, library |').replace('| accounts | — | index.server.ts |\n', '') + '\n| shop | — | index.ts |';
+    expect(tableProblems(doc(wrong), features)).toEqual([
+      'the table lists shop, which is not a feature',
+      'the table omits accounts',
+      'reader uses library; the table says catalog, library',
+    ]);
+    expect(tableProblems('no table', features)).toEqual(['no feature table between <!-- features:start --> and <!-- features:end -->']);
+    expect(withFeatureTable(doc(wrong), features)).toBe(doc(table));
   });
 });

@@ -3,4 +3,4 @@ export { login, signup } from './auth.server';
 export { clearSessionCookie, clientIp, resolveSession, setSessionCookie } from './middleware.server';
 export { markRateLimited } from './request.server';
 export { createSession, invalidateSession, isSessionAlive } from './sessions.server';
-export { AccountInputError, changePassword, createUser, findUserByEmail, type SignedInReader, type User } from './users.server';
+export { AccountInputError, changePassword, createUser, findUserByEmail, type SignedInReader } from './users.server';

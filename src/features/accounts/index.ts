@@ -1,5 +1,5 @@
 /** The browser-safe door of the accounts feature: what pages, islands and other features may use. */
-export { SESSION_COOKIE, IDLE_TIMEOUT, ABSOLUTE_LIFETIME, serializeSessionCookie, sessionCookieOptions } from './cookie';
+export { SESSION_COOKIE, serializeSessionCookie, sessionCookieOptions } from './cookie';
 export { NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from './validation';
-export { pageUserData, readPageUserData, type PageUserData } from './page-user-data';
+export { pageUserData, readPageUserData } from './page-user-data';
 export { logoutPromptHtml } from './logout-prompt';

@@ -7,5 +7,5 @@ export { SAPI_CACHE, parseOrdering, requestOrigin, sapiComicDetail, sapiComicLis
 export { loadSeriesPage } from './series.server';
 export { SITEMAP_CHUNK, escapeXml, sitemapChapterCount, sitemapChapters, sitemapSeries, urlset } from './sitemap.server';
 export { accessIn, anonymousPricer, type AnonymousPricer, campaignsOf, pricedChapterOf, pricedSeriesOf, pricingContext, pricingContextOf, sharedPricingContext, type PricingContext } from './pricing.server';
-export { chapterE4pid, promotionalVisual, type PromotionalVisual } from './promotion.server';
-export { localizeSeriesRows, seriesLocalizer, type Localize } from './texts.server';
+export { chapterE4pid, promotionalVisual } from './promotion.server';
+export { localizeSeriesRows, seriesLocalizer } from './texts.server';

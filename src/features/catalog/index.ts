@@ -1,17 +1,17 @@
 /** The browser-safe door of the catalog feature: what pages and other features may use. */
 export { type RowLabels, type UnlockOffer, UNLOCK_FORM, renderChapterRows, unlockButtonHtml, unlockFormElement } from './chapter-list';
-export { type SeriesImages, parseImages } from './images';
+export { parseImages } from './images';
 export { COMMUNITY_CHAT_URL, FORMAT_FILTERS, type LanguageCode, type Languages, type ListingParams, type ListingSite, ORDER_KEYS, PAGE_SIZE, VIEW_COOKIE, VIEW_COOKIE_MAX_AGE, type View, cleanQuery, defaultLanguages, defaultParams, isDefaultOrder, languageState, listingHref, pageCount, paginationWindow, parseListing, parsePage, parseView, serializeListing, serializeOrder, toggleLanguage, withInvertedOrder, withOrderKey, withPage, withView } from './listing';
 export { initListing } from './listing.client';
-export { type ContinueChapter, type ContinueKind, type ContinueProgress, type ContinueTarget, continueLabel, continueTarget, isAvailable as isContinueAvailable, newestProgress } from './continue';
+export { type ContinueKind, type ContinueProgress, continueLabel, continueTarget, newestProgress } from './continue';
 export { ADULT_COOKIE, ADULT_MAX_AGE, adultConfirmed, ageGated } from './adult';
-export { EPISODE_VARIANTS, unitKey, unitT } from './wording';
+export { unitT } from './wording';
 export { displayChapterName } from './naming';
-export { type Campaign, type Format, type ReadState, accessState, chapterName, finalPrice, formatChapterNumber, isOnSale, readState, regionBlocks, unitFor } from './rules';
+export { type Campaign, type Format, type ReadState, finalPrice, formatChapterNumber, isOnSale, readState, regionBlocks, unitFor } from './rules';
 export { initSeriesPage } from './series.client';
-export { SERIES_CARD_COLUMNS, cardImage, toSeriesCard, type CardImageSize, type SeriesCard, type SeriesCardRow } from './cards';
+export { SERIES_CARD_COLUMNS, cardImage, toSeriesCard, type SeriesCard, type SeriesCardRow } from './cards';
 export {
-  adsPeriod, chooseCurrency, lineupOf, parseFreeAvailability, parseStrategy, priceChapter, seriesAccess, unlockBonus,
-  type Balances as PricingBalances, type ChapterAccess, type ClosedReason, type FreeAvailability, type Method, type ReaderEntitlements, type Rental, type SeriesAccess, type UnlockMethods,
+  adsPeriod, chooseCurrency, lineupOf, parseFreeAvailability, priceChapter, seriesAccess, unlockBonus,
+  type Balances as PricingBalances, type ChapterAccess, type ClosedReason, type ReaderEntitlements, type Rental,
 } from './pricing';
-export { localizeRow, localizedText, type SeriesTranslation } from './texts';
+export { localizeRow } from './texts';

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { formatChapterNumber, formatOrdinal, chapterName, finalPrice, unlockBonus, accessState, readState, isOnSale, withGaps, limitUpcoming, resolveLanguageHash, unitFor } from './rules';
+import { formatChapterNumber, formatOrdinal, chapterName, finalPrice, unlockBonus, readState, isOnSale, withGaps, limitUpcoming, resolveLanguageHash, unitFor } from './rules';
 
 const DAY = 86400;
 
@@ -95,18 +95,6 @@ describe('unlock bonus', () => {
 });
 
 describe('chapter states', () => {
-  const now = 5000;
-  it('a future chapter is scheduled whatever else is true', () => {
-    expect(accessState({ releasedAt: now + 1, finalPrice: 0, owned: true }, now)).toBe('scheduled');
-  });
-  it('owned or subscribed chapters are unlocked', () => {
-    expect(accessState({ releasedAt: now, finalPrice: 3, owned: true }, now)).toBe('unlocked');
-    expect(accessState({ releasedAt: now, finalPrice: 3, subscribed: true }, now)).toBe('unlocked');
-  });
-  it('no price is free, a price is paid', () => {
-    expect(accessState({ releasedAt: now - 1, finalPrice: 0 }, now)).toBe('free');
-    expect(accessState({ releasedAt: now - 1, finalPrice: 1 }, now)).toBe('paid');
-  });
   it('read once completed or at 100, reading when started', () => {
     expect(readState({ completed: true, completion: 10 })).toBe('read');
     expect(readState({ completion: 100 })).toBe('read');

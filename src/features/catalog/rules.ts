@@ -59,27 +59,9 @@ export function chapterName(number: number, locale: Locale, seriesFormat: string
 // Prices and the unlock bonus come from the one pricing rule (pricing.ts, docs/pricing.md).
 export { finalPrice, unlockBonus, type Campaign } from './pricing';
 
-export type AccessState = 'scheduled' | 'unlocked' | 'free' | 'paid';
 export type ReadState = 'read' | 'reading' | null;
 
-export interface ChapterStateInput {
-  releasedAt: number;
-  finalPrice: number;
-  owned?: boolean;
-  subscribed?: boolean;
-  completion?: number;
-  completed?: boolean;
-}
-
-/** Scheduled wins over everything (a future chapter can't be read); then owned/subscribed, free, paid. */
-export function accessState(c: ChapterStateInput, now: number): AccessState {
-  if (c.releasedAt > now) return 'scheduled';
-  if (c.owned || c.subscribed) return 'unlocked';
-  if (c.finalPrice <= 0) return 'free';
-  return 'paid';
-}
-
-export function readState(c: Pick<ChapterStateInput, 'completion' | 'completed'>): ReadState {
+export function readState(c: { completion?: number; completed?: boolean }): ReadState {
   if (c.completed || (c.completion ?? 0) >= 100) return 'read';
   if ((c.completion ?? 0) > 0) return 'reading';
   return null;

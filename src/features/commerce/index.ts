@@ -1,3 +1,2 @@
-/** The browser-safe door of the commerce feature: the rules the checkout island shares with the server. */
-export { COUPON_MAX_LENGTH, COUPON_PATTERN, MIN_TOTAL, formatMoney, isCouponCode, methodsFor, normalizeCoupon, type PaymentMethod } from './rules';
+/** The browser-safe door of the commerce feature: the purchase favorite stars of /my/purchases/. */
 export { initPurchaseFavorites } from './purchase-favorite.client';

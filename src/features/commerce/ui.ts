@@ -1,3 +1,3 @@
 /** The commerce door for pages: the checkout island and the names of its messages. */
-export { Checkout, type CheckoutProps } from './Checkout';
+export { Checkout } from './Checkout';
 export { CHECKOUT_MESSAGES, type CheckoutMessages } from './checkout-messages';

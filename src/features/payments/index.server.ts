@@ -5,17 +5,17 @@
  */
 import { config } from '~/server/config.mjs';
 import { getDb } from '~/server/db';
-import { keyFor } from '~/server/secrets';
 import type { CardProvider, PixProvider } from './provider';
 import { createSandboxCardProvider } from './card/sandbox.server';
 import { createBraintreeProvider } from './card/braintree.server';
 import { createSandboxPixProvider } from './pix/sandbox.server';
+import { sandboxWebhookKey } from './pix/sandbox-key.server';
 import { createOpenPixProvider, webhookChecks } from './pix/openpix.server';
 
-export type { CardMethod, CardProvider, CardSale, CardSaleResult, CardVaultResult, CardWidgetConfig, Money, PixCharge, PixChargeRequest, PixCloseResult, PixEvent, PixProvider, PixStatus, PixWebhook } from './provider';
+export type { CardMethod, CardProvider, CardVaultResult, CardWidgetConfig, PixCharge, PixProvider } from './provider';
 export { CARD_METHODS } from './provider';
 export { qrSvg } from './pix/qr.server';
-export { parseBrCode, type BrCodeParse } from './pix/brcode';
+export { parseBrCode } from './pix/brcode';
 
 let card: CardProvider | undefined;
 let pix: PixProvider | undefined;
@@ -38,7 +38,7 @@ export function paymentsOffered(): { card: boolean; pix: boolean } {
 }
 
 /** Thrown when a caller asks for a provider this install does not have (check `paymentsOffered` first). */
-export class PaymentsNotConfigured extends Error {}
+class PaymentsNotConfigured extends Error {}
 
 /** Whether the demo's sandboxes (test cards, the Pix stand-in, their routes and commands) may be reached at all. */
 export function sandboxesReachable(): { card: boolean; pix: boolean } {
@@ -80,9 +80,4 @@ export function pixProvider(): PixProvider {
     webhookKey: sandboxWebhookKey(),
   });
   return pix;
-}
-
-/** The key the Pix sandbox signs webhooks with (derived from the install's root secret). */
-export function sandboxWebhookKey(): Buffer {
-  return keyFor('payment-webhook');
 }

@@ -5,7 +5,7 @@
  * routes, `npm run payments -- pay`, the benches and the tests use it; production reaches none of
  * it (`sandboxesReachable()` in the main door).
  */
-export { createSandboxCardProvider, issueNonce, SANDBOX_CARDS, SANDBOX_CONSUMED_NONCE, SANDBOX_REJECTED_CVV, type NonceProblem } from './card/sandbox.server';
+export { createSandboxCardProvider, issueNonce, SANDBOX_CARDS, type NonceProblem } from './card/sandbox.server';
 export { createSandboxPixProvider, deliverWebhook, paySandboxCharge, sandboxEventBody, WEBHOOK_SIGNATURE_HEADER } from './pix/sandbox.server';
 export { signWebhook } from './webhook.server';
-export { sandboxWebhookKey } from './index.server';
+export { sandboxWebhookKey } from './pix/sandbox-key.server';

@@ -1,4 +1,4 @@
 /** The server door of the reader feature: what pages and other features may use. */
 export { chapterPageResponse, loadReader, loadReaderByE4pid, manifestOf } from './reader.server';
 export { signPage } from './signing.server';
-export { readerWords, type ReaderWords } from './wording';
+export { readerWords } from './wording';
