@@ -284,20 +284,11 @@ export function doorOf(file: string): { feature: string; door: string } | null {
  * with the reason. Every other unused door export fails the check; keep this list short.
  */
 export const UNUSED_EXPORTS_KEPT: Readonly<Record<string, string>> = {
-  // Issue 25, item 4: the seeded simulation (tests/simulation/) and the ledger property test
-  // (commerce/ledger.property.test.ts) use these and are on their way; once they land, each entry
-  // shows up as stale here and goes.
-  'payments/index.server: useProviders': 'the simulation and the ledger property run the sandboxes on their own database and clock',
+  // Issue 25, item 4: the seeded simulation (tests/simulation/) uses these and is on its way;
+  // once it lands, each entry shows up as stale here and goes.
   'payments/index.server: CardProvider': 'the simulation wraps the card provider',
   'payments/index.server: PixProvider': 'the simulation wraps the Pix provider',
-  'payments/sandbox.server: createSandboxCardProvider': 'the simulation and the ledger property build the card sandbox',
   'payments/sandbox.server: createSandboxPixProvider': 'the simulation builds the Pix sandbox',
-  'payments/sandbox.server: SANDBOX_CARDS': 'the ledger property pays with the test cards',
-  'subscriptions/index.server: addComic': 'the simulation and the ledger property take series slots',
-  'subscriptions/index.server: GRACE_DAYS': 'the ledger property moves its clock past the grace period',
-  'subscriptions/index.server: RENEW_AHEAD_SECONDS': 'the ledger property moves its clock to a renewal',
-  'subscriptions/index: planMonth': 'the ledger property reckons plan months',
-  'wallet/index.server: unlockChapter': 'the ledger property unlocks chapters without a request',
 };
 
 /** A feature: the features it imports (through their doors) and its doors. */

@@ -29,7 +29,10 @@ import { createT } from '~/lib/i18n';
 import { SITES } from '~/lib/site';
 import { isPostgres, sql, type DB } from '~/server/db';
 import { testDialects, useTestDatabase } from '~/server/test-databases';
-import { auditOrders, closePayable, confirmPayment, createOrder, renewSubscriptions, subscribeWithCard } from './index.server';
+import { auditOrders } from './audit.server';
+import { closePayable, confirmPayment, createOrder } from './payables.server';
+import { renewSubscriptions } from './renew.server';
+import { subscribeWithCard } from './subscribe.server';
 
 const DAY = 86_400;
 const HOUR = 3_600;
