@@ -107,7 +107,8 @@ for (const site of ['en', 'br'] as const) {
       const dialog = page.locator('dialog.unlock-dialog[open]');
       await expect(dialog).toContainText(message(locale, 'unlock.payWithXtra', { price: offer.price }));
       await expect(dialog).toContainText(message(locale, 'wallet.bonusLine', { bonus: offer.bonus }));
-      const confirm = dialog.getByRole('button', { name: message(locale, 'unlock.confirm', { price: offer.price }) });
+      // The button names the currency that will pay (issue 26).
+      const confirm = dialog.getByRole('button', { name: message(locale, 'unlock.confirmXtra', { price: offer.price }) });
       await Promise.all([page.waitForEvent('load'), confirm.click()]);
       // Paid keys untouched; the Xtra keys paid the whole price and the bonus came back.
       await expect(keysLink(offer.price, offer.bonus)).toBeVisible();

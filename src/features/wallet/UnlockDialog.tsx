@@ -11,7 +11,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { IntlMessageFormat } from 'intl-messageformat';
 import type { PricingBalances, UnlockOffer } from '~/features/catalog';
 import { fetchWithAppCheck, prepareAppCheck } from '~/lib/app-check-client';
-import { dialogView, failureText, type DialogConfig, type DialogMessageKey } from './unlock-dialog';
+import { dialogView, failureText, payWords, type DialogConfig, type DialogMessageKey } from './unlock-dialog';
 import './unlock-dialog.css';
 
 /** How long a success stays on screen before the reload, and the fade that covers the reload. */
@@ -51,6 +51,7 @@ export function UnlockDialog({ config, offer, balances, returnPath, onClose }: U
     };
   }, [config]);
   const view = dialogView(offer, balances);
+  const words = payWords(view);
   const titleId = `unlock-title-${offer.e4pid}`;
 
   useEffect(() => {
@@ -160,7 +161,7 @@ export function UnlockDialog({ config, offer, balances, returnPath, onClose }: U
             {offer.original > offer.price && <> <s className="muted">{t('unlock.was', { price: offer.original })}</s></>}
           </p>
           <p>{t('wallet.balances', { keys: balances.keys, xtra: balances.xtra })}</p>
-          {view.currency && <p className="unlock-pay">{view.currency === 'xtra' ? t('unlock.payWithXtra', { price: offer.price }) : t('unlock.payWithKeys', { price: offer.price })}</p>}
+          {words && <p className="unlock-pay">{t(words.pay, { price: offer.price })}</p>}
           {view.currency && offer.bonus > 0 && <p className="unlock-bonus">{t('wallet.bonusLine', { bonus: offer.bonus })}</p>}
           {!view.currency && (
             <p className="unlock-short">
@@ -168,9 +169,9 @@ export function UnlockDialog({ config, offer, balances, returnPath, onClose }: U
             </p>
           )}
           <div className="unlock-actions">
-            {view.currency && (
+            {words && (
               <button type="button" className="btn btn-primary" disabled={pending || done !== null} aria-busy={pending} onClick={unlock}>
-                {pending ? t('unlock.pending') : t('unlock.confirm', { price: offer.price })}
+                {pending ? t('unlock.pending') : t(words.confirm, { price: offer.price })}
               </button>
             )}
           </div>

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { dialogView, failureText, offerFrom } from './unlock-dialog';
+import { IntlMessageFormat } from 'intl-messageformat';
+import en from '../../../i18n/en.json';
+import pt from '../../../i18n/pt-BR.json';
+import { dialogView, failureText, offerFrom, payWords, DIALOG_MESSAGES } from './unlock-dialog';
+
+const CATALOGUES = { en, 'pt-BR': pt } as Record<'en' | 'pt-BR', Record<string, string>>;
+const say = (locale: 'en' | 'pt-BR', key: string, price: number) => String(new IntlMessageFormat(CATALOGUES[locale][key]!, locale).format({ price }));
 
 describe('the unlock dialog', () => {
   it('says which currency pays: Xtra keys when they cover the whole price, else paid keys, else how many are missing', () => {
@@ -26,5 +32,32 @@ describe('the unlock dialog', () => {
     expect(offerFrom(button('EPI-b', { price: 'x' }), row)).toBeNull();
     expect(offerFrom(button('nope', { price: '3' }), row)).toBeNull();
     expect(offerFrom(button('EPI-b', { price: '3' }), {})).toBeNull();
+  });
+
+  it('says before paying, in the future tense, which balance will pay, and the button names that same currency (issue 26)', () => {
+    const cases = [
+      { balances: { keys: 10, xtra: 5 }, price: 3, xtra: true },
+      { balances: { keys: 10, xtra: 2 }, price: 3, xtra: false },
+      { balances: { keys: 1, xtra: 0 }, price: 1, xtra: false },
+      { balances: { keys: 0, xtra: 1 }, price: 1, xtra: true },
+    ];
+    for (const locale of ['en', 'pt-BR'] as const) {
+      for (const { balances, price, xtra } of cases) {
+        const words = payWords(dialogView({ price }, balances))!;
+        for (const key of [words.pay, words.confirm]) expect(DIALOG_MESSAGES).toContain(key);
+        const pay = say(locale, words.pay, price);
+        const confirm = say(locale, words.confirm, price);
+        const label = `${locale} ${price} with ${JSON.stringify(balances)}`;
+        // Future tense: nothing is paid yet ("Paid with…" / "Pago com…" was the defect).
+        expect(pay, label).toMatch(locale === 'en' ? /^You will pay with / : /^Você vai pagar com /);
+        expect(pay, label).not.toMatch(/\b(paid|pago)\b/i);
+        // The currency: the line and the button both name Xtra keys, or neither does.
+        const unit = locale === 'en' ? (price === 1 ? 'Xtra key' : 'Xtra keys') : price === 1 ? 'chave Xtra' : 'chaves Xtra';
+        expect(pay.includes(`${price} ${unit}`), label).toBe(xtra);
+        expect(confirm.includes(`${price} ${unit}`), label).toBe(xtra);
+        expect(confirm, label).toContain(String(price));
+      }
+    }
+    expect(payWords(dialogView({ price: 12 }, { keys: 3, xtra: 7 }))).toBeNull();
   });
 });

@@ -8,7 +8,7 @@ import type { AppCheckSettings } from '~/lib/app-check';
 /** The catalogue keys the dialog uses; the page embeds their ICU sources (UnlockDialogConfig.astro). */
 export const DIALOG_MESSAGES = [
   'unlock.title', 'unlock.close', 'unlock.price', 'unlock.was', 'wallet.balances', 'unlock.payWithKeys', 'unlock.payWithXtra',
-  'wallet.bonusLine', 'unlock.short', 'wallet.buyKeys', 'unlock.confirm', 'unlock.pending', 'unlock.success', 'unlock.errorStatus',
+  'wallet.bonusLine', 'unlock.short', 'wallet.buyKeys', 'unlock.confirm', 'unlock.confirmXtra', 'unlock.pending', 'unlock.success', 'unlock.errorStatus',
   'unlock.dismiss', 'unlock.orFree', 'unlock.pass', 'unlock.ad', 'unlock.adWatching', 'unlock.adClaim', 'unlock.adSponsor', 'unlock.adOpen',
   'unlock.orPlan', 'unlock.rent',
 ] as const;
@@ -35,6 +35,17 @@ export function dialogView(offer: Pick<UnlockOffer, 'price'>, balances: PricingB
   const c = chooseCurrency(offer.price, balances);
   if (c !== 'insufficient') return { currency: c, missing: 0 };
   return { currency: null, missing: offer.price - Math.max(balances.keys, balances.xtra) };
+}
+
+/**
+ * The line that says which balance will pay and the confirm button, both in that one currency
+ * (issue 26: "Paid with 3 Xtra keys" above "Unlock for 3 keys", before anything was paid).
+ * Null when neither balance covers the price (the dialog offers buying keys instead).
+ */
+export function payWords(view: DialogView): { pay: 'unlock.payWithKeys' | 'unlock.payWithXtra'; confirm: 'unlock.confirm' | 'unlock.confirmXtra' } | null {
+  if (view.currency === 'xtra') return { pay: 'unlock.payWithXtra', confirm: 'unlock.confirmXtra' };
+  if (view.currency === 'keys') return { pay: 'unlock.payWithKeys', confirm: 'unlock.confirm' };
+  return null;
 }
 
 /** The message of a failed call: the server's `detail`, else "Error {status}" (already formatted by the caller). */
