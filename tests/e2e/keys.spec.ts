@@ -246,7 +246,7 @@ for (const site of ['en', 'br'] as const) test.describe(`free ways in (${site})`
     throw new Error(`no row offers the ${way}`);
   }
 
-  test('the daily pass opens a chapter for a while; the row then says rented and the pass recharges', async ({ page, reader: _signedIn }) => {
+  test('the daily pass opens a chapter for a while; the row then says free read and the header counts the pass down', async ({ page, reader: _signedIn }) => {
     await page.goto(url(FREE_SERIES));
     await expect(page.locator('.chip-pass').first()).toHaveText(message(locale, 'chapter.passReady'));
     const { button, offer } = await rowOffering(page, 'pass');
@@ -254,10 +254,11 @@ for (const site of ['en', 'br'] as const) test.describe(`free ways in (${site})`
     const dialog = page.locator('dialog.unlock-dialog[open]');
     await Promise.all([page.waitForURL((u) => u.pathname === offer.href), dialog.getByRole('button', { name: message(locale, 'unlock.pass') }).click()]);
     await expect(page.locator('.reader-page img').first()).toBeVisible();
-    await expect(page.locator('.reader-rental')).toContainText(message(locale, 'chapter.rented'));
+    await expect(page.locator('.reader-rental')).toContainText(message(locale, 'chapter.freeRead'));
     await page.goto(url(FREE_SERIES));
-    await expect(page.locator('li.chapter-row', { has: page.locator(`a[href="${offer.href}"]`) })).toContainText(message(locale, 'chapter.rented'));
+    await expect(page.locator('li.chapter-row', { has: page.locator(`a[href="${offer.href}"]`) })).toContainText(message(locale, 'chapter.freeRead'));
     await expect(page.locator('.chip-pass')).toHaveCount(0);
+    await expect(page.locator('.series-pass')).toHaveCount(1);
   });
 
   test('an ad shows another series, lets the reader claim the free read after its minimum time, and opens the chapter', async ({ page, reader: _signedIn }) => {

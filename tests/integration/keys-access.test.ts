@@ -244,7 +244,9 @@ for (const dialect of selectedDialects()) {
       const during = await get(chapter.path, reader);
       const urls = mediaUrls(during.text);
       expect(urls.length).toBeGreaterThan(0);
-      expect(htmlText(during.text)).toContain(message('en', 'chapter.rented'));
+      // A daily-pass read is a free read, not a paid rental (issue 26).
+      expect(htmlText(during.text)).toContain(message('en', 'chapter.freeRead'));
+      expect(htmlText(during.text)).not.toContain(message('en', 'chapter.rented'));
       expect((await get(urls[0]!, reader)).status).toBe(200);
       const episodes = await get(`/api/comic/${chapter.seriesId}/episodes?language=en`, reader);
       const ep = (episodes.json() as { episodes: { id: string; rental: { expires_at: string } | null; owned: boolean }[] }).episodes.find((e) => e.id === chapter.e4pid)!;

@@ -83,8 +83,8 @@ describe('chapter rows', () => {
 
   describe('for a signed-in reader', () => {
     const l: RowLabels = {
-      ...labels, unlock: 'Unlock', owned: 'Owned', rented: 'Rented', ends: (w) => `ends ${w}`,
-      passReady: 'Daily pass ready', passRecharges: (w) => `Daily pass ${w}`, unavailable: 'Unavailable',
+      ...labels, unlock: 'Unlock', owned: 'Owned', rented: 'Rented', freeRead: 'Free read', ends: (w) => `ends ${w}`,
+      passReady: 'Daily pass ready', unavailable: 'Unavailable',
     };
     const signed = (cs: ChapterView[]) => renderChapterRows(withGaps(cs), l, '/comics/s/', true);
     it('a paid row offers an unlock form (no login link) whose button carries what the dialog shows', () => {
@@ -94,17 +94,25 @@ describe('chapter rows', () => {
       // and its name says which chapter it unlocks.
       expect(html).toContain('<button class="btn-unlock" name="content" value="EPI-p&quot;x" data-price="12" data-was="15" data-ad aria-label="Unlock: Chapter 1">Unlock</button>');
     });
-    it('an owned row says so; a rented one says when it ends, refreshable', () => {
-      const html = signed([chapter({ state: 'unlocked', reason: 'owned', finalPrice: 5 }), chapter({ number: 2, state: 'unlocked', reason: 'daily_pass', readableUntil: 7200, untilText: 'in 2 hours' })]);
+    it('an owned row says so; a free read (daily pass, ad) says so, never "Rented", and when it ends, refreshable', () => {
+      const html = signed([
+        chapter({ state: 'unlocked', reason: 'owned', finalPrice: 5 }),
+        chapter({ number: 2, state: 'unlocked', reason: 'daily_pass', readableUntil: 7200, untilText: 'in 2 hours' }),
+        chapter({ number: 3, state: 'unlocked', reason: 'ad_rental', readableUntil: 3600, untilText: 'in 1 hour' }),
+      ]);
       expect(html).toContain('<span class="chip chip-owned">Owned</span>');
-      expect(html).toContain('<span class="chip chip-owned">Rented</span><span class="until">ends <time datetime="1970-01-01T02:00:00.000Z" data-countdown="7200">in 2 hours</time></span>');
+      expect(html).toContain('<span class="chip chip-owned">Free read</span><span class="until">ends <time datetime="1970-01-01T02:00:00.000Z" data-countdown="7200">in 2 hours</time></span>');
+      expect(html).toContain('<span class="chip chip-owned">Free read</span><span class="until">ends <time datetime="1970-01-01T01:00:00.000Z" data-countdown="3600">in 1 hour</time></span>');
+      expect(html).not.toContain('Rented');
       expect(html).not.toContain('5 KEY');
     });
-    it('shows the daily pass: ready, or when it recharges', () => {
+    it('shows the daily pass on each row it opens now; while it recharges no row repeats when (the header says it once)', () => {
       const ready = signed([chapter({ state: 'paid', reason: null, finalPrice: 3, originalPrice: 3, buyable: true, pass: { open: true } })]);
       expect(ready).toContain('<span class="chip chip-pass">Daily pass ready</span>');
       const later = signed([chapter({ state: 'paid', reason: null, finalPrice: 3, originalPrice: 3, buyable: true, pass: { open: false, until: 3600 }, passText: 'in 1 hour' })]);
-      expect(later).toContain('Daily pass <time datetime="1970-01-01T01:00:00.000Z" data-countdown="3600">in 1 hour</time>');
+      expect(later).not.toContain('in 1 hour');
+      expect(later).not.toContain('data-countdown');
+      expect(later).toContain('btn-unlock');
     });
     it('a chapter read through the subscription says Subscribed; a plan rental is a rental that ends', () => {
       const html = renderChapterRows(withGaps([

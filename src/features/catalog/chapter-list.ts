@@ -22,14 +22,16 @@ export interface RowLabels {
   /** The signed-in reader's rows: unlock button, owned and rented chips, the daily pass. */
   unlock?: string;
   owned?: string;
+  /** A plan rental ("Rented"). */
   rented?: string;
+  /** A chapter opened free for a while by the daily pass or an ad: "Free read", never "Rented" (issue 26). */
+  freeRead?: string;
   /** The chip of a chapter read through the reader's subscription to the series. */
   subscribed?: string;
   /** "ends {when}" after a rental or a free period. */
   ends?: (when: string) => string;
+  /** On each row the pass can open now. While it recharges, the series header says when, once. */
   passReady?: string;
-  /** "Daily pass {when}" while it recharges. */
-  passRecharges?: (when: string) => string;
   unavailable?: string;
 }
 
@@ -49,10 +51,10 @@ interface Escaped {
   unlockName: string;
   owned: string;
   rented: string;
+  freeRead: string;
   subscribed: string;
   ends: string;
   passReady: string;
-  passRecharges: string;
   unavailable: string;
 }
 
@@ -76,10 +78,10 @@ function escapeLabels(labels: RowLabels, login: string): Escaped {
     unlockName: ` aria-label="${escapeHtml(labels.unlock ?? '')}: `,
     owned: escapeHtml(labels.owned ?? ''),
     rented: escapeHtml(labels.rented ?? ''),
+    freeRead: escapeHtml(labels.freeRead ?? labels.rented ?? ''),
     subscribed: escapeHtml(labels.subscribed ?? labels.owned ?? ''),
     ends: around(labels.ends),
     passReady: escapeHtml(labels.passReady ?? ''),
-    passRecharges: around(labels.passRecharges),
     unavailable: escapeHtml(labels.unavailable ?? ''),
   };
 }
@@ -104,8 +106,9 @@ function row(c: ChapterView, e: Escaped, signedIn: boolean): string {
   let side = '';
   if (c.state === 'free') side = `<span class="price price-free">${e.free}</span>`;
   else if (c.state === 'unlocked') {
-    const rental = c.reason === 'rental' || c.reason === 'daily_pass' || c.reason === 'ad_rental';
-    const chip = rental ? e.rented : c.reason === 'subscription' ? e.subscribed : e.owned;
+    const free = c.reason === 'daily_pass' || c.reason === 'ad_rental';
+    const rental = free || c.reason === 'rental';
+    const chip = free ? e.freeRead : rental ? e.rented : c.reason === 'subscription' ? e.subscribed : e.owned;
     side = `<span class="chip chip-owned">${chip}</span>${rental && c.readableUntil ? until(e.ends, c.readableUntil, c.untilText) : ''}`;
   } else if (c.state === 'unavailable') side = `<span class="chip">${e.unavailable}</span>`;
   else if (c.state === 'paid') {
@@ -113,7 +116,8 @@ function row(c: ChapterView, e: Escaped, signedIn: boolean): string {
       ? `<s class="price-was"><span aria-hidden="true">${e.keys(c.originalPrice)}</span><span class="visually-hidden">${e.was(c.originalPrice)}</span></s>`
       : '';
     const price = `<span class="price">${was}<span class="price-now${c.onSale ? ' sale' : ''}">${e.keys(c.finalPrice)}</span></span>`;
-    const pass = !c.pass ? '' : c.pass.open ? `<span class="chip chip-pass">${e.passReady}</span>` : until(e.passRecharges, c.pass.until, c.passText, 'pass-note');
+    // A recharging pass is the same for every row: the series header counts it down once.
+    const pass = c.pass?.open ? `<span class="chip chip-pass">${e.passReady}</span>` : '';
     if (!signedIn) side = `${price}<a class="login-to-read" href="${e.login}">${e.loginToRead}</a>`;
     else if (c.buyable || c.pass?.open || c.ad || c.rentLeft !== null) side = `${pass}${price}${listUnlockButton(c, e, name)}`;
     else side = `${pass}${price}`;
@@ -125,9 +129,9 @@ function row(c: ChapterView, e: Escaped, signedIn: boolean): string {
 }
 
 /** "ends in 3 hours": the time is its own element so the page script keeps it fresh. */
-function until(label: string, at: number, text: string | null, cls = 'until'): string {
+function until(label: string, at: number, text: string | null): string {
   const [before = '', after = ''] = label.split('\u0000');
-  return `<span class="${cls}">${before}<time datetime="${new Date(at * 1000).toISOString()}" data-countdown="${at}">${escapeHtml(text ?? '')}</time>${after}</span>`;
+  return `<span class="until">${before}<time datetime="${new Date(at * 1000).toISOString()}" data-countdown="${at}">${escapeHtml(text ?? '')}</time>${after}</span>`;
 }
 
 /** What the unlock dialog (wallet feature) shows for a chapter (unlockButtonHtml writes it into the button). */

@@ -68,7 +68,7 @@ export async function querySeries(db: DB, q: ListingQuery): Promise<ListingResul
 }
 
 /** A series row (with the listing's columns) as a listing item; the home cards build on it. */
-export function toListingItem(r: SeriesCardRow & { in_exclusive: number; update_status: string; last_updated: number | string; chapter_count: number | string }): ListingItem {
+export function toListingItem(r: SeriesCardRow & { in_exclusive: number; update_status: string; last_updated: number | string; chapter_count: number | string | null }): ListingItem {
   return {
     ...toSeriesCard(r),
     exclusive: Number(r.in_exclusive) === 1,

@@ -356,12 +356,18 @@ function conditions(db: DB, eb: SeriesEb, q: Omit<ListingQuery, 'order' | 'offse
 export function listingQueries(db: DB, q: ListingQuery) {
   const column = ORDER_COLUMN[q.order.key];
   const direction = q.order.desc ? 'desc' : 'asc';
+  const siteIds = [...new Set(q.siteIds)];
   const base = db
     .selectFrom('series')
     .select([
       'series.id', 'series.e4pid', 'series.slug', 'series.name', 'series.format', 'series.adult', 'series.in_exclusive',
-      'series.update_status', 'series.last_updated', 'series.chapter_count', 'series.color', 'series.images',
+      'series.update_status', 'series.last_updated', 'series.color', 'series.images',
     ])
+    // A card counts the chapters of the languages the site shows, as the series page does, not
+    // every language's (issue 26: "357 episodes" on a card where English has 179). One probe of
+    // the (series_id, language) rows per card of the page.
+    .select((eb) => eb.selectFrom('series_languages').select((l) => l.fn.sum<number | string>('series_languages.chapter_count').as('n'))
+      .whereRef('series_languages.series_id', '=', 'series.id').where('series_languages.site_id', 'in', siteIds).as('chapter_count'))
     .where((eb) => eb.and(conditions(db, eb, q)));
   // Translated names have no index to walk: the matching series are sorted (a name order only).
   const namesIn = q.order.key === 'name' ? q.namesIn : undefined;

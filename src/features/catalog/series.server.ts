@@ -5,7 +5,7 @@ import type { T } from '~/lib/i18n';
 import type { SeriesRow } from '@db/schema';
 import type { ChapterListRow } from './repository.server';
 import * as repo from './repository.server';
-import { chapterName, isOnSale, limitUpcoming, readState, withGaps, type Format, type ListItem, type ReadState, regionBlocks } from './rules';
+import { chapterName, isOnSale, limitUpcoming, readState, unitFor, withGaps, type Format, type ListItem, type ReadState, regionBlocks } from './rules';
 import { lineupOf, priceChapter, seriesAccess, type AccessReason, type Campaign, type ChapterAccess, type Currency, type Lineup, type PricedSeries, type ReaderEntitlements, type RowState } from './pricing';
 import { campaignsOf, pricedChapterOf, pricedSeriesOf } from './pricing.server';
 import { parseImages, type SeriesImages } from './images';
@@ -14,6 +14,7 @@ import { defaultNameFormat } from './naming';
 import { chapterDate, dateDisplay, relativeTime } from '~/lib/dates';
 import { continueTarget, type ContinueKind } from './continue';
 import { parseJsonArray } from '~/lib/json';
+import { scheduleLine } from './texts';
 
 export const CHAPTERS_PER_PAGE = 100;
 
@@ -99,6 +100,13 @@ export interface SeriesPage {
   signedIn: boolean;
   /** The subscribe button's state; null when there is nothing to subscribe to (see SeriesSubscription). */
   subscription: SeriesSubscription | null;
+  /**
+   * The reader's daily pass is recharging and would open a chapter listed here: when it is back
+   * ("in 23 hours"), shown once in the header as a "wait for free" countdown, not on every row.
+   */
+  passCountdown: { until: number; text: string } | null;
+  /** The schedule line in the site's language (texts.ts `scheduleLine`), or null. */
+  scheduleText: string | null;
 }
 
 /**
@@ -168,6 +176,7 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
   let resume: ChapterView | null = null;
   let resumeKind: ContinueKind | null = null;
   let subscription: SeriesSubscription | null = null;
+  let passCountdown: SeriesPage['passCountdown'] = null;
   const signedIn = opts.entitlementsOf !== undefined;
   // A removed series still lists its chapters: free and owned ones stay readable, nothing is sold.
   if (block === null || block === 'removed') {
@@ -197,6 +206,7 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
         v = chapterView(series, r, pricing, nameFormat, opts);
         const p = progressOf.get(v.e4pid);
         if (p) v.read = readState(p);
+        if (!passCountdown && v.pass && !v.pass.open && v.passText) passCountdown = { until: v.pass.until, text: v.passText };
         memo.set(r, v);
       }
       return v;
@@ -253,6 +263,11 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
     resumeKind,
     signedIn,
     subscription,
+    passCountdown,
+    scheduleText: scheduleLine({
+      original: found.update_text, localized: series.update_text, siteLanguage: site.language, seriesLanguages: languages.map((l) => l.language),
+      generated: t('series.scheduleText', { status: series.update_status, unit: unitFor(format) }),
+    }),
   };
 }
 

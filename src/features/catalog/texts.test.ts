@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localizeRow, localizedText } from './texts';
+import { localizeRow, localizedText, scheduleLine } from './texts';
 
 describe('series texts fallback', () => {
   it('shows the translation when there is one', () => {
@@ -35,5 +35,24 @@ describe('series texts fallback', () => {
 
   it('translates the chapter name format ("Round {num}" → "Rodada {num}")', () => {
     expect(localizeRow({ chapter_name_format: 'Round {num}' }, { chapter_name_format: 'Rodada {num}' }).chapter_name_format).toBe('Rodada {num}');
+  });
+});
+
+describe('the schedule line (issue 26: no English line under Portuguese labels)', () => {
+  const line = (over: Partial<Parameters<typeof scheduleLine>[0]>) =>
+    scheduleLine({ original: 'New episodes every Friday', localized: 'New episodes every Friday', siteLanguage: 'pt-br', seriesLanguages: ['en'], generated: 'Novos episódios toda sexta-feira', ...over });
+  it('an English-only series on the Portuguese site gets the line generated in Portuguese, never the English one', () => {
+    expect(line({})).toBe('Novos episódios toda sexta-feira');
+    expect(line({ seriesLanguages: ['en', 'pt-br'] })).toBe('Novos episódios toda sexta-feira');
+  });
+  it('a translation into the site\'s language wins; the original shows where it is the site\'s language', () => {
+    expect(line({ localized: 'Toda sexta, episódio novo' })).toBe('Toda sexta, episódio novo');
+    expect(line({ siteLanguage: 'en', generated: 'New episodes every Friday' , original: 'Fresh on Fridays', localized: 'Fresh on Fridays' })).toBe('Fresh on Fridays');
+    expect(line({ original: 'Novos capítulos todo domingo', localized: 'Novos capítulos todo domingo', seriesLanguages: ['pt-br'] })).toBe('Novos capítulos todo domingo');
+  });
+  it('a Portuguese-only series on the English site gets the English line; no line of its own or no status line gives none', () => {
+    expect(line({ siteLanguage: 'en', original: 'Em hiato', localized: 'Em hiato', seriesLanguages: ['pt-br'], generated: 'On hiatus' })).toBe('On hiatus');
+    expect(line({ original: null, localized: null })).toBeNull();
+    expect(line({ generated: '' })).toBeNull();
   });
 });

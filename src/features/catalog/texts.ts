@@ -34,3 +34,20 @@ export function localizeRow<R extends Partial<Record<TranslatedField, string | n
   }
   return out ?? row;
 }
+
+/**
+ * The series' schedule line ("New episodes every Friday") in the site's language, never another
+ * (issue 26: English lines under Portuguese labels). Its translation into the site's language
+ * when there is one; else the original when the series was first published in the site's
+ * language (English when it has English chapters, the catalogue being English-first, else its
+ * only or first language); else the line generated from its update status (`generated`, from
+ * the site's messages), or none. A series without a line of its own gets none.
+ */
+export function scheduleLine(input: { original: string | null; localized: string | null; siteLanguage: string; seriesLanguages: readonly string[]; generated: string | null }): string | null {
+  const { original, localized } = input;
+  if (localized != null && localized !== original) return localized;
+  if (original == null || original.trim() === '') return null;
+  const first = input.seriesLanguages.includes('en') ? 'en' : [...input.seriesLanguages].sort()[0];
+  if (first === input.siteLanguage) return original;
+  return input.generated?.trim() ? input.generated : null;
+}

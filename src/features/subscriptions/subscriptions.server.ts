@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import type { T } from '~/lib/i18n';
 import type { Site } from '~/lib/site';
 import { formatMoney } from '~/lib/money';
-import { findSeries } from '~/features/catalog/index.server';
+import { findSeries, localizeSeriesRows } from '~/features/catalog/index.server';
 import { isUniqueViolation, writeTransaction, type DB } from '~/server/db';
 import * as repo from './repository.server';
 import { beginSubscription, moveSubscription, type SubscriptionRow } from './moves.server';
@@ -199,7 +199,9 @@ export async function mySubscriptions(db: DB, input: { userId: number; site: Sit
   if (!current) return { current: null };
   const plan = (await repo.findPlanById(db, current.plan_id))!;
   const slots = await repo.slotSeries(db, current.id);
-  const series = (await Promise.all(slots.map((id) => findSeries(db, String(id))))).filter((s) => s != null);
+  const found = (await Promise.all(slots.map((id) => findSeries(db, String(id))))).filter((s) => s != null);
+  // Named as the site names them (issue 26: English names on the Portuguese site).
+  const series = await localizeSeriesRows(db, input.site.language, found);
   return {
     current: {
       /** The internal id, for the payment history (commerce's `subscriptionPage`). */
