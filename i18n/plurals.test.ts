@@ -6,7 +6,9 @@
  * its locale to check that the singular is chosen at 1 and only at 1 (in CLDR's Portuguese, the
  * `one` category covers 0, but Brazilians write "0 chaves": an explicit `=0` case is needed), and
  * that no number in the text stands next to a noun or verb of the wrong number ("1 keys", "2
- * key", "0 chave", "Faltam 1").
+ * key", "0 chave", "Faltam 1"). Issue 26 added: every case shows its count (only an explicit `=0`
+ * may say it in words: "Nenhuma série"), and numbers written into a message's own text agree too.
+ * Messages are found by parsing, so a new message with a count is covered without listing it.
  */
 import { describe, expect, it } from 'vitest';
 import { IntlMessageFormat } from 'intl-messageformat';
@@ -135,6 +137,40 @@ function agreementProblems(text: string, n: number): string[] {
   return problems;
 }
 
+/** Plurals without an "other" case, and counts a message does not show (zero in words is fine where =0 says so). */
+function countsShown(source: string, locale: Locale): string[] {
+  const problems: string[] = [];
+  const format = new IntlMessageFormat(source, locale);
+  const args = argsOf(format.getAst() as Element[]);
+  for (const { name, options } of args.plurals) {
+    if (!options.includes('other')) problems.push(`{${name}} has no "other" case`);
+    for (const n of VALUES) {
+      // Only this count gets n; the others a number that cannot be mistaken for it.
+      const values: Record<string, string | number> = {};
+      for (const a of [...args.simple, ...args.plurals.map((p) => p.name)]) values[a] = a === name ? n : 7_345;
+      for (const a of args.selects) values[a] = 'other';
+      const text = String(format.format(values));
+      const shown = new RegExp(`(?<![\\p{L}\\p{N}])${n}(?![\\p{L}\\p{N}])`, 'u').test(text);
+      // "Nenhuma série", "Sem aluguéis": zero in words, where the message says so with =0.
+      if (!shown && !(n === 0 && options.includes('=0'))) problems.push(`{${name}} at ${n} does not show ${n}: "${text}"`);
+    }
+  }
+  return problems;
+}
+
+/** Numbers written into a message's own text ("above 9 keys") that meet a noun or verb of the other number. */
+function literalCountProblems(source: string, locale: Locale): string[] {
+  const format = new IntlMessageFormat(source, locale);
+  const args = argsOf(format.getAst() as Element[]);
+  const values: Record<string, string | number> = {};
+  // Arguments get a number no message writes itself, so what is left is the message's own text.
+  for (const a of [...args.simple, ...args.plurals.map((p) => p.name)]) values[a] = 7_345;
+  for (const a of args.selects) values[a] = 'other';
+  const text = String(format.format(values));
+  const literals = new Set([...text.matchAll(/(?<![\p{L}\p{N}.,])\d+(?![\p{L}\p{N}])/gu)].map((m) => Number(m[0])).filter((n) => n !== 7_345));
+  return [...literals].flatMap((n) => agreementProblems(text, n));
+}
+
 describe('counts in the catalogues', () => {
   it('every argument is a plural count or reviewed (text, or a number that counts nothing)', () => {
     const bare: string[] = [];
@@ -172,6 +208,20 @@ describe('counts in the catalogues', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('every plural has an "other" case, and shows its number in every case but an explicit =0 said in words (issue 26)', () => {
+    const wrong: string[] = [];
+    for (const { locale, key, source } of every) {
+      if (SPLIT.test(key)) continue;
+      for (const problem of countsShown(source, locale)) wrong.push(`${locale} ${key}: ${problem}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('no number written into a message\'s own text meets a noun or verb of the other number', () => {
+    const wrong = every.flatMap(({ locale, key, source }) => literalCountProblems(source, locale).map((p) => `${locale} ${key}: ${p}`));
+    expect(wrong).toEqual([]);
+  });
+
   it('formatted with every count at 0, 1, 2 and 5, no number meets a noun or verb of the other number', () => {
     const wrong: string[] = [];
     for (const { locale, key, source } of every) {
@@ -191,7 +241,7 @@ describe('counts in the catalogues', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('the checks catch the defects of issue 24', () => {
+  it('the checks catch the defects of issues 24 and 26', () => {
     expect(agreementProblems('Faltam 1 chave.', 1)).toEqual(['"faltam 1"']);
     expect(agreementProblems('Você tem 0 chave e 0 chave Xtra.', 0)).toEqual(['"0 chave"', '"0 chave"']);
     expect(agreementProblems('3 KEY', 3)).toEqual(['"3 key"']);
@@ -199,6 +249,12 @@ describe('counts in the catalogues', () => {
     expect(agreementProblems('You need 2 more key.', 2)).toEqual(['"2 key"']);
     expect(agreementProblems('Falta 1 chave. Faltam 2 chaves.', 1)).toEqual([]);
     expect(agreementProblems('Your 7-day free trial', 7)).toEqual([]);
+    expect(countsShown('{n, plural, one {a key} other {# keys}}', 'en')).toEqual(['{n} at 1 does not show 1: "a key"']);
+    // A plural without "other" does not even parse (and every message is parsed: catalogues.test.ts).
+    expect(() => countsShown('{n, plural, one {# key} few {# keys}}', 'en')).toThrow(/MISSING_OTHER_CLAUSE/);
+    expect(countsShown('{n, plural, =0 {Nenhuma série} one {# série} other {# séries}}', 'pt-BR')).toEqual([]);
+    expect(literalCountProblems('Capítulos acima de 9 chave devolvem {n, plural, one {# chave} other {# chaves}}.', 'pt-BR')).toEqual(['"9 chave"']);
+    expect(literalCountProblems('Chapters priced above 9 keys give Xtra keys back.', 'en')).toEqual([]);
     const rules = new Intl.PluralRules('pt-BR');
     expect(rules.select(0)).toBe('one'); // why Portuguese needs =0
     const ast = new IntlMessageFormat('{n, plural, one {# chave} other {# chaves}}', 'pt-BR').getAst() as Element[];
