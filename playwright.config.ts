@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 
@@ -9,9 +10,17 @@ if (!fs.existsSync(new URL('./dist/server/entry.mjs', import.meta.url))) {
 }
 
 const DB_FILE = 'data/e2e.db';
-// Keep in step with tests/e2e/fixtures.ts (brUrl); not imported from there so that the config
-// never loads test code.
-const E2E_PORT = Number(process.env.INKPASS_E2E_PORT || 4399);
+// INKPASS_E2E_PORT, or a port free right now, so that two checkouts (or two runs) never fight over
+// one. The config is evaluated in the runner and again in every worker: the runner picks the port
+// once and puts it in its environment, which the workers inherit, so all of them (and
+// tests/e2e/fixtures.ts's URLs) agree. Synchronous because the config is; the port is asked of
+// the system by a one-line child (listen on 0, print the port, close).
+if (!process.env.INKPASS_E2E_PORT) {
+  process.env.INKPASS_E2E_PORT = execFileSync(process.execPath, ['-e',
+    "const s = require('node:net').createServer(); s.listen(0, '127.0.0.1', () => { process.stdout.write(String(s.address().port)); s.close(); });",
+  ], { encoding: 'utf8' }).trim();
+}
+const E2E_PORT = Number(process.env.INKPASS_E2E_PORT);
 
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -1,5 +1,5 @@
 /**
- * npm run payments -- pay <correlationID> [--url http://localhost:4321]
+ * npm run payments -- pay <correlationID> [--url http://localhost:4321]   (default: the server PORT and HOST name)
  * npm run payments -- reconcile
  *
  * `pay` plays the payer of a Pix sandbox charge: marks it paid at the sandbox PSP and delivers
@@ -10,14 +10,14 @@
  */
 import { parseArgs } from 'node:util';
 import { createDb } from '~/server/db';
-import { config } from '~/server/config.mjs';
+import { config, localOrigin } from '~/server/config.mjs';
 import { migrateToLatest } from '@db/migrate';
 import { reconcile } from '~/features/commerce/index.server';
 import { deliverWebhook, paySandboxCharge, sandboxWebhookKey } from '~/features/payments/sandbox.server';
 import { PIX_WEBHOOK_PATH } from '~/lib/paths';
 
 const USAGE = [
-  'Usage: npm run payments -- pay <correlationID> [--url <server URL, default http://127.0.0.1:PORT>]',
+  'Usage: npm run payments -- pay <correlationID> [--url <server URL, default http://HOST:PORT as the server reads them>]',
   '       npm run payments -- reconcile',
 ].join('\n');
 
@@ -39,7 +39,7 @@ if (command !== 'pay' && command !== 'reconcile') usage(`Unknown command "${comm
 if (command === 'pay' && rest.length !== 1) usage('pay takes one correlationID');
 if (command === 'reconcile' && rest.length) usage(`Unexpected argument "${rest[0]}".`);
 if (command === 'pay' && (config.payments.pix !== 'sandbox' || config.mode !== 'demo')) usage('pay plays the payer of the Pix sandbox, which only a demo has (INKPASS_MODE=demo, PAYMENTS_PIX=sandbox); a real PSP is paid from a bank app');
-const base = (values.url ?? `http://127.0.0.1:${config.port}`).replace(/\/+$/, '');
+const base = (values.url ?? localOrigin(config)).replace(/\/+$/, '');
 if (!/^https?:\/\/[^\s/]+$/.test(base)) usage('--url must be the server\'s origin, such as http://localhost:4321');
 
 const { db } = await createDb();

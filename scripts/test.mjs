@@ -132,20 +132,22 @@ function playwrightCounts(file) {
 }
 
 const results = [];
-/** Records one step. A step that failed without reporting a failing test counts as one failure. */
+/**
+ * Records one step. A step that ends badly without a failing test (it timed out, crashed, or
+ * exited non-zero before reporting) is marked stopped, with the reason: it counts no failed test,
+ * since none failed, but the run still fails.
+ */
 function record(name, outcome, counts) {
-  let c = counts ?? { passed: 0, failed: 0, skipped: 0 };
-  let note = c.note ?? '';
+  const c = counts ?? { passed: 0, failed: 0, skipped: 0 };
   const ok = outcome.code === 0 && !outcome.timedOut;
-  if (!ok && c.failed === 0) {
-    c = { ...c, failed: 1 };
-    note ||= outcome.timedOut ? 'timed out' : counts ? `exited with ${outcome.code}` : `exited with ${outcome.code} before reporting tests`;
-  }
-  results.push({ name, ok, ...c, note });
+  const stopped = ok ? '' : outcome.timedOut ? 'timed out'
+    : c.failed === 0 ? (counts ? `exited with ${outcome.code}` : `exited with ${outcome.code} before reporting tests`) : '';
+  results.push({ name, ok, ...c, note: c.note ?? '', stopped });
 }
 
+/** A step that could not run at all (no build): stopped, not a failed test. */
 function skip(name, why) {
-  results.push({ name, ok: false, passed: 0, failed: 1, skipped: 0, note: why });
+  results.push({ name, ok: false, passed: 0, failed: 0, skipped: 0, note: '', stopped: why });
 }
 
 // 1. Build --------------------------------------------------------------------------------
@@ -160,13 +162,15 @@ if (process.env.SKIP_BUILD === '1') {
 } else if (wanted('integration') || wanted('e2e')) {
   const b = await run('build', 'npx', ['astro', 'build'], { timeoutMs: LIMITS.build });
   built = b.code === 0 && !b.timedOut;
-  if (!built) results.push({ name: 'build', ok: false, passed: 0, failed: 1, skipped: 0, note: b.timedOut ? 'timed out' : `exited with ${b.code}` });
+  if (!built) results.push({ name: 'build', ok: false, passed: 0, failed: 0, skipped: 0, note: '', stopped: b.timedOut ? 'timed out' : `exited with ${b.code}` });
 }
 
 // 2. Types: strict TypeScript over .ts and .astro files (one failure if any error) -----
 if (wanted('typecheck')) {
   const r = await run('typecheck', 'npx', ['astro', 'check'], { timeoutMs: LIMITS.typecheck });
-  record('typecheck', r, r.code === 0 && !r.timedOut ? { passed: 1, failed: 0, skipped: 0, note: 'astro check: no errors' } : null);
+  // Type errors are the check failing (one failure); a check that timed out is stopped.
+  record('typecheck', r, r.timedOut ? null : r.code === 0 ? { passed: 1, failed: 0, skipped: 0, note: 'astro check: no errors' }
+    : { passed: 0, failed: 1, skipped: 0, note: 'astro check reported errors' });
 }
 
 // 2b. Unit ----------------------------------------------------------------------------------
@@ -221,11 +225,15 @@ const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 console.log(`\n━━━ summary (${minutes} min)`);
 for (const r of results) {
-  const mark = r.ok ? 'ok  ' : 'FAIL';
-  console.log(`  ${mark} ${r.name.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(4)} failed ${String(r.skipped).padStart(4)} skipped${r.note ? `  (${r.note})` : ''}`);
+  const mark = r.ok ? 'ok  ' : r.stopped ? 'STOP' : 'FAIL';
+  const why = [r.stopped && `stopped: ${r.stopped}`, r.note].filter(Boolean).join('; ');
+  console.log(`  ${mark} ${r.name.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(4)} failed ${String(r.skipped).padStart(4)} skipped${why ? `  (${why})` : ''}`);
 }
 const ran = total.passed + total.failed;
+const stopped = results.filter((r) => r.stopped).map((r) => r.name);
 const ok = results.every((r) => r.ok) && ran > 0 && total.failed === 0;
 if (ran === 0) console.log('  no test ran');
-console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
+// The last line stays "N passed, M failed" (CI reads it); a stopped step is named after it, and
+// the exit code says the run failed.
+console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}${stopped.length ? `; stopped: ${stopped.join(', ')}` : ''}`);
 process.exit(ok ? 0 : 1);

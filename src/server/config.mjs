@@ -271,6 +271,18 @@ export function isLoopback(host) {
 }
 
 /**
+ * The address a command on this machine reaches the server at (`npm run payments -- pay` delivers
+ * its webhook there): PORT and HOST as the server reads them, with a wildcard HOST (every
+ * interface) reached through loopback.
+ * @param {Pick<Config, 'host' | 'port'>} c
+ */
+export function localOrigin(c) {
+  const h = String(c.host).trim().replace(/^\[|\]$/g, '');
+  const host = h === '0.0.0.0' || h === '::' || h === '' ? '127.0.0.1' : h;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${c.port}`;
+}
+
+/**
  * What stops a server from starting with this configuration, one line each naming what to
  * change (scripts/serve.mjs prints them and exits 1; `npm run doctor` prints them too). Facts
  * that need the database (a demo account in it) are added by the caller.

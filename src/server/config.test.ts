@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APP_CHECK_DEFAULT_DIFFICULTY, isLoopback, readConfig, startupRefusals, TURNSTILE_VERIFY_URL } from './config.mjs';
+import { APP_CHECK_DEFAULT_DIFFICULTY, isLoopback, localOrigin, readConfig, startupRefusals, TURNSTILE_VERIFY_URL } from './config.mjs';
 
 describe('configuration', () => {
   it('has safe local defaults', () => {
@@ -131,5 +131,13 @@ describe('configuration', () => {
     [{ TURNSTILE_SITE_KEY: 's', TURNSTILE_SECRET_KEY: 'k', TURNSTILE_VERIFY_URL: 'ftp://x' }, /TURNSTILE_VERIFY_URL/],
   ])('stops the start on a bad value: %j', (env, message) => {
     expect(() => readConfig(env)).toThrow(message);
+  });
+
+  it('gives commands the running server\'s address from PORT and HOST, a wildcard HOST through loopback', () => {
+    expect(localOrigin(readConfig({ PORT: '4500' }))).toBe('http://127.0.0.1:4500');
+    expect(localOrigin(readConfig({ PORT: '4501', HOST: '0.0.0.0', INKPASS_MODE: 'demo' }))).toBe('http://127.0.0.1:4501');
+    expect(localOrigin(readConfig({ PORT: '4502', HOST: '10.1.2.3', INKPASS_MODE: 'demo' }))).toBe('http://10.1.2.3:4502');
+    expect(localOrigin(readConfig({ HOST: '::', INKPASS_MODE: 'demo' }))).toBe('http://127.0.0.1:4321');
+    expect(localOrigin(readConfig({ HOST: '::1' }))).toBe('http://[::1]:4321');
   });
 });

@@ -11,7 +11,9 @@ import { solveAppCheck } from '../support/app-check';
 import { APP_CHECK_HEADER } from '~/lib/app-check';
 import { APP_CHECK_CHALLENGE_ENDPOINT } from '~/lib/paths';
 
-export const E2E_PORT = Number(process.env.INKPASS_E2E_PORT || 4399);
+/** Given, or chosen free by playwright.config.ts before the workers start (they inherit it). */
+export const E2E_PORT = Number(process.env.INKPASS_E2E_PORT);
+if (!Number.isInteger(E2E_PORT) || E2E_PORT <= 0) throw new Error('INKPASS_E2E_PORT is not set: run the e2e tests through `npx playwright test`, whose config chooses it');
 /** The English site (Host localhost). */
 export const baseUrl = `http://localhost:${E2E_PORT}`;
 /** The Portuguese site: Chromium resolves *.localhost to loopback. */
