@@ -6,6 +6,7 @@
  * that replays it exactly, and exits 1.
  */
 import { runSimulation } from '../tests/simulation/simulation';
+import { dropTemplates } from '../tests/simulation/world';
 import type { Dialect } from '~/server/db';
 
 function usage(problem: string): never {
@@ -55,6 +56,7 @@ for (const dialect of dialects) {
     console.log(`     replay: npm run simulate -- --seed ${seed} --ops ${ops} --dialect ${dialect}`);
   }
 }
+await dropTemplates();
 for (const [d, s] of Object.entries(totals)) console.log(`${d}: ${seeds.length} seeds in ${s.toFixed(1)} s`);
 console.log(failed ? `${failed} of ${seeds.length * dialects.length} runs failed` : `all ${seeds.length * dialects.length} runs clean`);
 process.exit(failed ? 1 : 0);

@@ -3,9 +3,12 @@
  * docs/testing.md "Seeded simulation"): a few seeds of a few hundred operations on each database,
  * every fault on. A failure names the seed and the command that replays it.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { testDialects } from '~/server/test-databases';
 import { runSimulation } from './simulation';
+import { dropTemplates } from './world';
+
+afterAll(dropTemplates);
 
 const SEEDS = [1, 2, 3];
 const OPS = 300;
