@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Two projects (see docs/testing.md):
-//   unit         pure and in-process tests next to the code (src/, db/, i18n/)
+//   unit         pure and in-process tests next to the code (src/, db/, i18n/), and the seeded simulation's short run
 //   integration  real HTTP against the built server (dist/) on a fresh database per dialect
 // `npm test` (scripts/test.mjs) builds first and runs them one after the other.
 const alias = {
@@ -19,7 +19,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['src/**/*.test.ts', 'db/**/*.test.ts', 'i18n/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'db/**/*.test.ts', 'i18n/**/*.test.ts', 'tests/simulation/**/*.test.ts'],
         },
       },
       {

@@ -283,13 +283,7 @@ export function doorOf(file: string): { feature: string; door: string } | null {
  * Door exports that nothing outside their feature uses but that stay, as `feature/door: name`
  * with the reason. Every other unused door export fails the check; keep this list short.
  */
-export const UNUSED_EXPORTS_KEPT: Readonly<Record<string, string>> = {
-  // Issue 25, item 4: the seeded simulation (tests/simulation/) uses these and is on its way;
-  // once it lands, each entry shows up as stale here and goes.
-  'payments/index.server: CardProvider': 'the simulation wraps the card provider',
-  'payments/index.server: PixProvider': 'the simulation wraps the Pix provider',
-  'payments/sandbox.server: createSandboxPixProvider': 'the simulation builds the Pix sandbox',
-};
+export const UNUSED_EXPORTS_KEPT: Readonly<Record<string, string>> = {};
 
 /** A feature: the features it imports (through their doors) and its doors. */
 export interface FeatureNode {
