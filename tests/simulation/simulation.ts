@@ -456,7 +456,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     let retry: OpKind | null = null;
     for (opIndex = 0; opIndex < opts.ops; opIndex++) {
       now += main.int(1, 90);
-      const picked = retry ?? main.weighted(WEIGHTS);
+      const picked: OpKind | 'burst' = retry ?? main.weighted(WEIGHTS);
       retry = null;
       if (picked === 'burst') {
         const kinds = Array.from({ length: main.int(2, 4) }, () => main.weighted(AT_ONCE));
