@@ -12,6 +12,7 @@
  * Everything random comes from the seed: the scheduler's choices, the faults, and even the ids
  * the application draws from node:crypto (seeded for the run), so a seed replays exactly.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import crypto from 'node:crypto';
 import { auditLedger, balancesOf, completeAd, grantKeys, rentWithPlan, startAd, unlockChapter, useDailyPass } from '~/features/wallet/index.server';
 import { addComic, cancelSubscription } from '~/features/subscriptions/index.server';
@@ -68,8 +69,27 @@ const WEIGHTS = {
   grant: 4, unlock: 10, pass: 5, adStart: 4, adClaim: 4, rent: 6, slot: 3,
   buyCard: 6, resubmit: 2, buyPix: 5, payPix: 7, webhook: 9, pspExpire: 2, poll: 4,
   subscribeCard: 3, subscribePix: 3, cancel: 1, renew: 3, reconcile: 2, wait: 6,
+  /** Two to four operations at once (a reader's double click, the cron beside a webhook beside a checkout). */
+  burst: 5,
 };
-type OpKind = keyof typeof WEIGHTS;
+type OpKind = Exclude<keyof typeof WEIGHTS, 'burst'>;
+const { burst: _burst, wait: _wait, ...AT_ONCE } = WEIGHTS;
+
+/**
+ * What one operation draws from: its own PRNGs (its choices and the provider faults it meets;
+ * the ids the application makes for it) and its own crash countdown, all seeded from the
+ * scheduler's PRNG when the operation is picked, so operations running at once draw the same
+ * whatever order their statements interleave in.
+ */
+interface OpContext {
+  rng: Rng;
+  ids: Rng;
+  countdown: number;
+  /** A number of its own (request and grant keys). */
+  serial: number;
+  /** Alone, not in a burst: its reader's balances before and after are its own doing. */
+  alone: boolean;
+}
 
 /** Chances of the faults. */
 const FAULTS = {
@@ -90,8 +110,9 @@ interface Pending {
 }
 
 /** The seeded stand-in for node:crypto's randomBytes while a run goes: the application's ids repeat with the seed. */
-function seededRandomBytes(rng: Rng): (size: number) => Buffer {
+function seededRandomBytes(rngNow: () => Rng): (size: number) => Buffer {
   return (size: number) => {
+    const rng = rngNow();
     const out = Buffer.alloc(size);
     for (let i = 0; i < size; i += 4) {
       const v = rng.u32();
@@ -105,10 +126,19 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
   const started = performance.now();
   const { seed, dialect } = opts;
   const checkEvery = opts.checkEvery ?? 250;
-  const rng = new Rng(seed);
+  const main = new Rng(seed);
   const idRng = new Rng(seed ^ 0x5eed1d5);
+  const context = new AsyncLocalStorage<OpContext>();
+  /** The running operation's PRNG (the scheduler's between operations). */
+  const rng = new Proxy(main, {
+    get(_target, prop) {
+      const current = context.getStore()?.rng ?? main;
+      const v = Reflect.get(current, prop) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(current) : v;
+    },
+  });
   const originalRandomBytes = crypto.randomBytes;
-  (crypto as { randomBytes: unknown }).randomBytes = seededRandomBytes(idRng);
+  (crypto as { randomBytes: unknown }).randomBytes = seededRandomBytes(() => context.getStore()?.ids ?? idRng);
   const stats: Record<string, number> = {};
   const count = (k: string) => (stats[k] = (stats[k] ?? 0) + 1);
   // The application logs every provider fault it meets; thousands of injected ones are counted instead.
@@ -122,6 +152,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     world = await openWorld(dialect);
     const w = world;
     const { db, raw, faults } = w;
+    faults.scope = () => context.getStore();
     // Runs start on a spring day at a second the seed picks, so UTC midnight falls anywhere in a run.
     let now = Date.UTC(2030, 2, 10) / 1000 + rng.int(0, DAY - 1);
     const tag = `${dialect === 'sqlite' ? 'l' : 'p'}${seed}`;
@@ -187,6 +218,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
 
     // ------------------------------------------------------------ the scheduler's state
     const webhooks: Pending[] = [];
+    /** Pix codes a reader was given in an answer (the checkout's, the subscription's). */
+    const shownToReaders = new Set<string>();
     const ads = new Map<number, string[]>();
     const lastForm = new Map<number, URLSearchParams>();
     let grantKeysUsed: string[] = [];
@@ -216,12 +249,12 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     };
 
     /** One operation of the kind the seed picked. */
-    async function step(kind: OpKind): Promise<void> {
+    async function step(kind: OpKind, op: OpContext): Promise<void> {
       switch (kind) {
         case 'grant': {
           const r = reader();
           const reuse = grantKeysUsed.length > 0 && rng.chance(0.2);
-          const key = reuse ? rng.pick(grantKeysUsed) : `sim-grant-${opIndex}`;
+          const key = reuse ? rng.pick(grantKeysUsed) : `sim-grant-${op.serial}`;
           const keys = rng.int(0, 40);
           const xtra = keys === 0 ? rng.int(1, 20) : rng.int(0, 20);
           const before = await balancesOf(raw, r.id);
@@ -231,7 +264,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
           const after = await balancesOf(raw, r.id);
           // A grant's key credits once: a key used before credits nothing, whoever it was for.
           const want = got.created ? { keys: before.keys + keys, xtra: before.xtra + xtra } : before;
-          if (got.created === reuse || after.keys !== want.keys || after.xtra !== want.xtra) {
+          if (op.alone && (got.created === reuse || after.keys !== want.keys || after.xtra !== want.xtra)) {
             throw new InvariantBroken('a grant credits its amounts once per key', JSON.stringify({ reuse, created: got.created, before, after, keys, xtra }));
           }
           return;
@@ -241,7 +274,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
           const before = await balancesOf(raw, r.id);
           const got = await unlockChapter(db, { userId: r.id, e4pid: chapter(), now, country: null });
           count(`unlock.${got.kind}`);
-          if (got.kind === 'unlocked') {
+          if (got.kind === 'unlocked' && op.alone) {
             const after = await balancesOf(raw, r.id);
             const spent = before.keys + before.xtra - (after.keys + after.xtra);
             if (spent !== got.price - got.bonus) throw new InvariantBroken('an unlock takes its price (less its bonus) once', JSON.stringify({ before, after, got }));
@@ -279,7 +312,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         }
         case 'buyCard': {
           const r = reader();
-          const form = new URLSearchParams({ pack: rng.pick(PACKS), method: 'card', nonce: await nonceFor(r), request_key: `sim-card-${seed}-${opIndex}` });
+          const form = new URLSearchParams({ pack: rng.pick(PACKS), method: 'card', nonce: await nonceFor(r), request_key: `sim-card-${seed}-${op.serial}` });
           if (rng.chance(0.3)) form.set('coupon', rng.pick(COUPONS));
           lastForm.set(r.id, form);
           const got = await checkoutSubmit(db, { userId: r.id, site: r.site, form, now }, tOf(r));
@@ -297,15 +330,16 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         }
         case 'buyPix': {
           const r = rng.pick(readers.filter((x) => x.site.currency === 'BRL'));
-          const form = new URLSearchParams({ pack: rng.pick(PACKS), request_key: `sim-pix-${seed}-${opIndex}` });
+          const form = new URLSearchParams({ pack: rng.pick(PACKS), request_key: `sim-pix-${seed}-${op.serial}` });
           if (rng.chance(0.3)) form.set('coupon', rng.pick(COUPONS));
           const got = await pixChargeAnswer(db, { userId: r.id, site: r.site, form, now }, tOf(r));
           count(`buyPix.${got.status}`);
+          if ('body' in got) shownToReaders.add(got.body.checkout.correlationID);
           return;
         }
         case 'payPix': {
           // A payer's bank app pays a code a reader was shown (an order's or a charge's), still payable at the PSP.
-          const shown = await shownPixCodes(raw, now);
+          const shown = await shownPixCodes(raw, now, shownToReaders);
           if (!shown.length) return;
           const id = rng.pick(shown);
           const paid = await paySandbox(raw, id, now);
@@ -372,6 +406,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
           const r = rng.pick(readers.filter((x) => x.site.currency === 'BRL'));
           const got = await subscribeWithPix(db, { userId: r.id, site: r.site, tierId: rng.pick(PLANS_OF[3]!), pixName: 'Maria Silva', pixDoc: PAYER_DOC, now }, tOf(r));
           count(`subscribePix.${got.status}`);
+          if (got.body.check) shownToReaders.add(got.body.check);
           return;
         }
         case 'cancel': {
@@ -398,25 +433,42 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     }
 
     // ------------------------------------------------------------ the run
-    let retry: OpKind | null = null;
-    for (opIndex = 0; opIndex < opts.ops; opIndex++) {
-      now += rng.int(1, 90);
-      const kind: OpKind = retry ?? rng.weighted(WEIGHTS);
-      retry = null;
-      what = kind;
+    let serial = 0;
+    const contextFor = (alone: boolean): OpContext => ({
+      rng: new Rng(main.u32()), ids: new Rng(main.u32()), countdown: main.chance(FAULTS.crash) ? main.int(1, 25) : 0, serial: serial++, alone,
+    });
+    /** One operation in its own context: true when it ran to its end, false when an injected crash stopped it. */
+    const runOne = (kind: OpKind, op: OpContext): Promise<boolean> => context.run(op, async () => {
       count(`op.${kind}`);
-      if (rng.chance(FAULTS.crash)) faults.arm(rng.int(1, 25));
       const t0 = performance.now();
       try {
-        await step(kind);
+        await step(kind, op);
+        return true;
       } catch (error) {
         if (!(error instanceof InjectedCrash)) throw error;
         count('crash');
-        // A client that got no answer often tries again at once (a checkout form: the same form).
-        if (rng.chance(0.5)) retry = kind === 'buyCard' ? 'resubmit' : kind;
+        return false;
       } finally {
-        faults.disarm();
+        op.countdown = 0;
         stats[`ms.${kind}`] = (stats[`ms.${kind}`] ?? 0) + Math.round(performance.now() - t0);
+      }
+    });
+    let retry: OpKind | null = null;
+    for (opIndex = 0; opIndex < opts.ops; opIndex++) {
+      now += main.int(1, 90);
+      const picked: OpKind | 'burst' = retry ?? main.weighted(WEIGHTS);
+      retry = null;
+      if (picked === 'burst') {
+        const kinds = Array.from({ length: main.int(2, 4) }, () => main.weighted(AT_ONCE));
+        what = `burst of ${kinds.join(', ')}`;
+        count('burst');
+        const ops = kinds.map(() => contextFor(false));
+        await Promise.all(kinds.map((k, i) => runOne(k, ops[i]!)));
+      } else {
+        what = picked;
+        const ran = await runOne(picked, contextFor(true));
+        // A client that got no answer often tries again at once (a checkout form: the same form).
+        if (!ran && main.chance(0.5)) retry = picked === 'buyCard' ? 'resubmit' : picked;
       }
       if ((opIndex + 1) % checkEvery === 0) {
         what = 'checkpoint';
@@ -458,16 +510,20 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
 
 // ---------------------------------------------------------------- the payment world's side
 
-/** Pix codes a reader was shown (kept on their order or charge) that the PSP would still take now. */
-async function shownPixCodes(raw: DB, now: number): Promise<string[]> {
+/**
+ * Pix codes a reader has that the PSP would still take now: those an answer gave them, and those
+ * their pages show (a pending order's or charge's code, a renewal's on the subscription page). A
+ * code the reader never got (the answer was an error) is never paid.
+ */
+async function shownPixCodes(raw: DB, now: number, given: ReadonlySet<string>): Promise<string[]> {
   const active = await raw.selectFrom('sandbox_pix_charges').select('correlation_id').where('status', '=', 'ACTIVE').where('expires_at', '>=', now).orderBy('correlation_id').execute();
   if (!active.length) return [];
   const ids = active.map((x) => x.correlation_id);
   const [orders, charges] = await Promise.all([
-    raw.selectFrom('orders').select('public_id').where('public_id', 'in', ids).where('br_code', 'is not', null).execute(),
-    raw.selectFrom('subscription_charges').select('public_id').where('public_id', 'in', ids).where('br_code', 'is not', null).execute(),
+    raw.selectFrom('orders').select('public_id').where('public_id', 'in', ids).where('state', '=', 'PENDING').where('br_code', 'is not', null).execute(),
+    raw.selectFrom('subscription_charges').select('public_id').where('public_id', 'in', ids).where('state', '=', 'PENDING').where('br_code', 'is not', null).execute(),
   ]);
-  const shown = new Set([...orders, ...charges].map((x) => x.public_id));
+  const shown = new Set([...given, ...[...orders, ...charges].map((x) => x.public_id)]);
   return ids.filter((id) => shown.has(id));
 }
 
@@ -513,6 +569,19 @@ async function checkInvariants(raw: DB, final: boolean): Promise<void> {
     .map((x) => ({ ...x, granted: granted.get(x.payment) ?? 0, refunded: refunded.get(x.payment) ?? 0 }))
     .filter((x) => x.granted + x.refunded > 1 || (final && x.granted + x.refunded !== 1));
   if (amiss.length) {
-    throw new InvariantBroken(final ? 'every payment a provider took is granted exactly once or recorded to refund' : 'no payment a provider took is granted or refunded twice', JSON.stringify(amiss.slice(0, 10)));
+    // What happened to the first one: its record and the record's events, its subscription's.
+    const first = amiss[0]!;
+    const history = first.payable.startsWith('sub')
+      ? await raw.selectFrom('subscription_charges').selectAll().where('public_id', '=', first.payable).executeTakeFirst().then(async (c) => ({
+        charge: c,
+        events: c && (await raw.selectFrom('charge_events').select(['state', 'source', 'detail', 'created_at']).where('charge_id', '=', c.id).orderBy('id').execute()),
+        subscription: c && (await raw.selectFrom('subscription_events').select(['state', 'source', 'detail', 'created_at']).where('subscription_id', '=', c.subscription_id).orderBy('id').execute()),
+      }))
+      : await raw.selectFrom('orders').selectAll().where('public_id', '=', first.payable).executeTakeFirst().then(async (o) => ({
+        order: o,
+        events: o && (await raw.selectFrom('order_events').select(['state', 'source', 'detail', 'created_at']).where('order_id', '=', o.id).orderBy('id').execute()),
+      }));
+    const psp = await raw.selectFrom('sandbox_pix_charges').selectAll().where('correlation_id', '=', first.payable).executeTakeFirst();
+    throw new InvariantBroken(final ? 'every payment a provider took is granted exactly once or recorded to refund' : 'no payment a provider took is granted or refunded twice', `${JSON.stringify(amiss.slice(0, 10))}\nthe first: ${JSON.stringify({ ...history, psp })}`);
   }
 }

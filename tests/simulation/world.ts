@@ -49,19 +49,24 @@ export class InjectedCrash extends Error {
  * never learns it (a process stopped between two steps). Fires once per arming.
  */
 export class FaultPlan implements KyselyPlugin {
-  private countdown = 0;
+  private readonly own = { countdown: 0 };
+  /**
+   * Whose countdown a statement counts against: the operation it runs for (operations running at
+   * once each have their own, so which one crashes does not depend on how they interleave).
+   */
+  scope: () => { countdown: number } | undefined = () => undefined;
   fired = 0;
 
+  private get current(): { countdown: number } {
+    return this.scope() ?? this.own;
+  }
+
   arm(nth: number): void {
-    this.countdown = nth;
+    this.current.countdown = nth;
   }
 
   disarm(): void {
-    this.countdown = 0;
-  }
-
-  get armed(): boolean {
-    return this.countdown > 0;
+    this.current.countdown = 0;
   }
 
   /** The BEGIN statements SQLite's write transactions open with (raw SQL), seen when compiled. */
@@ -77,7 +82,8 @@ export class FaultPlan implements KyselyPlugin {
     // Not after a BEGIN: a BEGIN either opens its transaction or fails, and a failure after the
     // transaction opened but before the code that rolls it back is an artefact, not a crash.
     if (this.begins.has(args.queryId)) return args.result;
-    if (this.countdown > 0 && --this.countdown === 0) {
+    const c = this.current;
+    if (c.countdown > 0 && --c.countdown === 0) {
       this.fired++;
       throw new InjectedCrash('after a statement');
     }

@@ -52,7 +52,10 @@ export async function chargePeriodByPix(db: DB, p: PeriodToCharge, opts: { qrLab
     return { ok: true, charge, brCode: made.brCode, qrSvg: qrSvg(made.brCode, { label: opts.qrLabel }), expiresAt: made.expiresAt };
   } catch (error) {
     console.error('[payments] creating a subscription Pix charge failed:', error instanceof Error ? error.message : error);
-    await closePayable(db, { id: charge.public_id, state: 'FAILED', source: 'checkout', reason: 'unavailable', now: p.now });
+    // A charge whose code the reader was given (a renewal asked again) exists at the PSP and may be
+    // paid already: it stays pending for the webhook, the polls and the reconciler. Closing it here
+    // turned a paid renewal into a refund, or lost it when no webhook came (the seeded simulation, seed 11).
+    if (!charge.br_code) await closePayable(db, { id: charge.public_id, state: 'FAILED', source: 'checkout', reason: 'unavailable', now: p.now });
     return { ok: false, reason: 'unavailable', charge };
   }
 }

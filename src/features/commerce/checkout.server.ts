@@ -107,7 +107,9 @@ export async function pixChargeAnswer(db: DB, input: { userId: number; site: Sit
     charge = await provider.createCharge({ correlationID: order.public_id, value: order.total, expiresIn: config.payments.pixExpiresSeconds, comment: `Inkpass ${order.keys} keys` });
   } catch (error) {
     console.error('[payments] creating a Pix charge failed:', error instanceof Error ? error.message : error);
-    await closePayable(db, { id: order.public_id, state: 'FAILED', source: 'checkout', reason: 'unavailable', now: input.now });
+    // The same form again, for an order whose code the reader already has: it exists at the PSP and
+    // may be paid, so it stays pending (as a subscription's charge does, billing.server.ts).
+    if (!order.br_code) await closePayable(db, { id: order.public_id, state: 'FAILED', source: 'checkout', reason: 'unavailable', now: input.now });
     return { status: 503, text: t('purchase.error.unavailable') };
   }
   if (charge.value !== order.total) {
