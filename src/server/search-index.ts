@@ -1,16 +1,13 @@
 /**
- * Full-text search over series: one interface, two engines. This file holds the only
- * dialect-specific SQL of the search (docs/search.md, docs/postgres.md):
- *   SQLite      FTS5 table series_fts (external content = series_search), `"term"*` prefix terms
- *   PostgreSQL  GIN index on to_tsvector('simple', document), `term:* & term2:*` tsquery
- * Documents live in series_search (migration 2026-11-21T03-search) and are rebuilt by
- * reindexSeries, which must run whenever a series, its translations, credits, tags or keywords change
- * (docs/content.md). Query terms come from normalizeQuery only: letters and digits, never
- * raw user text, so no FTS or tsquery syntax can reach the engines.
+ * The search's SQL (docs/search.md): the search documents in series_search (migration
+ * 2026-11-21T03-search), rebuilt by reindexSeries, which must run whenever a series, its
+ * translations, credits, tags or keywords change (docs/content.md); the rows the in-process
+ * search index is built from; and the listing's "id is one of the hits" condition. Matching
+ * itself happens in src/features/search/fuzzy.ts, the same on both databases.
  */
 import { PostgresAdapter, sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Database } from '@db/schema';
-import { normalizeQuery, normalizeText, searchDocument } from '~/lib/search-text';
+import { normalizeText, searchDocument } from '~/lib/search-text';
 
 type AnyDb = Kysely<Database> | Transaction<Database>;
 
@@ -99,25 +96,13 @@ export async function reindexSeries(db: AnyDb, seriesIds?: readonly number[]): P
 }
 
 /**
- * A condition on `series.id` matching a normalised query's terms (AND of prefix terms), for
- * the listing; undefined when there are no terms.
+ * A condition on `series.id` being one of `ids` (the listing's search hits, possibly thousands),
+ * sent as one parameter: a JSON array on SQLite, an integer array on PostgreSQL.
  */
-export function seriesMatch(db: AnyDb, terms: readonly string[]): Expression<SqlBool> | undefined {
-  if (!terms.length) return undefined;
-  if (isPostgres(db)) {
-    return sql<SqlBool>`${sql.ref('series.id')} in (select series_id from series_search where to_tsvector('simple', document) @@ to_tsquery('simple', ${tsquery(terms)}))`;
-  }
-  return sql<SqlBool>`${sql.ref('series.id')} in (select rowid from series_fts where series_fts match ${ftsQuery(terms)})`;
-}
-
-/** FTS5 query: every term as a quoted prefix string, implicitly ANDed. Terms hold only letters and digits. */
-function ftsQuery(terms: readonly string[]): string {
-  return terms.map((t) => `"${t.replace(/"/g, '')}"*`).join(' ');
-}
-
-/** PostgreSQL tsquery text: `term:* & term2:*`. Terms hold only letters and digits. */
-function tsquery(terms: readonly string[]): string {
-  return terms.map((t) => `${t.replace(/[^\p{L}\p{N}]/gu, '')}:*`).join(' & ');
+export function seriesIdIn(db: AnyDb, ids: readonly number[]): Expression<SqlBool> {
+  const clean = ids.map(Number).filter(Number.isSafeInteger);
+  if (isPostgres(db)) return sql<SqlBool>`${sql.ref('series.id')} = any(${clean}::bigint[])`;
+  return sql<SqlBool>`${sql.ref('series.id')} in (select value from json_each(${JSON.stringify(clean)}))`;
 }
 
 /** The sites (1, 3) each series is shown on, ascending. */
@@ -131,10 +116,12 @@ export async function seriesSites(db: AnyDb, ids: readonly number[]): Promise<Ma
   return out;
 }
 
-/** What the suggestions index holds of one series (src/features/search/fuzzy.ts). */
+/** What the search index holds of one series (src/features/search/fuzzy.ts). */
 export interface SuggestionRow {
   id: number;
   slug: string;
+  /** ACTIVE or REMOVED (the listing lists removed series; suggestions leave them out). */
+  state: string;
   /** The original name and excerpt, and this language's translations (null: none). */
   name: string;
   excerpt: string;
@@ -154,9 +141,9 @@ export interface SuggestionRow {
 }
 
 /**
- * Every series the suggestions may show on these sites: ACTIVE only (REMOVED and BLOCKED never
- * appear), shown on one of the sites, with its texts in `language` and its search document.
- * One query for SQLite and PostgreSQL.
+ * Every series the search may find on these sites: ACTIVE and REMOVED (BLOCKED never appear, as
+ * in the listing), shown on one of the sites, with its texts in `language` and its search
+ * document. One query for SQLite and PostgreSQL.
  */
 export async function suggestionRows(db: AnyDb, siteIds: readonly number[], language: string): Promise<SuggestionRow[]> {
   const ids = [...new Set(siteIds.map(Number).filter(Number.isSafeInteger))];
@@ -165,9 +152,9 @@ export async function suggestionRows(db: AnyDb, siteIds: readonly number[], lang
     .leftJoin('series_search as ss', 'ss.series_id', 's.id')
     .leftJoin('publishers as p', 'p.id', 's.publisher_id')
     .leftJoin('series_texts as t', (j) => j.onRef('t.series_id', '=', 's.id').on('t.language', '=', language))
-    .select(['s.id', 's.slug', 's.name', 's.excerpt', 's.alt', 's.images', 's.popularity', 's.geoblocks', 'p.geoblocks as publisher_geoblocks',
+    .select(['s.id', 's.slug', 's.state', 's.name', 's.excerpt', 's.alt', 's.images', 's.popularity', 's.geoblocks', 'p.geoblocks as publisher_geoblocks',
       'ss.document', 't.name as t_name', 't.excerpt as t_excerpt'])
-    .where('s.state', '=', 'ACTIVE')
+    .where('s.state', '<>', 'BLOCKED')
     .where((eb) => eb.exists(eb.selectFrom('series_languages as sl').select('sl.series_id').whereRef('sl.series_id', '=', 's.id').where('sl.site_id', 'in', ids)))
     .orderBy('s.id')
     .execute();

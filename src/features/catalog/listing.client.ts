@@ -7,8 +7,8 @@ import { browserCookieScope } from '~/lib/cookies';
  * The URL is the state: every control is derived from a ListingParams (features/catalog/listing.ts).
  */
 import {
-  ORDER_KEYS,
   cleanQuery,
+  followQuery,
   isDefaultOrder,
   languageState,
   listingHref,
@@ -23,6 +23,7 @@ import {
   type LanguageCode,
   type ListingParams,
   type ListingSite,
+  type SortKey,
   type View,
 } from '~/features/catalog/listing';
 
@@ -121,6 +122,14 @@ export function initListing(): void {
     return { q: p.q, formats: p.formats, category: p.category, complete: p.complete, exclusive: p.exclusive, favorited: p.favorited, languages: p.languages };
   }
 
+  /**
+   * The params the form controls ask for, back to page 1. New search text ranks by best match
+   * unless the reader chose an order, and clearing it goes back to newest first.
+   */
+  function fromControls(): ListingParams {
+    return followQuery(state, { ...state, ...readFilters(), page: 1 });
+  }
+
   function syncControls(p: ListingParams, typing = false): void {
     if (search && !typing) search.value = p.q;
     for (const box of form!.querySelectorAll<HTMLInputElement>('input[data-format]')) box.checked = p.formats.includes(box.dataset.format as never);
@@ -131,14 +140,16 @@ export function initListing(): void {
     const order = form!.querySelector<HTMLInputElement>('input[data-state="order"]');
     if (order) {
       order.value = serializeOrder(p.order);
-      order.disabled = isDefaultOrder(p.order);
+      order.disabled = isDefaultOrder(p.order, p.q);
     }
     const view = form!.querySelector<HTMLInputElement>('input[data-state="view"]');
     if (view) view.disabled = p.view !== 'grid';
     const was = form!.querySelector<HTMLInputElement>('input[data-state="langs_was"]');
     if (was) was.value = languageState(p.languages);
     for (const link of root!.querySelectorAll<HTMLAnchorElement>('a[data-order-key]')) {
-      const key = link.dataset.orderKey as (typeof ORDER_KEYS)[number];
+      const key = link.dataset.orderKey as SortKey;
+      // Best match exists only with search text.
+      if (key === 'relevance') link.closest('li')?.toggleAttribute('hidden', !p.q);
       link.href = listingHref(withOrderKey(p, key), site);
       if (p.order.key === key) link.setAttribute('aria-current', 'true');
       else link.removeAttribute('aria-current');
@@ -147,6 +158,7 @@ export function initListing(): void {
     if (invert) {
       invert.href = listingHref(withInvertedOrder(p), site);
       invert.dataset.desc = String(p.order.desc);
+      invert.hidden = p.order.key === 'relevance';
     }
     for (const link of root!.querySelectorAll<HTMLAnchorElement>('a[data-view]')) {
       const v = link.dataset.view as View;
@@ -228,7 +240,7 @@ export function initListing(): void {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     clearTimeout(typingTimer);
-    void navigate({ ...state, ...readFilters(), page: 1 }, { mode: 'push' });
+    void navigate(fromControls(), { mode: 'push' });
   });
 
   form.addEventListener('change', (event) => {
@@ -241,14 +253,14 @@ export function initListing(): void {
       for (const box of form.querySelectorAll<HTMLInputElement>('input[data-lang]')) box.checked = langs[box.dataset.lang as LanguageCode];
     }
     clearTimeout(typingTimer);
-    void navigate({ ...state, ...readFilters(), page: 1 }, { mode: 'push' });
+    void navigate(fromControls(), { mode: 'push' });
   });
 
   search?.addEventListener('input', () => {
     clearTimeout(typingTimer);
     typingTimer = setTimeout(() => {
       if (cleanQuery(search.value) === state.q) return;
-      void navigate({ ...state, ...readFilters(), page: 1 }, { mode: typingEntry ? 'replace' : 'push', typing: true });
+      void navigate(fromControls(), { mode: typingEntry ? 'replace' : 'push', typing: true });
     }, TYPING_DEBOUNCE_MS);
   });
 

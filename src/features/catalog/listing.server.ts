@@ -28,6 +28,15 @@ export interface ListingResult {
   total: number;
 }
 
+/** What a search answers the listing (the search feature's `searchSeries`, passed in by the page). */
+export interface ListingSearchResult {
+  /** Matching series, best first. */
+  ids: number[];
+  /** When nothing matches, the closest series for "Did you mean …?". */
+  closest: { slug: string; name: string } | null;
+}
+export type ListingSearch = (q: string, siteIds: readonly (1 | 3)[], language: string) => Promise<ListingSearchResult>;
+
 export interface Category {
   id: number;
   slug: string;
@@ -46,12 +55,14 @@ const counts = createCache<number>({ ttlMs: 60_000, maxEntries: 1000 });
 async function cachedCount(q: ListingQuery, run: () => Promise<{ count: number } | undefined>): Promise<number> {
   // A reader's favorites change with every toggle and are theirs alone: never cached.
   if (q.favoritedBy != null) return run().then((r) => Number(r?.count ?? 0));
-  const key = JSON.stringify([[...new Set(q.siteIds)].sort(), q.terms ?? [], q.formats ?? [], q.tagId ?? null, !!q.complete, !!q.exclusive]);
+  const key = JSON.stringify([[...new Set(q.siteIds)].sort(), q.search?.text ?? '', q.formats ?? [], q.tagId ?? null, !!q.complete, !!q.exclusive]);
   return counts.get(key, () => run().then((r) => Number(r?.count ?? 0)));
 }
 
 /** One page of series and the total matching count (a page past the end has no items). */
 export async function querySeries(db: DB, q: ListingQuery): Promise<ListingResult> {
+  if (q.search && !q.search.ids.length) return { items: [], total: 0 };
+  if (q.search && q.order.key === 'relevance') return byRelevance(db, q, q.search.ids);
   // By name, a site whose language has translations sorts by the names it shows (the original's
   // where a series has none); otherwise the (name, id) index serves the order as it is.
   if (q.order.key === 'name' && q.language && (await hasTranslations(db, q.language))) q = { ...q, namesIn: q.language };
@@ -64,6 +75,25 @@ export async function querySeries(db: DB, q: ListingQuery): Promise<ListingResul
   return {
     total,
     items: rows.map((r) => toListingItem(localize(r))),
+  };
+}
+
+/**
+ * A search's page in best-match order: the hits that pass the other filters keep the search's
+ * order (so the first card is the first suggestion), then one page of them is fetched.
+ */
+async function byRelevance(db: DB, q: ListingQuery, ranked: readonly number[]): Promise<ListingResult> {
+  const passing = new Set((await repo.listingIds(db, q)).map((r) => Number(r.id)));
+  const ordered = ranked.filter((id) => passing.has(id));
+  const pageIds = ordered.slice(q.offset, q.offset + q.limit);
+  const [rows, localize] = await Promise.all([repo.listingRowsByIds(db, pageIds), seriesLocalizer(db, q.language ?? 'en')]);
+  const byId = new Map(rows.map((r) => [Number(r.id), r]));
+  return {
+    total: ordered.length,
+    items: pageIds.flatMap((id) => {
+      const r = byId.get(id);
+      return r ? [toListingItem(localize(r))] : [];
+    }),
   };
 }
 
@@ -80,9 +110,10 @@ export function toListingItem(r: SeriesCardRow & { in_exclusive: number; update_
 
 /**
  * Resolves parsed params into a ListingQuery; an unknown category is dropped from the params,
- * and so is the favorited filter without a logged-in `userId`.
+ * and so is the favorited filter without a logged-in `userId`. Search text goes through
+ * `search` (without it, a query lists nothing: the listing has no matcher of its own).
  */
-export async function resolveListing(db: DB, params: ListingParams, categories?: readonly Category[], userId?: number | null, language?: string): Promise<{ query: ListingQuery; params: ListingParams }> {
+export async function resolveListing(db: DB, params: ListingParams, categories?: readonly Category[], userId?: number | null, language?: string, search?: ListingSearch): Promise<{ query: ListingQuery; params: ListingParams; closest: ListingSearchResult['closest'] }> {
   let tagId: number | null = null;
   let effective = params.favorited && userId == null ? { ...params, favorited: false } : params;
   if (params.category) {
@@ -92,9 +123,12 @@ export async function resolveListing(db: DB, params: ListingParams, categories?:
     if (known) tagId = Number(known.id);
     else effective = { ...params, category: null };
   }
+  const siteIds = siteIdsFor(effective.languages);
+  const text = normalizeQuery(cleanQuery(effective.q)).text;
+  const found = text ? await (search ? search(effective.q, siteIds, language ?? 'en') : { ids: [], closest: null }) : null;
   const query: ListingQuery = {
-    siteIds: siteIdsFor(effective.languages),
-    terms: normalizeQuery(cleanQuery(effective.q)).terms,
+    siteIds,
+    search: found && { text, ids: found.ids },
     formats: effective.formats.map((f) => f.toUpperCase() as Format),
     tagId,
     complete: effective.complete,
@@ -105,7 +139,7 @@ export async function resolveListing(db: DB, params: ListingParams, categories?:
     limit: PAGE_SIZE,
     language,
   };
-  return { query, params: effective };
+  return { query, params: effective, closest: found?.closest ?? null };
 }
 
 /**
@@ -123,8 +157,9 @@ export async function listingCategories(db: DB, siteId: number, locale: 'en' | '
 /**
  * The listing's page of results for parsed params. An unknown category is ignored (params.category
  * becomes null). `language` is the site's content language, the one the series' texts are shown in.
+ * `search` answers the search text (the search feature's `searchSeries`).
  */
-export async function listSeries(db: DB, params: ListingParams, categories?: readonly Category[], userId?: number | null, language?: string): Promise<ListingResult & { params: ListingParams }> {
-  const resolved = await resolveListing(db, params, categories, userId, language);
-  return { ...(await querySeries(db, resolved.query)), params: resolved.params };
+export async function listSeries(db: DB, params: ListingParams, categories?: readonly Category[], userId?: number | null, language?: string, search?: ListingSearch): Promise<ListingResult & { params: ListingParams; closest: ListingSearchResult['closest'] }> {
+  const resolved = await resolveListing(db, params, categories, userId, language, search);
+  return { ...(await querySeries(db, resolved.query)), params: resolved.params, closest: resolved.closest };
 }

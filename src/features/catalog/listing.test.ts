@@ -4,6 +4,7 @@ import {
   cleanQuery,
   defaultLanguages,
   defaultParams,
+  followQuery,
   languageState,
   languagesFromForm,
   listingHref,
@@ -93,6 +94,43 @@ describe('order', () => {
     expect(withInvertedOrder(p).order).toEqual({ key: 'name', desc: true });
     expect(withInvertedOrder(withInvertedOrder(p)).order).toEqual({ key: 'name', desc: false });
     expect(serializeListing(withInvertedOrder(defaultParams(en)), en)).toBe('order=updated');
+  });
+});
+
+describe('order of a search', () => {
+  it('is best match by default, so the first card is the first suggestion', () => {
+    expect(parse('q=villanes').order).toEqual({ key: 'relevance', desc: false });
+    expect(serializeListing(parse('q=villanes'), en)).toBe('q=villanes');
+    expect(listingHref(defaultParams(en, ' villanes '), en)).toBe('/comics/?q=villanes');
+  });
+
+  it('keeps an order the reader chose, newest first included', () => {
+    expect(parse('q=villanes&order=name').order).toEqual({ key: 'name', desc: false });
+    expect(parse('q=villanes&order=-updated').order).toEqual({ key: 'updated', desc: true });
+    expect(canonical('q=villanes&order=-updated')).toBe('q=villanes&order=-updated');
+    expect(withOrderKey(parse('q=villanes&order=name'), 'relevance').order).toEqual({ key: 'relevance', desc: false });
+    expect(canonical('q=villanes&order=relevance')).toBe('q=villanes');
+  });
+
+  it('has no best match without search text, nor a reversed best match', () => {
+    expect(parse('order=relevance').order).toEqual({ key: 'updated', desc: true });
+    expect(canonical('order=relevance')).toBe('');
+    expect(parse('q=villanes&order=-relevance').order).toEqual({ key: 'relevance', desc: false });
+    const p = parse('q=villanes');
+    expect(withInvertedOrder(p).order).toEqual(p.order);
+  });
+
+  it('follows the text: typing ranks by best match, clearing goes back to newest, a chosen order stays', () => {
+    const none = defaultParams(en);
+    expect(followQuery(none, { ...none, q: 'villanes' }).order).toEqual({ key: 'relevance', desc: false });
+    const searching = parse('q=villanes');
+    expect(followQuery(searching, { ...searching, q: '' }).order).toEqual({ key: 'updated', desc: true });
+    expect(followQuery(searching, { ...searching, q: 'vilas' }).order).toEqual({ key: 'relevance', desc: false });
+    const byName = parse('q=villanes&order=name');
+    expect(followQuery(byName, { ...byName, q: 'vilas' }).order).toEqual({ key: 'name', desc: false });
+    expect(followQuery(byName, { ...byName, q: '' }).order).toEqual({ key: 'name', desc: false });
+    const byUpdated = withOrderKey(none, 'popularity');
+    expect(followQuery(byUpdated, { ...byUpdated, q: 'x1' }).order).toEqual({ key: 'popularity', desc: true });
   });
 });
 

@@ -19,13 +19,17 @@ export const COMMUNITY_CHAT_URL = 'https://discord.gg/inkpass';
 
 export const ORDER_KEYS = ['updated', 'name', 'popularity', 'chapters'] as const;
 export type OrderKey = (typeof ORDER_KEYS)[number];
+/** An order key, or `relevance`: best match first, only with search text (then it is the default). */
+export type SortKey = OrderKey | 'relevance';
 export interface Order {
-  key: OrderKey;
+  key: SortKey;
   desc: boolean;
 }
 export const DEFAULT_ORDER: Readonly<Order> = Object.freeze({ key: 'updated', desc: true });
-/** The direction an order button starts with: newest, A→Z, most popular, most chapters. */
-export const NATURAL_DESC: Readonly<Record<OrderKey, boolean>> = { updated: true, name: false, popularity: true, chapters: true };
+/** The order of a search: the series the suggestions put first comes first here too. */
+export const SEARCH_ORDER: Readonly<Order> = Object.freeze({ key: 'relevance', desc: false });
+/** The direction an order button starts with: best match, newest, A→Z, most popular, most chapters. */
+export const NATURAL_DESC: Readonly<Record<SortKey, boolean>> = { relevance: false, updated: true, name: false, popularity: true, chapters: true };
 
 export const FORMAT_FILTERS = ['comic', 'manga', 'webtoon'] as const;
 export type FormatFilter = (typeof FORMAT_FILTERS)[number];
@@ -75,15 +79,17 @@ export function defaultLanguages(site: ListingSite): Languages {
   return { en: site === 1, pt: site === 3 };
 }
 
-export function defaultParams(site: ListingSite): ListingParams {
+/** The listing's params with nothing chosen; with search text `q`, its order is best match. */
+export function defaultParams(site: ListingSite, q = ''): ListingParams {
+  const text = cleanQuery(q);
   return {
-    q: '',
+    q: text,
     formats: [],
     category: null,
     complete: false,
     exclusive: false,
     favorited: false,
-    order: { ...DEFAULT_ORDER },
+    order: defaultOrder(text),
     view: 'list',
     page: 1,
     languages: defaultLanguages(site),
@@ -103,10 +109,19 @@ export function cleanQuery(raw: string | null | undefined): string {
 }
 
 
-/** `order` value: `[-]updated|name|popularity|chapters`; anything else is the default. */
-export function parseOrder(raw: string | null | undefined): Order {
-  const m = /^(-?)(updated|name|popularity|chapters)$/.exec((raw ?? '').trim().toLowerCase());
-  if (!m) return { ...DEFAULT_ORDER };
+/** The order used when none is chosen: best match with search text `q`, else newest first. */
+export function defaultOrder(q: string): Order {
+  return { ...(q ? SEARCH_ORDER : DEFAULT_ORDER) };
+}
+
+/**
+ * `order` value: `[-]updated|name|popularity|chapters`, or `relevance` with search text `q`
+ * (one direction only); anything else is the default for `q`.
+ */
+export function parseOrder(raw: string | null | undefined, q = ''): Order {
+  const m = /^(-?)(updated|name|popularity|chapters|relevance)$/.exec((raw ?? '').trim().toLowerCase());
+  if (!m || (m[2] === 'relevance' && !q)) return defaultOrder(q);
+  if (m[2] === 'relevance') return { ...SEARCH_ORDER };
   return { key: m[2] as OrderKey, desc: m[1] === '-' };
 }
 
@@ -114,8 +129,21 @@ export function serializeOrder(order: Order): string {
   return `${order.desc ? '-' : ''}${order.key}`;
 }
 
-export function isDefaultOrder(order: Order): boolean {
-  return order.key === DEFAULT_ORDER.key && order.desc === DEFAULT_ORDER.desc;
+/** Whether `order` is the default for search text `q` (and so left out of URLs). */
+export function isDefaultOrder(order: Order, q = ''): boolean {
+  const d = defaultOrder(q);
+  return order.key === d.key && order.desc === d.desc;
+}
+
+/**
+ * The order after the search text changes from `prev.q` to `next.q`: a reader on the default
+ * order gets the new text's default (typing a search ranks by best match, clearing it goes back
+ * to newest first); best match without text is the default too.
+ */
+export function followQuery(prev: ListingParams, next: ListingParams): ListingParams {
+  if (prev.q === next.q && (next.q || next.order.key !== 'relevance')) return next;
+  if (isDefaultOrder(prev.order, prev.q) || (!next.q && next.order.key === 'relevance')) return { ...next, order: defaultOrder(next.q) };
+  return next;
 }
 
 /** `page`: digits only, clamped to 1..10000; anything malformed is page 1. */
@@ -246,7 +274,7 @@ export function parseListing(input: QueryInput, site: ListingSite, cookieView?: 
   const params: ListingParams = {
     q: cleanQuery(sp.get('q')),
     ...filters,
-    order: parseOrder(sp.get('order')),
+    order: parseOrder(sp.get('order'), cleanQuery(sp.get('q'))),
     view: explicitView ?? parseView(cookieView) ?? 'list',
     page: parsePage(sp.get('page')),
     languages,
@@ -273,7 +301,7 @@ export function serializeListing(p: ListingParams, site: ListingSite, options: S
   if (p.exclusive) sp.append('filter', 'exclusive');
   if (p.favorited) sp.append('filter', 'favorited');
   if (p.category && isCategorySlug(p.category)) sp.append('filter', p.category);
-  if (!isDefaultOrder(p.order)) sp.append('order', serializeOrder(p.order));
+  if (!isDefaultOrder(p.order, q)) sp.append('order', serializeOrder(p.order));
   if (p.view === 'grid' || options.explicitView) sp.append('view', p.view);
   const page = Math.min(MAX_PAGE, Math.max(1, Math.floor(p.page) || 1));
   if (page > 1) sp.append('page', String(page));
@@ -292,12 +320,14 @@ export function listingHref(p: ListingParams, site: ListingSite, base = LISTING_
 }
 
 /** Params for an order button: its key in its natural direction, back to page 1. */
-export function withOrderKey(p: ListingParams, key: OrderKey): ListingParams {
+export function withOrderKey(p: ListingParams, key: SortKey): ListingParams {
   return { ...p, order: { key, desc: NATURAL_DESC[key] }, page: 1 };
 }
 
 /** Params for the invert-order control. */
 export function withInvertedOrder(p: ListingParams): ListingParams {
+  // Best match has one direction: worst match first helps no one.
+  if (p.order.key === 'relevance') return { ...p, page: 1 };
   return { ...p, order: { key: p.order.key, desc: !p.order.desc }, page: 1 };
 }
 

@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { Database } from '@db/schema';
 import type { Format } from './rules';
 import type { Order, OrderKey } from './listing';
-import { seriesMatch } from '~/server/search-index';
+import { seriesIdIn } from '~/server/search-index';
 import { preparedRead, readRow, readRows, type DB } from '~/server/db';
 import { parseSeriesRef } from '~/lib/params';
 
@@ -281,8 +281,11 @@ export async function setSeriesCounters(db: DB, seriesId: number, count: number,
 export interface ListingQuery {
   /** Series must have a language shown on one of these sites. */
   siteIds: readonly number[];
-  /** Normalised search terms (src/lib/search-text.ts); all must match, as prefixes, in the search index. */
-  terms?: readonly string[];
+  /**
+   * A search: its normalised text and the ids of the series it found, best first (the search
+   * feature's `searchSeries`, the same as the suggestions'); only these series are listed.
+   */
+  search?: { text: string; ids: readonly number[] } | null;
   formats?: readonly Format[];
   /** Primary tag id. */
   tagId?: number | null;
@@ -346,15 +349,15 @@ function conditions(db: DB, eb: SeriesEb, q: Omit<ListingQuery, 'order' | 'offse
       ),
     );
   }
-  // The full-text index (names, alt names, credits, tags, keywords; src/server/search-index.ts).
-  const match = seriesMatch(db, q.terms ?? []);
-  if (match) where.push(match);
+  // The search's hits (names, alt names, credits, tags, keywords; docs/search.md).
+  if (q.search) where.push(seriesIdIn(db, q.search.ids));
   return where;
 }
 
 /** The page query and the count query for a listing (exported for EXPLAIN checks). */
 export function listingQueries(db: DB, q: ListingQuery) {
-  const column = ORDER_COLUMN[q.order.key];
+  // Best match is ordered by the search itself (querySeries); here it only needs a stable order.
+  const column = ORDER_COLUMN[q.order.key === 'relevance' ? 'updated' : q.order.key];
   const direction = q.order.desc ? 'desc' : 'asc';
   const siteIds = [...new Set(q.siteIds)];
   const base = db
@@ -386,6 +389,23 @@ export function listingQueries(db: DB, q: ListingQuery) {
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .where((eb) => eb.and(conditions(db, eb, q)));
   return { rows, count };
+}
+
+/** The ids of the series that pass a listing's filters (for ordering a search's hits by best match). */
+export function listingIds(db: DB, q: ListingQuery) {
+  return db.selectFrom('series').select('series.id').where((eb) => eb.and(conditions(db, eb, q))).execute();
+}
+
+/** The listing's columns of these series, in no order. */
+export function listingRowsByIds(db: DB, ids: readonly number[]) {
+  return db
+    .selectFrom('series')
+    .select([
+      'series.id', 'series.e4pid', 'series.slug', 'series.name', 'series.format', 'series.adult', 'series.in_exclusive',
+      'series.update_status', 'series.last_updated', 'series.chapter_count', 'series.color', 'series.images',
+    ])
+    .where('series.id', 'in', ids.length ? [...ids] : [-1])
+    .execute();
 }
 
 

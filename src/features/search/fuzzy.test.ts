@@ -54,10 +54,12 @@ describe('suggestion typos', () => {
     expect(search('CORAÇÃO')[0]).toBe(7);
   });
 
-  it('keeps short terms exact (no fuzzy under 4 letters) and matches nothing for noise', () => {
+  it('keeps short terms exact (no fuzzy under 4 letters), one edit from 4, two from 7, and matches nothing for noise', () => {
     expect(fuzziness('moo')).toBe(false);
     expect(fuzziness('villanes')).toBe(2);
-    expect(fuzziness('aposnta')).toBe(1);
+    expect(fuzziness('aposnta')).toBe(2);
+    expect(fuzziness('vilas')).toBe(1);
+    expect(fuzziness('horror')).toBe(1); // two edits would make it "harbor"
     expect(search('qqzzxx')).toEqual([]);
     expect(search('a')).toEqual([]);
   });
@@ -65,6 +67,12 @@ describe('suggestion typos', () => {
   it('matches authors and keywords too', () => {
     expect(search('mizushima')).toEqual([4]);
     expect(search('andrad')).toEqual([7]);
+  });
+
+  it('leaves out REMOVED series when asked (the suggestions), not otherwise (the listing)', async () => {
+    const withRemoved = await buildSuggestIndex([...DOCS, { ...doc(9, ['Glass Crown'], 10), active: false }]);
+    expect(withRemoved.search('glass crown', {})).toEqual([9]);
+    expect(withRemoved.search('glass crown', { activeOnly: true })).toEqual([]);
   });
 
   it("leaves out series blocked in the reader's country", () => {

@@ -3,7 +3,7 @@
  * unit tests: which suggestions request a query and language filter make, how the answer tuple
  * is read, and where submitting goes. No DOM, no fetch.
  */
-import { cleanQuery, defaultParams, listingHref, toggleLanguage, defaultLanguages, type LanguageCode, type Languages, type ListingSite } from '~/features/catalog';
+import { defaultParams, listingHref, toggleLanguage, defaultLanguages, type LanguageCode, type Languages, type ListingSite } from '~/features/catalog';
 import { normalizeQuery } from '~/lib/search-text';
 import { suggestPath } from '~/lib/paths';
 
@@ -64,7 +64,7 @@ export function parseSuggestions(body: unknown): Suggestion[] | null {
 
 /** Where submitting the overlay goes: the listing with the query and (when not the site's default) the language filter. */
 export function submitHref(text: string, languages: Languages, site: ListingSite): string {
-  return listingHref({ ...defaultParams(site), q: cleanQuery(text), languages }, site);
+  return listingHref({ ...defaultParams(site, text), languages }, site);
 }
 
 /**

@@ -52,6 +52,7 @@ async function buildIndex(db: DB, siteIds: readonly SiteId[], language: string):
       names: [shown.name, r.name, ...r.alt.split('\n'), ...r.names.split('\n')],
       text: r.document,
       popularity: r.popularity,
+      active: r.state === 'ACTIVE',
       blocks: regionBlocks({ geoblocks: r.geoblocks }, r.publisher_geoblocks == null ? null : { geoblocks: r.publisher_geoblocks }),
     };
   });
@@ -109,16 +110,44 @@ export async function cachedSearch(db: DB, term: string, siteIds: readonly SiteI
   const sites = [...new Set(siteIds)].sort() as SiteId[];
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = createCache<Found>({ ttlMs: SUGGEST_TTL_MS, maxEntries: SUGGEST_CACHE_ENTRIES })));
-  let version = versions.get(db);
-  if (!version) versions.set(db, (version = createCache<object>({ ttlMs: INDEX_TTL_MS, maxEntries: 1 })));
-  const token = await version.get('v', async () => ({}), now);
-  const built = await indexFor(db, sites, language, token);
+  const built = await currentIndex(db, sites, language, now);
   // Keyed by the index that answers: once a rebuild lands, older results are never hit again.
   const key = `${built.id}|${country}|${normalizeQuery(term).text}`;
   return cache.get(key, async () => {
-    const hits = built.index.search(term, { limit: SUGGEST_LIMIT, country }).map((id) => built.show.get(id)!);
+    // Suggestions offer ACTIVE series only; the listing also finds REMOVED ones (searchSeries).
+    const hits = built.index.search(term, { limit: SUGGEST_LIMIT, country, activeOnly: true }).map((id) => built.show.get(id)!);
     return { hits, sites: await seriesSites(db, hits.map((h) => h.id)) };
   }, now);
+}
+
+/** The index answering (sites, language) now, built on first use; see `indexFor`. */
+async function currentIndex(db: DB, siteIds: readonly SiteId[], language: string, now = Date.now()): Promise<Built> {
+  let version = versions.get(db);
+  if (!version) versions.set(db, (version = createCache<object>({ ttlMs: INDEX_TTL_MS, maxEntries: 1 })));
+  const token = await version.get('v', async () => ({}), now);
+  return indexFor(db, [...new Set(siteIds)].sort() as SiteId[], language, token);
+}
+
+export interface SeriesSearch {
+  /** Every matching series (ACTIVE and REMOVED, as the listing lists them), best first. */
+  ids: number[];
+  /** When nothing matches: the series whose name comes closest ("Did you mean …?"), or null. */
+  closest: { slug: string; name: string } | null;
+}
+
+/**
+ * The listing's search (`/comics/?q=`): the same index, matching and ranking as the suggestions,
+ * so Enter finds what the suggestions showed, first. Region blocks are not applied, as in the
+ * rest of the listing (the series page enforces them).
+ */
+export async function searchSeries(db: DB, q: string, siteIds: readonly SiteId[], language: string): Promise<SeriesSearch> {
+  if (!normalizeQuery(q).terms.length) return { ids: [], closest: null };
+  const built = await currentIndex(db, siteIds, language);
+  const ids = built.index.search(q, {});
+  if (ids.length) return { ids, closest: null };
+  const near = built.index.closest(q, { activeOnly: true });
+  const shown = near == null ? undefined : built.show.get(near);
+  return { ids, closest: shown ? { slug: shown.slug, name: shown.name } : null };
 }
 
 export async function suggest(db: DB, opts: { q: string | null; cover: boolean; siteIds: readonly SiteId[]; site: Site; protocol: string; host: string; country?: string | null }): Promise<Suggestions> {

@@ -1,0 +1,73 @@
+/**
+ * One search that forgives (issue 26): on both sites, on a phone (390 px) and a desktop
+ * (1280 px), a misspelled search ends on the series by Enter as it does by suggestion: Enter
+ * goes to the listing (as Webtoon and Tapas take it to a results page), whose first card is the
+ * series the suggestions put first. A text that matches nothing offers "Did you mean …?".
+ */
+import type { Page } from '@playwright/test';
+import { brUrl, enUrl, expect, message, test } from './fixtures';
+
+const SITES = [
+  { name: 'English site', locale: 'en' as const, url: enUrl, typo: 'villanes', slug: 'the-villainess-retires-early', shown: 'The Villainess Retires Early', far: 'clokwrok sherif', closest: 'The Clockwork Sheriff' },
+  { name: 'Portuguese site', locale: 'pt-BR' as const, url: brUrl, typo: 'vila se aposnta', slug: 'the-villainess-retires-early', shown: 'A Vilã se Aposenta Cedo', far: 'corasaum de aso', closest: 'Coração de Aço' },
+];
+const WIDTHS = [390, 1280];
+
+// Each test loads the home page, the island, the listing and a series page.
+test.describe.configure({ timeout: 60_000 });
+
+for (const site of SITES) {
+  const t = (key: string, values?: Record<string, string | number>) => message(site.locale, key, values);
+  const dialog = (page: Page) => page.getByRole('dialog', { name: t('search.dialog.label') });
+  const combobox = (page: Page) => dialog(page).getByRole('combobox', { name: t('header.search.label') });
+
+  async function typeInOverlay(page: Page, text: string) {
+    await page.goto(site.url('/'));
+    await page.getByRole('banner').getByRole('searchbox', { name: t('header.search.label') }).click();
+    // The island (React) loads on this first use: give a busy machine time.
+    await expect(combobox(page)).toBeFocused({ timeout: 15_000 });
+    await combobox(page).fill(text);
+  }
+
+  for (const width of WIDTHS) {
+    test.describe(`${site.name} at ${width} px`, () => {
+      test.use({ viewport: { width, height: 800 } });
+
+      const series = site.url(`/comics/${site.slug}/`);
+
+      test(`"${site.typo}" ends on the series by suggestion`, async ({ page }) => {
+        await typeInOverlay(page, site.typo);
+        const first = dialog(page).getByRole('listbox').getByRole('option').first();
+        await expect(first).toContainText(site.shown, { timeout: 10_000 });
+        await first.click();
+        await expect(page).toHaveURL(series);
+      });
+
+      test(`"${site.typo}" ends on the series by Enter, through the listing whose first card it is`, async ({ page }) => {
+        await typeInOverlay(page, site.typo);
+        await expect(dialog(page).getByRole('listbox').getByRole('option').first()).toContainText(site.shown);
+        await page.keyboard.press('Enter');
+        await expect(page).toHaveURL(/\/comics\/\?q=/);
+        await expect(page.getByRole('heading', { name: t('listing.notFound.title') })).toHaveCount(0);
+        // The card's title link (a grid card is one link, a list row has the title and the favorite form).
+        const card = page.locator('#listing-results li').first().getByRole('link', { name: site.shown }).first();
+        await expect(card).toBeVisible();
+        await card.click();
+        await expect(page).toHaveURL(series);
+        await expect(page.getByRole('heading', { level: 1 })).toContainText(site.shown);
+      });
+
+      test(`"${site.far}" matches nothing and offers "Did you mean" the closest series`, async ({ page }) => {
+        await typeInOverlay(page, site.far);
+        await expect(dialog(page).getByRole('status')).toHaveText(t('search.noResults'));
+        await page.keyboard.press('Enter');
+        await expect(page).toHaveURL(/\/comics\/\?q=/);
+        await expect(page.getByRole('heading', { name: t('listing.notFound.title') })).toBeVisible();
+        const offer = page.locator('[data-did-you-mean]');
+        await expect(offer).toContainText(t('listing.didYouMean', { title: site.closest }));
+        await offer.getByRole('link', { name: site.closest }).click();
+        await expect(page.getByRole('heading', { level: 1 })).toContainText(site.closest);
+      });
+    });
+  }
+}
