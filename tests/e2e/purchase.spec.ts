@@ -68,6 +68,8 @@ async function paidChapter(page: Page) {
 
 test.describe('buying keys (en)', () => {
   test('a reader short of keys buys a pack by card with a coupon, comes back with the new balance and unlocks the chapter', async ({ page, reader: _signedIn }) => {
+    // Three pages more than the others: the chapter it opens, and the series again to see the row owned.
+    test.setTimeout(60_000);
     await page.goto(enUrl(SERIES));
     await expect(keysLink(page, 'en', 0, 0)).toBeVisible();
     const chapter = await paidChapter(page);
@@ -75,10 +77,11 @@ test.describe('buying keys (en)', () => {
     await chapter.button.click();
     const dialog = page.getByRole('dialog', { name: en('unlock.title', { chapter: chapter.name }) });
     await expect(dialog).toContainText(en('unlock.short', { missing: chapter.price }));
+    // The way back leads to this chapter's unlock dialog (tests/e2e/buy-to-read.spec.ts).
+    const back = `${SERIES}?intent=${encodeURIComponent(`unlock:${await chapter.button.getAttribute('value')}`)}`;
     await dialog.getByRole('link', { name: en('wallet.buyKeys') }).click();
 
-    // The packs, with the way back (to this chapter's unlock dialog: tests/e2e/buy-to-read.spec.ts).
-    const back = `${SERIES}?intent=${encodeURIComponent(`unlock:${await chapter.button.getAttribute('value')}`)}`;
+    // The packs, with the way back.
     await expect(page).toHaveURL(enUrl(`/my/purchase/?next=${encodeURIComponent(back)}#chapters`));
     await expect(page.getByRole('heading', { level: 1, name: en('purchase.title') })).toBeVisible();
     await expect(page.getByText(en('purchase.returnNote'))).toBeVisible();
@@ -165,7 +168,9 @@ test.describe('buying keys (en)', () => {
     const c = checkout(page);
     await c.method('card').check();
     await fillCard(page, '4111 1111 1111 1111');
-    await Promise.all([page.waitForURL(enUrl('/my/purchases/')), c.pay(usd(499)).click()]);
+    await Promise.all([page.waitForURL((u) => u.pathname === '/my/purchases/'), c.pay(usd(499)).click()]);
+    // The receipt moment (the checkout came back with the order).
+    await expect(page.getByRole('status').filter({ hasText: en('receipt.credited', { keys: 50, xtra: 0 }) })).toBeVisible();
     await expect(keysLink(page, 'en', 50, 0)).toBeVisible();
 
     const order = page.getByRole('main').getByRole('listitem').filter({ hasText: en('purchase.keysCount', { n: 50 }) });
@@ -228,7 +233,7 @@ test.describe('buying keys (en)', () => {
     await expect(c.number).toHaveCount(0);
     await page.keyboard.press('Tab');
     await expect(c.pay(usd(1999))).toBeFocused();
-    await Promise.all([page.waitForURL(enUrl('/my/keys/')), page.keyboard.press('Enter')]);
+    await Promise.all([page.waitForURL((u) => u.pathname === '/my/keys/'), page.keyboard.press('Enter')]);
     // 210 keys, the pack's 30 Xtra keys and the coupon's 20.
     await expect(keysLink(page, 'en', 210, 50)).toBeVisible();
   });

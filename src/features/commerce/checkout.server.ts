@@ -19,7 +19,7 @@ import { closeAbandonedOrders, settleDuePayments, syncPixOrder } from './settle.
 import { attachPixCode, closePayable, confirmPayment, createOrder, findReaderOrder, quoteFor, type OrderRow } from './payables.server';
 import { formatMoney, isCouponCode, normalizeCoupon, parseMethod, type CouponProblem, type Quote } from './rules';
 
-/** Where a reader lands after paying when the page gave no `next`: their keys. */
+/** Where a reader lands after paying when the page gave no `next`: their keys (with the receipt moment). */
 const DEFAULT_NEXT = keysPath();
 const REQUEST_KEY = /^[A-Za-z0-9_-]{8,64}$/;
 const NONCE_MAX = 4096;
@@ -163,7 +163,7 @@ export async function checkoutSubmit(db: DB, input: { userId: number; site: Site
   const next = safeNext(form.get('next'), DEFAULT_NEXT);
   // The page the reader came from gets the order's id: it shows the receipt moment (what was
   // credited, the new balance) and lets the reader go on with what they were doing.
-  const landing = (orderId: string): CheckoutResult => ({ kind: 'redirect', location: next === DEFAULT_NEXT ? next : withParam(next, PAID_PARAM, orderId) });
+  const landing = (orderId: string): CheckoutResult => ({ kind: 'redirect', location: withParam(next, PAID_PARAM, orderId) });
   const method = parseMethod(form.get('method'));
   if (!method) return fail(422, 'purchase.error.method');
   const choice = readChoice(form);

@@ -4,7 +4,8 @@
  * reader's subscription has one left this month). A native <dialog> opened modally, so the
  * browser keeps focus inside it, closes it on Escape and hides the page behind it from assistive
  * technology; focus goes back to the button that opened it.
- * Success reloads after 250 ms with a 500 ms fade; a failure shows the server's detail (or
+ * Success reloads after 250 ms with a 500 ms fade (a dialog reopened after buying keys or logging
+ * in opens the chapter instead); a failure shows the server's detail (or
  * "Error {status}") in a dismissible alert inside the dialog and re-enables the buttons.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
