@@ -190,7 +190,7 @@ for (const dialect of selectedDialects()) {
       const fields = { pack: 'popular', method: 'card', nonce: nonce.json().nonce, request_key: `rk${++seq}x${now()}`, next: '/comics/' };
       const token = await appCheckToken(server, reader);
       const paid = await post(server, reader, '/my/purchase/checkout/', { ...fields, [APP_CHECK_FIELD]: token });
-      expect([paid.status, paid.headers.location]).toEqual([303, '/comics/']);
+      expect([paid.status, paid.headers.location?.replace(/\?paid=[\w-]+$/, '')]).toEqual([303, '/comics/']);
       expect((await balances(reader)).keys).toBeGreaterThan(0);
       // The same token in a second submission is spent.
       refused(await post(server, reader, '/my/purchase/checkout/', { ...fields, [APP_CHECK_FIELD]: token }), 'used');

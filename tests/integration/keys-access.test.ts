@@ -118,7 +118,7 @@ for (const dialect of selectedDialects()) {
       const locked = await get(chapter.path, reader);
       expect(htmlText(locked.text)).not.toContain(message('en', 'chapter.loginToRead'));
       expect(htmlText(locked.text)).toContain(message('en', 'wallet.balances', { keys: 0, xtra: 0 }));
-      expect(locked.text).toContain(`href="/my/purchase/?next=${encodeURIComponent(chapter.path)}#chapters"`);
+      expect(locked.text).toContain(`href="/my/purchase/?next=${encodeURIComponent(`${chapter.path}?intent=${encodeURIComponent(`unlock:${chapter.e4pid}`)}`)}#chapters"`);
       expect(mediaUrls(locked.text)).toEqual([]);
     });
 
@@ -150,7 +150,7 @@ for (const dialect of selectedDialects()) {
       expect(res.headers.location).toBe(`${chapter.path}?unlock=insufficient`);
       const page = await get(res.headers.location!, reader, 'br');
       expect(htmlText(page.text)).toContain(message('pt-BR', 'wallet.error.insufficient', { price: chapter.price, keys: chapter.price - 1, xtra: 0 }));
-      expect(page.text).toContain(`href="/my/purchase/?next=${encodeURIComponent(chapter.path)}#chapters"`);
+      expect(page.text).toContain(`href="/my/purchase/?next=${encodeURIComponent(`${chapter.path}?intent=${encodeURIComponent(`unlock:${chapter.e4pid}`)}`)}#chapters"`);
       expect(mediaUrls(page.text)).toEqual([]);
       expect(await balances(reader)).toEqual({ keys: chapter.price - 1, xtra: 0 });
       // Signed out, or an unknown chapter: nothing is charged anywhere.

@@ -323,7 +323,8 @@ describe.each(selectedDialects())('series page (%s)', (dialect) => {
         expect(r!.text).toContain(message('en', 'chapter.price.keys', { n: c.finalPrice }));
         expect(r!.text).not.toContain(message('en', 'chapter.price.free'));
         const link = anchors(r!.html).find((a) => a.text === login);
-        expect(link?.href, `row ${c.number}: login link`).toBe(`/auth/login/?next=${encodeURIComponent(path)}`);
+        // Back on this page after logging in, with the row's unlock dialog to reopen (src/lib/intent.ts).
+        expect(link?.href, `row ${c.number}: login link`).toBe(`/auth/login/?next=${encodeURIComponent(`${path}?intent=${encodeURIComponent(`unlock:${c.e4pid}`)}`)}`);
         // The row still links to the chapter (the reader explains the lock).
         expect(r!.href).toBe(readerPath(s, { e4pid: c.e4pid, number: c.number, language: 'en' }));
       }

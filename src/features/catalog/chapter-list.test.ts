@@ -41,10 +41,14 @@ describe('chapter rows', () => {
     expect(html).toContain('>FREE<');
     expect(html).not.toContain('Log in to read');
   });
-  it('a paid chapter shows its price and a login link back to the page', () => {
-    const html = render([chapter({ state: 'paid', finalPrice: 3, originalPrice: 3 })], '/comics/s/?order=asc');
+  it('a paid chapter shows its price and a login link back to the page, where the unlock dialog reopens for it', () => {
+    const html = render([chapter({ state: 'paid', finalPrice: 3, originalPrice: 3 }), chapter({ state: 'paid', finalPrice: 3, originalPrice: 3, e4pid: 'EPI-two' })], '/comics/s/?order=asc');
     expect(html).toContain('3 KEYS');
-    expect(html).toContain('href="/auth/login/?next=%2Fcomics%2Fs%2F%3Forder%3Dasc">Log in to read');
+    const next = (e4pid: string) => encodeURIComponent(`/comics/s/?order=asc&intent=${encodeURIComponent(`unlock:${e4pid}`)}`);
+    expect(html).toContain(`href="/auth/login/?next=${next(chapter({}).e4pid)}">Log in to read`);
+    expect(html).toContain(`href="/auth/login/?next=${next('EPI-two')}">Log in to read`);
+    // A return path that is not local carries no intent, and no row's link breaks.
+    expect(render([chapter({ state: 'paid', finalPrice: 3, originalPrice: 3 })], '//evil.example/')).toContain('href="/auth/login/?next=%2F%2Fevil.example%2F">Log in to read');
     expect(html).not.toContain('<s ');
   });
   it('a campaign price strikes the original through and names it for screen readers', () => {

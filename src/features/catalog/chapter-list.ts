@@ -8,6 +8,7 @@ import type { ListItem } from './rules';
 import type { ChapterView } from './series.server';
 import { loginPath, mediaUrl, UNLOCK_FORM_PATH } from '~/lib/paths';
 import { escapeHtml } from '~/lib/html';
+import { withIntent } from '~/lib/intent';
 
 export interface RowLabels {
   free: string;
@@ -45,7 +46,8 @@ interface Escaped {
   scheduled: string;
   readAgain: string;
   continue: string;
-  login: string;
+  /** A paid row's login link: back to this page with the unlock dialog reopened for its chapter. */
+  login: (e4pid: string) => string;
   unlock: string;
   /** ` aria-label="Unlock: ` : the start of a row's unlock button name (the chapter's name follows). */
   unlockName: string;
@@ -61,7 +63,13 @@ interface Escaped {
 /** Splits a label around its {when} so the time can be its own refreshable element. */
 const around = (f: ((when: string) => string) | undefined) => escapeHtml(f ? f('\u0000') : '\u0000');
 
-function escapeLabels(labels: RowLabels, login: string): Escaped {
+/** Stands for a row's chapter in the login link built once per list (e4pids need no escaping). */
+const CHAPTER_SLOT = 'EPI-0chapter0';
+
+function escapeLabels(labels: RowLabels, returnPath: string): Escaped {
+  const template = escapeHtml(loginPath(withIntent(returnPath, { kind: 'unlock', e4pid: CHAPTER_SLOT })));
+  // A return path that is not a local path carries no intent: the link is the same for every row.
+  const [loginHead = '', loginTail] = template.split(CHAPTER_SLOT);
   const keys = new Map<number, string>();
   const was = new Map<number, string>();
   const price = (n: number) => (n === 0 ? labels.free : labels.keys(n));
@@ -73,7 +81,7 @@ function escapeLabels(labels: RowLabels, login: string): Escaped {
     scheduled: escapeHtml(labels.scheduled),
     readAgain: escapeHtml(labels.readAgain ?? ''),
     continue: escapeHtml(labels.continue ?? ''),
-    login: escapeHtml(login),
+    login: loginTail === undefined ? () => loginHead : (e4pid) => `${loginHead}${escapeHtml(e4pid)}${loginTail}`,
     unlock: escapeHtml(labels.unlock ?? ''),
     unlockName: ` aria-label="${escapeHtml(labels.unlock ?? '')}: `,
     owned: escapeHtml(labels.owned ?? ''),
@@ -118,7 +126,7 @@ function row(c: ChapterView, e: Escaped, signedIn: boolean): string {
     const price = `<span class="price">${was}<span class="price-now${c.onSale ? ' sale' : ''}">${e.keys(c.finalPrice)}</span></span>`;
     // A recharging pass is the same for every row: the series header counts it down once.
     const pass = c.pass?.open ? `<span class="chip chip-pass">${e.passReady}</span>` : '';
-    if (!signedIn) side = `${price}<a class="login-to-read" href="${e.login}">${e.loginToRead}</a>`;
+    if (!signedIn) side = `${price}<a class="login-to-read" href="${e.login(c.e4pid)}">${e.loginToRead}</a>`;
     else if (c.buyable || c.pass?.open || c.ad || c.rentLeft !== null) side = `${pass}${price}${listUnlockButton(c, e, name)}`;
     else side = `${pass}${price}`;
   }
@@ -194,7 +202,7 @@ function listUnlockButton(c: ChapterView, e: Escaped, name: string): string {
 
 /** Rows and coming-soon gaps of one language tab, ready to place inside its `<ol>`. */
 export function renderChapterRows(items: readonly ListItem<ChapterView>[], labels: RowLabels, returnPath: string, signedIn = false): string {
-  const escaped = escapeLabels(labels, loginPath(returnPath));
+  const escaped = escapeLabels(labels, returnPath);
   const gap = `<li class="chapter-gap" data-gap>${escapeHtml(labels.comingSoon)}</li>`;
   // Joined, not concatenated: one flat string instead of a tree of thousands of small ones. The
   // page's Response keeps its body text until a full garbage collection (undici registers every

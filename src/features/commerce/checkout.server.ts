@@ -8,6 +8,7 @@ import type { T, MessageKey } from '~/lib/i18n';
 import type { Site } from '~/lib/site';
 import { safeNext } from '~/lib/redirect';
 import { keysPath } from '~/lib/paths';
+import { PAID_PARAM, withParam } from '~/lib/intent';
 import { retryMinutes } from '~/server/rate-limit';
 import { issueNonce, type NonceProblem } from '~/features/payments/sandbox.server';
 import { CARD_METHODS, cardProvider, paymentsOffered, pixProvider, qrSvg, sandboxesReachable, type CardMethod, type PixCharge } from '~/features/payments/index.server';
@@ -18,7 +19,7 @@ import { closeAbandonedOrders, settleDuePayments, syncPixOrder } from './settle.
 import { attachPixCode, closePayable, confirmPayment, createOrder, findReaderOrder, quoteFor, type OrderRow } from './payables.server';
 import { formatMoney, isCouponCode, normalizeCoupon, parseMethod, type CouponProblem, type Quote } from './rules';
 
-/** Where a reader lands after paying when the page gave no `next`: their keys. */
+/** Where a reader lands after paying when the page gave no `next`: their keys (with the receipt moment). */
 const DEFAULT_NEXT = keysPath();
 const REQUEST_KEY = /^[A-Za-z0-9_-]{8,64}$/;
 const NONCE_MAX = 4096;
@@ -162,6 +163,9 @@ export async function checkoutSubmit(db: DB, input: { userId: number; site: Site
   const fail = (status: number, key: MessageKey, values?: Record<string, number>): CheckoutResult => ({ kind: 'error', status, message: t(key, values) });
   const { form } = input;
   const next = safeNext(form.get('next'), DEFAULT_NEXT);
+  // The page the reader came from gets the order's id: it shows the receipt moment (what was
+  // credited, the new balance) and lets the reader go on with what they were doing.
+  const landing = (orderId: string): CheckoutResult => ({ kind: 'redirect', location: withParam(next, PAID_PARAM, orderId) });
   const method = parseMethod(form.get('method'));
   if (!method) return fail(422, 'purchase.error.method');
   const choice = readChoice(form);
@@ -173,7 +177,7 @@ export async function checkoutSubmit(db: DB, input: { userId: number; site: Site
     let order = await findReaderOrder(db, input.userId, nonce);
     if (!order || order.method !== 'pix') return fail(404, 'purchase.error.order');
     if (order.state === 'PENDING') order = await syncPixOrder(db, order, 'checkout', input.now);
-    if (order.state === 'PAID') return { kind: 'redirect', location: next };
+    if (order.state === 'PAID') return landing(order.public_id);
     return fail(409, order.state === 'EXPIRED' ? 'purchase.error.expired' : order.state === 'FAILED' ? 'purchase.error.closed' : 'purchase.error.notPaid');
   }
 
@@ -190,7 +194,7 @@ export async function checkoutSubmit(db: DB, input: { userId: number; site: Site
   const order = made.order;
   if (made.existing) {
     // The same form sent again: answer what happened to the first one, never charge twice.
-    if (order.state === 'PAID') return { kind: 'redirect', location: next };
+    if (order.state === 'PAID') return landing(order.public_id);
     return fail(409, order.state === 'PENDING' ? 'purchase.error.pending' : 'purchase.error.closed');
   }
   const sale = await provider.sale({ orderId: order.public_id, readerId: input.userId, money: { amount: order.total, currency: order.currency }, nonce, deviceData: form.get('device_data')?.slice(0, 8192) || null })
@@ -208,7 +212,7 @@ export async function checkoutSubmit(db: DB, input: { userId: number; site: Site
     return fail(f.status, f.key);
   }
   const confirmed = await confirmPayment(db, { orderId: order.public_id, paymentId: sale.paymentId, amount: sale.money.amount, currency: sale.money.currency, source: 'checkout', display: sale.display, now: input.now });
-  if (confirmed.kind === 'paid' || confirmed.kind === 'already') return { kind: 'redirect', location: next };
+  if (confirmed.kind === 'paid' || confirmed.kind === 'already') return landing(order.public_id);
   return fail(502, 'purchase.error.unavailable');
 }
 

@@ -126,3 +126,21 @@ export async function setPurchaseFavorite(db: DB, input: { userId: number; order
   return { favorited: input.favorite };
 }
 
+
+export interface PurchaseReceipt {
+  orderId: string;
+  keys: number;
+  xtra: number;
+  balances: Balances;
+}
+
+/**
+ * The receipt moment on the page the checkout sent the reader back to (`?paid={order}`): what the
+ * order credited and the balance now. Null unless the order is this reader's and paid, so a
+ * shared or guessed link shows nothing.
+ */
+export async function purchaseReceipt(db: DB, input: { userId: number; orderId: string }): Promise<PurchaseReceipt | null> {
+  const order = await findReaderOrder(db, input.userId, input.orderId);
+  if (!order || order.state !== 'PAID') return null;
+  return { orderId: order.public_id, keys: order.keys, xtra: order.xtra_keys, balances: await balancesOf(db, input.userId) };
+}

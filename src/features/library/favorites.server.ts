@@ -4,6 +4,7 @@
  * the series id, so one reader can never see or change another reader's rows.
  */
 import type { DB } from '~/server/db';
+import { intentOf, withIntent } from '~/lib/intent';
 import * as repo from './repository.server';
 import { findSeries } from '~/features/catalog/index.server';
 import { SERIES_CARD_COLUMNS, toSeriesCard, type SeriesCard } from '~/features/catalog';
@@ -21,6 +22,20 @@ export async function setFavorite(db: DB, userId: number, seriesRef: string, on:
   if (on) await repo.insertFavorite(db, userId, series.id, now);
   else await repo.deleteFavorite(db, userId, series.id);
   return { ok: true, favorited: on, seriesId: series.id };
+}
+
+/**
+ * After a login or a sign-up: a `next` carrying a favorite intent (the star pressed while signed
+ * out) favorites the series, and the reader lands on `next` without it. The caller is the login
+ * or sign-up form's POST, which the origin rule guards and whose page says what it will do, so a
+ * link alone never favorites anything. Other intents (unlock) stay for the page to resume.
+ */
+export async function finishLoginIntent(db: DB, userId: number, next: string, now: number): Promise<string> {
+  const intent = intentOf(next);
+  if (intent?.kind !== 'favorite') return next;
+  // A series that is gone or blocked is simply not favorited: the reader still lands on `next`.
+  await setFavorite(db, userId, intent.e4pid, true, now);
+  return withIntent(next, null);
 }
 
 export interface FavoriteEntry extends SeriesCard {

@@ -4,7 +4,8 @@
  * reader's subscription has one left this month). A native <dialog> opened modally, so the
  * browser keeps focus inside it, closes it on Escape and hides the page behind it from assistive
  * technology; focus goes back to the button that opened it.
- * Success reloads after 250 ms with a 500 ms fade; a failure shows the server's detail (or
+ * Success reloads after 250 ms with a 500 ms fade (a dialog reopened after buying keys or logging
+ * in opens the chapter instead); a failure shows the server's detail (or
  * "Error {status}") in a dismissible alert inside the dialog and re-enables the buttons.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -22,8 +23,14 @@ export interface UnlockDialogProps {
   config: DialogConfig;
   offer: UnlockOffer;
   balances: PricingBalances;
-  /** The page path the buy-keys link comes back to. */
+  /** The page path the buy-keys link comes back to (with this chapter's unlock intent). */
   returnPath: string;
+  /**
+   * Reopened on the way back from buying keys or logging in (unlock.client.ts): the purchase's
+   * receipt, if any, shows first, and unlocking opens the chapter, which is what the reader set
+   * out to do, instead of reloading the page they left.
+   */
+  resumed?: { receipt: string | null } | null;
   onClose: () => void;
 }
 
@@ -35,7 +42,7 @@ interface Creative {
 }
 type Ad = { token: string; creative: Creative; readyAt: number };
 
-export function UnlockDialog({ config, offer, balances, returnPath, onClose }: UnlockDialogProps) {
+export function UnlockDialog({ config, offer, balances, returnPath, resumed = null, onClose }: UnlockDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -105,7 +112,7 @@ export function UnlockDialog({ config, offer, balances, returnPath, onClose }: U
 
   const unlock = async () => {
     const r = await post(config.endpoints.redeem, { content: offer.e4pid }, true);
-    if (r) finish(t('unlock.success', { chapter: offer.name }), () => location.reload());
+    if (r) finish(t('unlock.success', { chapter: offer.name }), () => (resumed ? location.assign(offer.href) : location.reload()));
   };
   const usePass = async () => {
     const r = await post(config.endpoints.pass, { content: offer.e4pid });
@@ -156,6 +163,7 @@ export function UnlockDialog({ config, offer, balances, returnPath, onClose }: U
         </div>
       ) : (
         <div className="unlock-body">
+          {resumed?.receipt && <p className="unlock-receipt">{resumed.receipt}</p>}
           <p className="unlock-price">
             {t('unlock.price', { price: offer.price })}
             {offer.original > offer.price && <> <s className="muted">{t('unlock.was', { price: offer.original })}</s></>}

@@ -9,7 +9,7 @@ import type { DialogConfig } from './unlock-dialog';
 
 let root: Root | null = null;
 
-export function openUnlockDialog(config: DialogConfig, offer: UnlockOffer, balances: PricingBalances, opener: HTMLElement) {
+export function openUnlockDialog(config: DialogConfig, offer: UnlockOffer, balances: PricingBalances, opener: HTMLElement, how: { returnPath: string; resumed: { receipt: string | null } | null }) {
   if (!root) {
     const host = document.createElement('div');
     host.id = 'unlock-dialog-root';
@@ -20,5 +20,5 @@ export function openUnlockDialog(config: DialogConfig, offer: UnlockOffer, balan
     root?.render(null);
     opener.focus();
   };
-  root.render(<UnlockDialog key={`${offer.e4pid}-${Date.now()}`} config={config} offer={offer} balances={balances} returnPath={location.pathname + location.search} onClose={close} />);
+  root.render(<UnlockDialog key={`${offer.e4pid}-${Date.now()}`} config={config} offer={offer} balances={balances} returnPath={how.returnPath} resumed={how.resumed} onClose={close} />);
 }

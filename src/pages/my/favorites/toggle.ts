@@ -5,6 +5,7 @@ import { bodyErrorKey, field, readForm } from '~/server/body';
 import { isSeriesRef } from '~/features/library';
 import { setFavorite } from '~/features/library/index.server';
 import { loginPath, favoritesPath } from '~/lib/paths';
+import { withIntent } from '~/lib/intent';
 
 /**
  * POST /my/favorites/toggle/: the no-JavaScript favorite button. Fields: `series` (e4pid),
@@ -16,10 +17,11 @@ export const POST: APIRoute = async ({ request, locals }) => {
   if (!parsed.ok) return new Response(locals.t(bodyErrorKey(parsed)), { status: parsed.status, headers });
   const form = parsed.value;
   const next = safeNext(field(form, 'next', 2048), favoritesPath());
-  if (!locals.user) return redirectTo(loginPath(next));
   const ref = field(form, 'series', 64);
-  if (!isSeriesRef(ref)) return new Response(locals.t('error.api.notFound'), { status: 404, headers });
   const on = field(form, 'favorite', 4) === '1';
+  // Signed out (a session that ended): the login form finishes the favorite (src/lib/intent.ts).
+  if (!locals.user) return redirectTo(loginPath(on && /^SER-/i.test(ref) && isSeriesRef(ref) ? withIntent(next, { kind: 'favorite', e4pid: ref }) : next));
+  if (!isSeriesRef(ref)) return new Response(locals.t('error.api.notFound'), { status: 404, headers });
   const result = await setFavorite(await getDb(), locals.user.id, ref, on, locals.now);
   if (!result.ok) return new Response(locals.t('error.api.notFound'), { status: 404, headers });
   return redirectTo(next);
