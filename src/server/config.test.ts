@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APP_CHECK_DEFAULT_DIFFICULTY, isLoopback, readConfig, startupRefusals, TURNSTILE_VERIFY_URL } from './config.mjs';
+import { APP_CHECK_DEFAULT_DIFFICULTY, DEMO_WELCOME_XTRA_KEYS, isLoopback, readConfig, startupRefusals, TURNSTILE_VERIFY_URL } from './config.mjs';
 
 describe('configuration', () => {
   it('has safe local defaults', () => {
@@ -131,5 +131,18 @@ describe('configuration', () => {
     [{ TURNSTILE_SITE_KEY: 's', TURNSTILE_SECRET_KEY: 'k', TURNSTILE_VERIFY_URL: 'ftp://x' }, /TURNSTILE_VERIFY_URL/],
   ])('stops the start on a bad value: %j', (env, message) => {
     expect(() => readConfig(env)).toThrow(message);
+  });
+});
+
+describe('the welcome for new readers (issue 26)', () => {
+  it('gives a demo its default per site and production none, unless set per site', () => {
+    expect(readConfig({}).welcomeXtraKeys).toEqual({ 1: DEMO_WELCOME_XTRA_KEYS, 3: DEMO_WELCOME_XTRA_KEYS });
+    expect(readConfig({ INKPASS_MODE: 'production' }).welcomeXtraKeys).toEqual({ 1: 0, 3: 0 });
+    expect(readConfig({ INKPASS_MODE: 'production', WELCOME_XTRA_KEYS_BR: '5' }).welcomeXtraKeys).toEqual({ 1: 0, 3: 5 });
+    expect(readConfig({ WELCOME_XTRA_KEYS_EN: '0' }).welcomeXtraKeys).toEqual({ 1: 0, 3: DEMO_WELCOME_XTRA_KEYS });
+  });
+
+  it('refuses a value that is not a whole number from 0 to 1000, naming the setting', () => {
+    for (const bad of ['-1', '2.5', 'six', '1001']) expect(() => readConfig({ WELCOME_XTRA_KEYS_EN: bad })).toThrow(/WELCOME_XTRA_KEYS_EN/);
   });
 });

@@ -61,6 +61,8 @@ export interface CheckoutPage {
   method: PaymentMethod | null;
   /** This currency's methods whose provider is not configured here: the page names them as unavailable. */
   unavailable: PaymentMethod[];
+  /** A demo's live coupons for this site, named on the page so a visitor can try one (production: none). */
+  demoCoupons: string[];
   widget: CardWidgetConfig;
   /** A fresh one-time key for this form: sending it twice finds the first order. */
   requestKey: string;
@@ -72,7 +74,7 @@ export interface CheckoutPage {
 }
 
 /** The checkout page for one pack, or null when this site sells no such pack. */
-export async function checkoutPage(db: DB, input: { site: Site; packCode: string | null; method?: string | null }): Promise<CheckoutPage | null> {
+export async function checkoutPage(db: DB, input: { site: Site; packCode: string | null; method?: string | null; now: number }): Promise<CheckoutPage | null> {
   const code = input.packCode ?? '';
   if (!PACK_CODE.test(code)) return null;
   const pack = await repo.findPack(db, input.site.id, code);
@@ -81,6 +83,7 @@ export async function checkoutPage(db: DB, input: { site: Site; packCode: string
   return {
     method: preselectedMethod(methods, pack.currency, input.method),
     unavailable: unavailableMethods(pack.currency),
+    demoCoupons: config.mode === 'demo' ? await liveCoupons(db, input.site, input.now) : [],
     pack: packView(pack, input.site.locale, false),
     currency: pack.currency,
     subtotal: formatMoney(pack.price, pack.currency, input.site.locale),
@@ -93,6 +96,12 @@ export async function checkoutPage(db: DB, input: { site: Site; packCode: string
     pixExpiresSeconds: config.payments.pixExpiresSeconds,
     appCheck: appCheckSettings(),
   };
+}
+
+async function liveCoupons(db: DB, site: Site, now: number): Promise<string[]> {
+  return (await repo.allCoupons(db))
+    .filter((c) => c.site_id === site.id && c.active && (c.starts_at == null || c.starts_at <= now) && (c.ends_at == null || c.ends_at > now))
+    .map((c) => c.code);
 }
 
 /** The currency's methods that no configured provider takes here (production offers a method only once its provider is set up). */
