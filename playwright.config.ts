@@ -66,6 +66,10 @@ export default defineConfig({
       TRUST_PROXY: '1',
       // House ads can be claimed after 2 s instead of 15 (tests/e2e/keys.spec.ts watches one).
       AD_MIN_SECONDS: '2',
+      // Each test's fresh reader starts at 0 keys (the demo's sign-up welcome is off here; the
+      // integration suite's welcome.test.ts covers it).
+      WELCOME_XTRA_KEYS_EN: '0',
+      WELCOME_XTRA_KEYS_BR: '0',
       // The bot check as in production, at its real difficulty: the islands solve their
       // challenges in Chromium before every money call.
       INKPASS_MODE: 'demo',

@@ -33,7 +33,11 @@ export const SECRET_MIN_LENGTH = 32;
  * @property {boolean} hostSet Whether HOST was set (unset: the demo listens on loopback only).
  * @property {PaymentsConfig} payments Which providers take payments, and their settings (docs/payments.md).
  * @property {AppCheckConfig} appCheck The bot check before money calls (docs/decisions.md, "App check").
+ * @property {{ 1: number, 3: number }} welcomeXtraKeys Xtra keys a new account gets at sign-up, by the site it signs up on (WELCOME_XTRA_KEYS_EN, WELCOME_XTRA_KEYS_BR; 0: none). A demo gives 6, production none unless set (docs/decisions.md, "A welcome for new readers").
  */
+
+/** What a demo gives a new reader: two chapters at the usual 3 keys, so the key path can be tried before buying. */
+export const DEMO_WELCOME_XTRA_KEYS = 6;
 
 /**
  * @typedef {object} AppCheckConfig
@@ -258,6 +262,10 @@ export function readConfig(env = process.env) {
     hostSet,
     payments: readPayments(env, mode),
     appCheck: readAppCheck(env, mode),
+    welcomeXtraKeys: {
+      1: integer(env.WELCOME_XTRA_KEYS_EN, 'WELCOME_XTRA_KEYS_EN', mode === 'demo' ? DEMO_WELCOME_XTRA_KEYS : 0, 0, 1000),
+      3: integer(env.WELCOME_XTRA_KEYS_BR, 'WELCOME_XTRA_KEYS_BR', mode === 'demo' ? DEMO_WELCOME_XTRA_KEYS : 0, 0, 1000),
+    },
   };
 }
 

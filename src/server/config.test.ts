@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APP_CHECK_DEFAULT_DIFFICULTY, isLoopback, localOrigin, readConfig, startupRefusals, TURNSTILE_VERIFY_URL } from './config.mjs';
+import { APP_CHECK_DEFAULT_DIFFICULTY, DEMO_WELCOME_XTRA_KEYS, isLoopback, localOrigin, readConfig, startupRefusals, TURNSTILE_VERIFY_URL } from './config.mjs';
 
 describe('configuration', () => {
   it('has safe local defaults', () => {
@@ -139,5 +139,18 @@ describe('configuration', () => {
     expect(localOrigin(readConfig({ PORT: '4502', HOST: '10.1.2.3', INKPASS_MODE: 'demo' }))).toBe('http://10.1.2.3:4502');
     expect(localOrigin(readConfig({ HOST: '::', INKPASS_MODE: 'demo' }))).toBe('http://127.0.0.1:4321');
     expect(localOrigin(readConfig({ HOST: '::1' }))).toBe('http://[::1]:4321');
+  });
+});
+
+describe('the welcome for new readers (issue 26)', () => {
+  it('gives a demo its default per site and production none, unless set per site', () => {
+    expect(readConfig({}).welcomeXtraKeys).toEqual({ 1: DEMO_WELCOME_XTRA_KEYS, 3: DEMO_WELCOME_XTRA_KEYS });
+    expect(readConfig({ INKPASS_MODE: 'production' }).welcomeXtraKeys).toEqual({ 1: 0, 3: 0 });
+    expect(readConfig({ INKPASS_MODE: 'production', WELCOME_XTRA_KEYS_BR: '5' }).welcomeXtraKeys).toEqual({ 1: 0, 3: 5 });
+    expect(readConfig({ WELCOME_XTRA_KEYS_EN: '0' }).welcomeXtraKeys).toEqual({ 1: 0, 3: DEMO_WELCOME_XTRA_KEYS });
+  });
+
+  it('refuses a value that is not a whole number from 0 to 1000, naming the setting', () => {
+    for (const bad of ['-1', '2.5', 'six', '1001']) expect(() => readConfig({ WELCOME_XTRA_KEYS_EN: bad })).toThrow(/WELCOME_XTRA_KEYS_EN/);
   });
 });

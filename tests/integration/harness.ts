@@ -170,6 +170,8 @@ export function clientFor(info: { dialect: TestDialect; port: number; databaseUr
 const SERVER_ENV = {
   NODE_ENV: 'production', INKPASS_MODE: 'demo', APP_CHECK: 'on', APP_CHECK_DIFFICULTY: String(TEST_APP_CHECK_DIFFICULTY),
   COUNTRY_HEADER: 'cf-ipcountry', BODY_TIMEOUT_MS: '2000', PAGE_CACHE_MB: '0',
+  // New readers start at 0 keys here, so tests count from there; welcome.test.ts sets its own.
+  WELCOME_XTRA_KEYS_EN: '0', WELCOME_XTRA_KEYS_BR: '0',
 } as const;
 
 /** `node scripts/serve.mjs` on a database, on a free port, with the test settings plus `env` ('' removes one). */

@@ -4,6 +4,9 @@
  * Rendered on the server as a plain form, then hydrated. What the browser sends is a choice (a
  * pack, a coupon, a method and the provider's single-use nonce), never an amount.
  *
+ * A method is chosen from the start (the page's preselection, or the one a refused submission
+ * named), and a refused card field is marked and focused (issue 26).
+ *
  * States (spec): the coupon is idle, valid or invalid, and editing it resets it; the purchase
  * button is disabled (a widget loading), enabled or processing (spinner). Card-type methods get
  * a nonce from their widget and submit the form; Pix creates a charge, shows its QR and
@@ -12,7 +15,7 @@
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { IntlMessageFormat } from 'intl-messageformat';
-import { useCardWidget } from '~/features/payments';
+import { CardFieldError, cardFieldId, cardProblem, SandboxCardFields, useCardWidget, type CardField } from '~/features/payments';
 import { APP_CHECK_FIELD, type AppCheckSettings } from '~/lib/app-check';
 import { appCheckToken, fetchWithAppCheck, prepareAppCheck } from '~/lib/app-check-client';
 import { normalizeCoupon, type PaymentMethod } from './rules';
@@ -31,6 +34,8 @@ export interface CheckoutProps {
   currency: string;
   amount: string;
   methods: PaymentMethod[];
+  /** The method chosen when the page opens: this site's usual one, or the one a refused submission named. */
+  method: PaymentMethod | null;
   widget: { provider: 'sandbox' | 'braintree' | 'none'; clientToken: string | null };
   couponPattern: string;
   couponMaxLength: number;
@@ -64,8 +69,15 @@ export function Checkout(props: CheckoutProps) {
   const [hydrated, setHydrated] = useState(false);
   const [coupon, setCoupon] = useState(props.coupon);
   const [couponState, setCouponState] = useState<CouponState>({ kind: 'idle' });
-  const [method, setMethod] = useState<PaymentMethod | null>(null);
+  const [method, setMethod] = useState<PaymentMethod | null>(props.method);
+  // Card data is never kept across a submission: a refused payment comes back with these empty.
   const [card, setCard] = useState({ number: '', expiry: '', cvv: '' });
+  const [invalid, setInvalid] = useState<{ field: CardField; message: string } | null>(null);
+  /** Bumped to move focus once the render shows what it points at (a marked field, the QR's copy button). */
+  const [focusRequest, setFocusRequest] = useState<{ to: 'field' | 'pix' | 'error'; n: number } | null>(null);
+  const pixRef = useRef<HTMLElement>(null);
+  const copyRef = useRef<HTMLButtonElement>(null);
+  const errorRef = useRef<HTMLDivElement>(null);
   const [processing, setProcessing] = useState(false);
   const [error, setError] = useState<string | null>(props.serverError);
   const [pix, setPix] = useState<Pix | null>(null);
@@ -83,7 +95,36 @@ export function Checkout(props: CheckoutProps) {
     setHydrated(true);
     // A reader on this page is about to pay: the token is solved while they choose.
     prepareAppCheck(props.appCheck);
+    // A refused submission came back with the reader's coupon: apply it again, so paying again is one press.
+    if (props.coupon) void applyCoupon();
+    // …and its message: focus goes where the reader acts next, not to <body>.
+    if (props.serverError) focusNext('error');
   }, []);
+
+  function focusNext(to: 'field' | 'pix' | 'error') {
+    setFocusRequest((f) => ({ to, n: (f?.n ?? 0) + 1 }));
+  }
+
+  useEffect(() => {
+    if (!focusRequest) return;
+    if (focusRequest.to === 'field' && invalid) {
+      document.getElementById(cardFieldId(CARD_ID, invalid.field))?.focus();
+    } else if (focusRequest.to === 'pix') {
+      // As the subscription modal does: the QR in view, the copy button focused (a phone pays from another app or a second screen).
+      const smooth = !matchMedia('(prefers-reduced-motion: reduce)').matches;
+      pixRef.current?.scrollIntoView({ block: 'start', behavior: smooth ? 'smooth' : 'auto' });
+      copyRef.current?.focus({ preventScroll: true });
+    } else if (focusRequest.to === 'error') {
+      // A refused card is typed again from its number; anything else is read from the alert.
+      const number = method === 'card' ? document.getElementById(cardFieldId(CARD_ID, 'number')) : null;
+      (number ?? errorRef.current)?.focus();
+    }
+  }, [focusRequest]);
+
+  function markCard(field: CardField, message: string) {
+    setInvalid({ field, message });
+    focusNext('field');
+  }
 
   /** Fills the hidden fields and submits the form (the effect below, once the nonce is in the DOM). */
   async function submitWith(paymentNonce: string, device: string) {
@@ -168,6 +209,7 @@ export function Checkout(props: CheckoutProps) {
 
   async function applyCoupon() {
     const input = couponRef.current;
+    const coupon = input?.value ?? '';
     if (!input || !coupon) return;
     if (!input.checkValidity()) {
       input.reportValidity();
@@ -194,6 +236,7 @@ export function Checkout(props: CheckoutProps) {
     if (!res.ok) throw new Error((await res.text()) || t('pix.error'));
     const body = (await res.json()) as { checkout: { correlationID: string; total: { string: string } }; brcode: string; qr_svg: string; expires_at: string };
     setPix({ correlationID: body.checkout.correlationID, brcode: body.brcode, qrSvg: body.qr_svg, expiresAt: Date.parse(body.expires_at), total: body.checkout.total.string });
+    focusNext('pix');
   }
 
   async function submit(event: FormEvent) {
@@ -209,6 +252,15 @@ export function Checkout(props: CheckoutProps) {
       setError(t('error.method'));
       return;
     }
+    if (method === 'card' && props.widget.provider === 'sandbox') {
+      // The gateway's own checks, first: the first wrong field is marked and focused.
+      const field = cardProblem(card, new Date());
+      if (field) {
+        markCard(field, t(`card.invalid.${field}`));
+        return;
+      }
+    }
+    setInvalid(null);
     setProcessing(true);
     try {
       if (method === 'pix') {
@@ -219,7 +271,8 @@ export function Checkout(props: CheckoutProps) {
       await submitWith(got.nonce, got.deviceData ?? '');
     } catch (e) {
       setProcessing(false);
-      setError(method === 'pix' ? t('pix.error') : e instanceof Error && e.message ? e.message : t('error.network'));
+      if (e instanceof CardFieldError) markCard(e.field, e.message);
+      else setError(method === 'pix' ? t('pix.error') : e instanceof Error && e.message ? e.message : t('error.network'));
     }
   }
 
@@ -283,34 +336,34 @@ export function Checkout(props: CheckoutProps) {
         <legend>{t('method.legend')}</legend>
         {props.methods.map((m) => (
           <label key={m} className={`checkout-method${method === m ? ' is-selected' : ''}`}>
-            <input type="radio" name="method" value={m} checked={method === m} onChange={() => { setMethod(m); setError(null); }} />
+            <input type="radio" name="method" value={m} checked={method === m} onChange={() => { setMethod(m); setError(null); setInvalid(null); }} />
             <span>{t(METHOD_KEYS[m])}</span>
           </label>
         ))}
       </fieldset>
 
       {method === 'card' && props.widget.provider === 'sandbox' && (
-        <fieldset className="checkout-card">
-          <legend>{t('card.legend')}</legend>
-          <p className="muted checkout-sandbox-note">{t('card.sandbox')}</p>
-          <label>{t('card.number')}<input inputMode="numeric" autoComplete="cc-number" value={card.number} onChange={(e) => setCard({ ...card, number: e.currentTarget.value })} /></label>
-          <div className="checkout-card-row">
-            <label>{t('card.expiry')}<input inputMode="numeric" autoComplete="cc-exp" placeholder="MM/YY" value={card.expiry} onChange={(e) => setCard({ ...card, expiry: e.currentTarget.value })} /></label>
-            <label>{t('card.cvv')}<input inputMode="numeric" autoComplete="cc-csc" value={card.cvv} onChange={(e) => setCard({ ...card, cvv: e.currentTarget.value })} /></label>
-          </div>
-        </fieldset>
+        <SandboxCardFields
+          idPrefix={CARD_ID} card={card} invalid={invalid} describedBy={error ? ERROR_ID : null} className="checkout-card" rowClassName="checkout-card-row" hintClassName="muted checkout-sandbox-note"
+          labels={{ legend: t('card.legend'), sandbox: t('card.sandbox'), number: t('card.number'), expiry: t('card.expiry'), cvv: t('card.cvv') }}
+          onChange={(next) => {
+            setCard(next);
+            // Editing the refused field clears its mark; the message goes with it.
+            if (invalid && next[invalid.field] !== card[invalid.field]) setInvalid(null);
+          }}
+        />
       )}
       {method && method !== 'card' && method !== 'pix' && props.widget.provider === 'sandbox' && <p className="muted checkout-sandbox-note">{t('wallet.sandbox', { method: t(METHOD_KEYS[method]) })}</p>}
       {props.widget.provider === 'braintree' && <div ref={dropinRef} className="checkout-dropin" hidden={!method || method === 'pix'} />}
 
       {pix && (
-        <section className="checkout-pix" aria-labelledby="checkout-pix-title">
+        <section ref={pixRef} className="checkout-pix" aria-labelledby="checkout-pix-title">
           <h2 id="checkout-pix-title">{t('pix.title', { total: pix.total })}</h2>
           {pix.qrSvg ? <div className="checkout-pix-qr" dangerouslySetInnerHTML={{ __html: pix.qrSvg }} /> : <div className="checkout-pix-qr is-missing">{t('pix.noQr')}</div>}
           <label htmlFor="checkout-pix-code">{t('pix.code')}</label>
           <div className="checkout-pix-copy">
             <input id="checkout-pix-code" readOnly value={pix.brcode} onFocus={(e) => e.currentTarget.select()} />
-            <button type="button" className="btn" onClick={copyCode}>{copied ? t('pix.copied') : t('pix.copy')}</button>
+            <button ref={copyRef} type="button" className="btn" onClick={copyCode}>{copied ? t('pix.copied') : t('pix.copy')}</button>
           </div>
           <p className="checkout-pix-countdown" role="timer" aria-live="off">{t('pix.expiresIn', { time: `${minutes}:${seconds}` })}</p>
           <p className="muted" aria-live="polite">{pixNote ?? t('pix.waiting')}</p>
@@ -320,8 +373,8 @@ export function Checkout(props: CheckoutProps) {
       {!pix && pixNote && <p className="checkout-pix-note" role="status">{pixNote}</p>}
 
       {error && (
-        <div className="alert alert-danger checkout-error" role="alert">
-          <span>{error}</span>
+        <div ref={errorRef} className="alert alert-danger checkout-error" role="alert" tabIndex={-1}>
+          <span id={ERROR_ID}>{error}</span>
           <button type="button" className="alert-close" aria-label={t('error.dismiss')} onClick={() => setError(null)}>×</button>
         </div>
       )}
@@ -333,6 +386,9 @@ export function Checkout(props: CheckoutProps) {
     </form>
   );
 }
+
+const CARD_ID = 'checkout-card';
+const ERROR_ID = 'checkout-error-message';
 
 function randomKey(): string {
   const bytes = new Uint8Array(16);

@@ -220,11 +220,12 @@ const NONCE_PROBLEMS: Record<NonceProblem, MessageKey> = { number: 'purchase.car
 
 /** POST /payments/sandbox/nonce/: the card sandbox's widget trades a test card for a single-use nonce. */
 export async function sandboxNonceAnswer(db: DB, input: { userId: number; method: string; number: string; expiry: string; cvv: string; now: number }, t: T):
-  Promise<{ status: 200; body: { nonce: string; brand: string; last4: string | null } } | { status: number; detail: string }> {
+  Promise<{ status: 200; body: { nonce: string; brand: string; last4: string | null } } | { status: number; detail: string; field?: NonceProblem }> {
   // A demo's route only: production answers as if it did not exist.
   if (!sandboxesReachable().card) return { status: 404, detail: t('error.api.notFound') };
   if (!CARD_METHODS.includes(input.method as CardMethod)) return { status: 422, detail: t('purchase.error.method') };
   const r = await issueNonce(db, { userId: input.userId, method: input.method as CardMethod, number: input.number, expiry: input.expiry, cvv: input.cvv, now: input.now });
-  return r.ok ? { status: 200, body: { nonce: r.nonce, brand: r.brand, last4: r.last4 } } : { status: 422, detail: t(NONCE_PROBLEMS[r.problem]) };
+  // `field` names the card field refused, so the widget marks and focuses it.
+  return r.ok ? { status: 200, body: { nonce: r.nonce, brand: r.brand, last4: r.last4 } } : { status: 422, detail: t(NONCE_PROBLEMS[r.problem]), field: r.problem };
 }
 

@@ -27,6 +27,14 @@ export async function packsOfSite(db: DB, siteId: number, activeOnly = true) {
   return rows.map((r) => num(r, ...PACK_NUMBERS));
 }
 
+/** Paid orders per pack of a site since `since` (the packs page's "most popular"). */
+export async function packSalesSince(db: DB, siteId: number, since: number): Promise<Map<number, number>> {
+  const rows = await db.selectFrom('orders').select(['pack_id', (eb) => eb.fn.countAll().as('n')])
+    .where('state', '=', 'PAID').where('created_at', '>=', since).where('site_id', '=', siteId)
+    .groupBy('pack_id').execute();
+  return new Map(rows.map((r) => [Number(r.pack_id), Number(r.n)]));
+}
+
 export async function allPacks(db: DB) {
   const rows = await db.selectFrom('key_packs').selectAll().orderBy('site_id').orderBy('position').orderBy('price').execute();
   return rows.map((r) => num(r, ...PACK_NUMBERS));

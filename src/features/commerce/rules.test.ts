@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { MIN_TOTAL, decimalAmount, discountOf, formatMoney, isCouponCode, methodsFor, normalizeCoupon, quote, type CouponTerms, type PackPrice } from './rules';
+import { MIN_TOTAL, decimalAmount, discountOf, formatMoney, isCouponCode, methodsFor, normalizeCoupon, perKeyPrice, preselectedMethod, quote, type CouponTerms, type PackPrice } from './rules';
 
 const pack: PackPrice = { currency: 'USD', price: 999, keys: 110, xtra_keys: 10 };
 const coupon = (c: Partial<CouponTerms> = {}): CouponTerms => ({
@@ -109,5 +109,23 @@ describe('money', () => {
   it('offers Pix only with Brazilian reais', () => {
     expect(methodsFor('BRL')).toContain('pix');
     expect(methodsFor('USD')).not.toContain('pix');
+  });
+});
+
+describe('the checkout page (issue 26)', () => {
+  it('opens with Pix in reais and card elsewhere, or the method a refused payment named', () => {
+    expect(preselectedMethod(methodsFor('BRL'), 'BRL')).toBe('pix');
+    expect(preselectedMethod(methodsFor('USD'), 'USD')).toBe('card');
+    expect(preselectedMethod(methodsFor('BRL'), 'BRL', 'card')).toBe('card');
+    // A method sent that is not offered (or not a method) falls back to the usual one.
+    expect(preselectedMethod(methodsFor('BRL', { card: true, pix: false }), 'BRL', 'pix')).toBe('card');
+    expect(preselectedMethod(methodsFor('USD'), 'USD', 'bitcoin')).toBe('card');
+    expect(preselectedMethod([], 'USD')).toBeNull();
+  });
+
+  it('says what one key of a pack costs, to a tenth of a cent', () => {
+    expect(perKeyPrice(1999, 210, 'USD', 'en')).toBe('$0.095');
+    expect(perKeyPrice(999, 100, 'USD', 'en')).toBe('$0.10');
+    expect(perKeyPrice(1990, 50, 'BRL', 'pt-BR')).toBe('R$\u00a00,398');
   });
 });

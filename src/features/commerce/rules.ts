@@ -6,6 +6,15 @@
  */
 export { decimalAmount, formatMoney } from '~/lib/money';
 
+/**
+ * What one paid key of a pack costs, for comparing packs ("$0.095"): a tenth of a cent shows
+ * the difference between packs a whole cent would hide. Display only; nothing is charged by it.
+ */
+export function perKeyPrice(minor: number, keys: number, currency: string, locale: string): string {
+  const format = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 3 });
+  return format.format(minor / 100 / keys);
+}
+
 /** What the coupon field keeps of what is typed: upper case letters, digits, '-' and '_'. */
 export function normalizeCoupon(raw: string): string {
   return raw.toUpperCase().replace(/[^A-Z0-9_-]/g, '').slice(0, COUPON_MAX_LENGTH);
@@ -114,4 +123,15 @@ export function methodsFor(currency: string, offered: { card: boolean; pix: bool
 
 export function parseMethod(raw: string | null | undefined): PaymentMethod | null {
   return PAYMENT_METHODS.includes(raw as PaymentMethod) ? (raw as PaymentMethod) : null;
+}
+
+/**
+ * The method a checkout opens with: the one the reader's refused submission named, when still
+ * offered; else Pix where the currency is reais (how Brazilians pay online) and card elsewhere.
+ */
+export function preselectedMethod(methods: readonly PaymentMethod[], currency: string, sent?: string | null): PaymentMethod | null {
+  const kept = parseMethod(sent);
+  if (kept && methods.includes(kept)) return kept;
+  const usual: PaymentMethod = currency === 'BRL' ? 'pix' : 'card';
+  return methods.includes(usual) ? usual : (methods[0] ?? null);
 }

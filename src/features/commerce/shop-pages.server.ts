@@ -13,24 +13,37 @@ import type { DB } from '~/server/db';
 import * as repo from './repository.server';
 import { PACK_CODE } from './shop.server';
 import { findReaderOrder, type OrderRow } from './payables.server';
-import { COUPON_MAX_LENGTH, COUPON_PATTERN, decimalAmount, formatMoney, methodsFor, type PaymentMethod } from './rules';
+import { COUPON_MAX_LENGTH, COUPON_PATTERN, decimalAmount, formatMoney, methodsFor, perKeyPrice, preselectedMethod, type PaymentMethod } from './rules';
 
 export interface PackView {
   code: string;
   keys: number;
   xtraKeys: number;
   price: string;
+  /** One paid key's price ("$0.095"), to compare packs. */
+  perKey: string;
   favorite: boolean;
+  /** The pack this site's readers bought most in the last 30 days (none before any sale). */
+  popular: boolean;
 }
 
-function packView(p: { code: string; keys: number; xtra_keys: number; price: number; currency: string }, locale: string, favorite: boolean): PackView {
-  return { code: p.code, keys: p.keys, xtraKeys: p.xtra_keys, price: formatMoney(p.price, p.currency, locale), favorite };
+function packView(p: { code: string; keys: number; xtra_keys: number; price: number; currency: string }, locale: string, favorite: boolean, popular = false): PackView {
+  return { code: p.code, keys: p.keys, xtraKeys: p.xtra_keys, price: formatMoney(p.price, p.currency, locale), perKey: perKeyPrice(p.price, p.keys, p.currency, locale), favorite, popular };
 }
+
+/** How far back "most popular" counts sales: a month follows what readers buy now. */
+const POPULAR_WINDOW_SECONDS = 30 * 86_400;
 
 /** The purchase page: this site's packs (the reader's favorites first), their balances, and whether any method can pay here. */
-export async function purchasePage(db: DB, input: { userId: number; site: Site }): Promise<{ packs: PackView[]; balances: Balances; canPay: boolean }> {
-  const [packs, favorites, balances] = await Promise.all([repo.packsOfSite(db, input.site.id), repo.favoritePackIds(db, input.userId), balancesOf(db, input.userId)]);
-  const views = packs.map((p) => ({ view: packView(p, input.site.locale, favorites.has(p.id)), position: p.position }));
+export async function purchasePage(db: DB, input: { userId: number; site: Site; now: number }): Promise<{ packs: PackView[]; balances: Balances; canPay: boolean }> {
+  const [packs, favorites, balances, sales] = await Promise.all([
+    repo.packsOfSite(db, input.site.id), repo.favoritePackIds(db, input.userId), balancesOf(db, input.userId),
+    repo.packSalesSince(db, input.site.id, input.now - POPULAR_WINDOW_SECONDS),
+  ]);
+  // "Most popular" is said only when sales say it: one pack, the most sold (the shop's order breaks a tie).
+  let popularId: number | null = null;
+  for (const p of packs) if ((sales.get(p.id) ?? 0) > (popularId === null ? 0 : sales.get(popularId) ?? 0)) popularId = p.id;
+  const views = packs.map((p) => ({ view: packView(p, input.site.locale, favorites.has(p.id), p.id === popularId), position: p.position }));
   // Stable: favorites first, each group in the shop's order.
   views.sort((a, b) => Number(b.view.favorite) - Number(a.view.favorite));
   return { packs: views.map((v) => v.view), balances, canPay: methodsFor(input.site.currency, paymentsOffered()).length > 0 };
@@ -44,6 +57,12 @@ export interface CheckoutPage {
   amount: string;
   /** The methods offered (only those whose provider is configured); empty: the page says buying is unavailable. */
   methods: PaymentMethod[];
+  /** The method chosen when the page opens (issue 26): the one a refused submission named, else Pix in reais and card elsewhere. */
+  method: PaymentMethod | null;
+  /** This currency's methods whose provider is not configured here: the page names them as unavailable. */
+  unavailable: PaymentMethod[];
+  /** A demo's live coupons for this site, named on the page so a visitor can try one (production: none). */
+  demoCoupons: string[];
   widget: CardWidgetConfig;
   /** A fresh one-time key for this form: sending it twice finds the first order. */
   requestKey: string;
@@ -55,13 +74,16 @@ export interface CheckoutPage {
 }
 
 /** The checkout page for one pack, or null when this site sells no such pack. */
-export async function checkoutPage(db: DB, input: { site: Site; packCode: string | null }): Promise<CheckoutPage | null> {
+export async function checkoutPage(db: DB, input: { site: Site; packCode: string | null; method?: string | null; now: number }): Promise<CheckoutPage | null> {
   const code = input.packCode ?? '';
   if (!PACK_CODE.test(code)) return null;
   const pack = await repo.findPack(db, input.site.id, code);
   if (!pack || !pack.active) return null;
   const methods = methodsFor(pack.currency, paymentsOffered());
   return {
+    method: preselectedMethod(methods, pack.currency, input.method),
+    unavailable: unavailableMethods(pack.currency),
+    demoCoupons: config.mode === 'demo' ? await liveCoupons(db, input.site, input.now) : [],
     pack: packView(pack, input.site.locale, false),
     currency: pack.currency,
     subtotal: formatMoney(pack.price, pack.currency, input.site.locale),
@@ -74,6 +96,18 @@ export async function checkoutPage(db: DB, input: { site: Site; packCode: string
     pixExpiresSeconds: config.payments.pixExpiresSeconds,
     appCheck: appCheckSettings(),
   };
+}
+
+async function liveCoupons(db: DB, site: Site, now: number): Promise<string[]> {
+  return (await repo.allCoupons(db))
+    .filter((c) => c.site_id === site.id && c.active && (c.starts_at == null || c.starts_at <= now) && (c.ends_at == null || c.ends_at > now))
+    .map((c) => c.code);
+}
+
+/** The currency's methods that no configured provider takes here (production offers a method only once its provider is set up). */
+export function unavailableMethods(currency: string): PaymentMethod[] {
+  const offered = new Set(methodsFor(currency, paymentsOffered()));
+  return methodsFor(currency).filter((m) => !offered.has(m));
 }
 
 /** The card widget's configuration when a card-type method is offered (Braintree's is a call to the gateway). */

@@ -16,7 +16,7 @@ import type { DB } from '~/server/db';
 import { appCheckSettings } from '~/server/app-check';
 import type { AppCheckSettings } from '~/lib/app-check';
 import { chargePeriodByCard, chargePeriodByPix, chargeStatus, chargesOf } from './billing.server';
-import { widgetFor } from './shop-pages.server';
+import { unavailableMethods, widgetFor } from './shop-pages.server';
 import { closeAbandonedCharges } from './settle.server';
 import { decimalAmount, methodsFor, type PaymentMethod } from './rules';
 
@@ -157,5 +157,6 @@ export async function plansCheckoutPage(db: DB, input: { site: Site; userId: num
     : null;
   // Said on the page, before anyone types anything, when no method can pay for this site's plans.
   const canPay = methodsFor(input.site.currency, paymentsOffered()).length > 0;
-  return { ...page, checkout, canPay };
+  // …and, when some can, which of this currency's methods cannot (issue 26).
+  return { ...page, checkout, canPay, unavailable: canPay ? unavailableMethods(input.site.currency) : [] };
 }

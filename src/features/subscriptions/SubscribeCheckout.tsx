@@ -14,7 +14,7 @@
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { IntlMessageFormat } from 'intl-messageformat';
-import { useCardWidget } from '~/features/payments';
+import { SandboxCardFields, useCardWidget } from '~/features/payments';
 import type { AppCheckSettings } from '~/lib/app-check';
 import { fetchWithAppCheck, prepareAppCheck } from '~/lib/app-check-client';
 import { SANDBOX_NONCE_ENDPOINT, SUBSCRIBE_CARD_ENDPOINT, SUBSCRIBE_PIX_ENDPOINT, subscribeStatusPath, subscriptionsPath } from '~/lib/paths';
@@ -314,15 +314,11 @@ export function SubscribeCheckout(props: SubscribeCheckoutProps) {
             )}
 
             {method === 'card' && props.widget.provider === 'sandbox' && (
-              <fieldset className="subscribe-card">
-                <legend>{t('card.legend')}</legend>
-                <p className="subscribe-hint">{t('card.sandbox')}</p>
-                <label>{t('card.number')}<input inputMode="numeric" autoComplete="cc-number" data-first={props.methods[0] === 'card' ? true : undefined} value={card.number} onChange={(e) => setCard({ ...card, number: e.currentTarget.value })} /></label>
-                <div className="subscribe-card-row">
-                  <label>{t('card.expiry')}<input inputMode="numeric" autoComplete="cc-exp" placeholder="MM/YY" value={card.expiry} onChange={(e) => setCard({ ...card, expiry: e.currentTarget.value })} /></label>
-                  <label>{t('card.cvv')}<input inputMode="numeric" autoComplete="cc-csc" value={card.cvv} onChange={(e) => setCard({ ...card, cvv: e.currentTarget.value })} /></label>
-                </div>
-              </fieldset>
+              <SandboxCardFields
+                idPrefix={`${ID}-card`} card={card} onChange={setCard} invalid={null} first={props.methods[0] === 'card'}
+                className="subscribe-card" rowClassName="subscribe-card-row" hintClassName="subscribe-hint"
+                labels={{ legend: t('card.legend'), sandbox: t('card.sandbox'), number: t('card.number'), expiry: t('card.expiry'), cvv: t('card.cvv') }}
+              />
             )}
             {method !== 'card' && method !== 'pix' && props.widget.provider === 'sandbox' && <p className="subscribe-hint">{t('wallet.sandbox', { method: t(METHOD_MESSAGES[method]) })}</p>}
             {props.widget.provider === 'braintree' && <div ref={dropinRef} className="subscribe-dropin" hidden={method === 'pix'} />}

@@ -14,7 +14,7 @@ export const KEYS_PAGE_SIZE = 25;
 
 export interface KeysEntry {
   id: number;
-  kind: 'unlock' | 'grant' | 'purchase' | 'daily_pass' | 'ad' | 'other';
+  kind: 'unlock' | 'grant' | 'welcome' | 'purchase' | 'daily_pass' | 'ad' | 'other';
   at: number;
   /** Staff's reason for a grant. */
   reason: string | null;
@@ -31,7 +31,7 @@ export interface KeysPage {
   pages: number;
 }
 
-const KINDS = new Set(['unlock', 'grant', 'purchase', 'daily_pass', 'ad']);
+const KINDS = new Set(['unlock', 'grant', 'welcome', 'purchase', 'daily_pass', 'ad']);
 
 export async function keysPage(db: DB, userId: number, page: number, t: T, locale: Locale): Promise<KeysPage> {
   const [balances, total] = await Promise.all([balancesOf(db, userId), repo.transactionCount(db, userId)]);

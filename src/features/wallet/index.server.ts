@@ -1,5 +1,6 @@
 /** The server door of the wallet feature: keys, unlocks, grants, the ledger audit. */
 export { balancesOf, creditPurchase, grantKeys, type Balances } from './ledger.server';
+export { welcomeNewReader, welcomeXtraKeys } from './welcome.server';
 export { redeemAnswer, tForChapter, unlockByForm, unlockChapter, type FormWay } from './unlock.server';
 export { entitlementsInSeries, planRentalsUsed } from './entitlements.server';
 export { auditLedger } from './audit.server';

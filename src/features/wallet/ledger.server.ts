@@ -111,6 +111,8 @@ export interface Grant {
   /** The idempotency key; a repeated grant with the same key credits nothing more. */
   key: string;
   now: number;
+  /** 'welcome' for the sign-up gift (its own line in the key history); staff grants are 'grant'. */
+  kind?: 'grant' | 'welcome';
 }
 
 /** Credits a reader from the grants account (staff, demos). Idempotent on `key`. */
@@ -123,7 +125,7 @@ export async function grantKeys(db: DB, g: Grant): Promise<{ created: boolean; b
     const postings: Posting[] = [];
     if (g.keys) postings.push({ party: { user: g.userId }, currency: 'keys', amount: g.keys }, { party: { system: 'grants' }, currency: 'keys', amount: -g.keys });
     if (g.xtra) postings.push({ party: { user: g.userId }, currency: 'xtra', amount: g.xtra }, { party: { system: 'grants' }, currency: 'xtra', amount: -g.xtra });
-    const { created } = await post(trx, { key: g.key, kind: 'grant', userId: g.userId, reason: g.reason, now: g.now, postings });
+    const { created } = await post(trx, { key: g.key, kind: g.kind ?? 'grant', userId: g.userId, reason: g.reason, now: g.now, postings });
     return { created, balances: balancesFrom(await repo.userBalances(trx, g.userId)) };
   });
 }

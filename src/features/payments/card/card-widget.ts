@@ -7,11 +7,19 @@
 import { useEffect, useRef, useState } from 'react';
 import type { CardWidgetConfig } from '../provider';
 import { loadDropin, type LoadedDropin } from './dropin.client';
+import type { CardField } from './card-format';
 
 export interface CardFields {
   number: string;
   expiry: string;
   cvv: string;
+}
+
+/** The sandbox refused one of the card's fields: the checkout marks and focuses it. */
+export class CardFieldError extends Error {
+  constructor(message: string, readonly field: CardField) {
+    super(message);
+  }
 }
 
 export interface CardWidgetOptions {
@@ -54,7 +62,7 @@ export function useCardWidget(o: CardWidgetOptions) {
     };
   }, [braintree, o.active, o.widget, o.locale]);
 
-  /** A single-use nonce (and device data) for `method`; throws an Error with a message to show. */
+  /** A single-use nonce (and device data) for `method`; throws an Error with a message to show (a CardFieldError for one field). */
   async function request(method: string, card: CardFields): Promise<{ nonce: string; deviceData: string | null }> {
     if (braintree) {
       if (!loaded.current) throw new Error(o.loadError);
@@ -64,7 +72,8 @@ export function useCardWidget(o: CardWidgetOptions) {
     const form: Record<string, string> = { method };
     if (method === 'card') Object.assign(form, card);
     const res = await fetch(o.nonceEndpoint, { method: 'POST', credentials: 'same-origin', body: new URLSearchParams(form) });
-    const body = (await res.json().catch(() => ({}))) as { nonce?: string; detail?: string };
+    const body = (await res.json().catch(() => ({}))) as { nonce?: string; detail?: string; field?: CardField };
+    if (res.status === 422 && body.detail && (body.field === 'number' || body.field === 'expiry' || body.field === 'cvv')) throw new CardFieldError(body.detail, body.field);
     if (!res.ok || !body.nonce) throw new Error(body.detail || o.statusError(res.status));
     return { nonce: body.nonce, deviceData: null };
   }

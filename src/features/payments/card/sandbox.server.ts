@@ -10,6 +10,7 @@ import crypto from 'node:crypto';
 import type { DB } from '~/server/db';
 import type { CardMethod, CardProvider, CardSaleResult, CardVaultResult } from '../provider';
 import * as repo from '../repository.server';
+import { expiryValid, luhnValid } from './card-format';
 
 /** Card numbers the sandbox knows, and what a sale with them does. Any other valid number succeeds. */
 export const SANDBOX_CARDS = {
@@ -27,34 +28,11 @@ export type NonceProblem = 'number' | 'expiry' | 'cvv';
 
 const WALLET_BRANDS: Record<Exclude<CardMethod, 'card'>, string> = { paypal: 'PayPal', googlepay: 'Google Pay', applepay: 'Apple Pay' };
 
-/** Luhn's check digit: what every card number satisfies. */
-export function luhnValid(digits: string): boolean {
-  if (!/^\d{12,19}$/.test(digits)) return false;
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
 function brandOf(digits: string): string {
   if (digits.startsWith('4')) return 'Visa';
   if (/^(5[1-5]|2[2-7])/.test(digits)) return 'Mastercard';
   if (/^3[47]/.test(digits)) return 'American Express';
   return 'Card';
-}
-
-/** "MM/YY" not before this month. */
-function expiryValid(raw: string, now: number): boolean {
-  const m = /^(\d{2})\s*\/\s*(\d{2})$/.exec(raw.trim());
-  if (!m) return false;
-  const month = Number(m[1]);
-  const year = 2000 + Number(m[2]);
-  if (month < 1 || month > 12) return false;
-  const d = new Date(now * 1000);
-  return year > d.getUTCFullYear() || (year === d.getUTCFullYear() && month >= d.getUTCMonth() + 1);
 }
 
 export interface NonceRequest {
@@ -75,7 +53,7 @@ export async function issueNonce(db: DB, r: NonceRequest): Promise<{ ok: true; n
   if (r.method === 'card') {
     const digits = (r.number ?? '').replace(/[\s-]/g, '');
     if (!luhnValid(digits)) return { ok: false, problem: 'number' };
-    if (!expiryValid(r.expiry ?? '', r.now)) return { ok: false, problem: 'expiry' };
+    if (!expiryValid(r.expiry ?? '', new Date(r.now * 1000))) return { ok: false, problem: 'expiry' };
     if (!/^\d{3,4}$/.test(r.cvv ?? '')) return { ok: false, problem: 'cvv' };
     if (digits === SANDBOX_CARDS.declined) outcome = 'declined';
     else if (r.cvv === SANDBOX_REJECTED_CVV) outcome = 'rejected';

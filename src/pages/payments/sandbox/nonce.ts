@@ -17,5 +17,5 @@ export const POST: APIRoute = async ({ request, locals }) => {
   const answer = await sandboxNonceAnswer(await getDb(), {
     userId: user.id, method: field(form.value, 'method', 16), number: field(form.value, 'number', 32), expiry: field(form.value, 'expiry', 16), cvv: field(form.value, 'cvv', 8), now,
   }, t);
-  return 'body' in answer ? json(answer.body, { cache: 'no-store' }) : jsonError(answer.status, answer.detail);
+  return 'body' in answer ? json(answer.body, { cache: 'no-store' }) : json({ detail: answer.detail, field: answer.field }, { status: answer.status, cache: 'no-store' });
 };
