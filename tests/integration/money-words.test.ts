@@ -174,6 +174,16 @@ for (const dialect of selectedDialects()) {
           expect(generated).not.toBe('');
           expect(text).toContain(generated);
         }
+        // The series' notes, free English text ("New chapters every Friday"), stay on the English site.
+        const noted = await withDb(server, async (db) => {
+          const rows = await db.selectFrom('series').select(['slug', 'hints']).where('state', '=', 'ACTIVE').where('adult', '=', 0).where('geoblocks', 'in', ['[]', '']).where('hints', 'like', '%every Friday%').execute();
+          return rows[0] ?? null;
+        });
+        expect(noted).not.toBeNull();
+        const note = (JSON.parse(String(noted!.hints)) as { text: string }[])[0]!.text;
+        const page = htmlText((await get(`/comics/${noted!.slug}/`, null, site)).text);
+        if (site === 'en') expect(page).toContain(note);
+        else expect(page).not.toContain(note);
       });
 
       it(`/my/subscriptions/ names slot series as the site does (${site})`, async () => {
