@@ -65,7 +65,7 @@ export function firstLanguage(seriesLanguages: readonly string[]): string | null
  * language. Notes are free text with no translation, so a site of another language shows none
  * rather than English under Portuguese labels (issue 26).
  */
-export function hintsFor<H extends { language?: unknown }>(hints: readonly H[], siteLanguage: string, seriesLanguages: readonly string[]): H[] {
+export function hintsFor<H extends { text: string; language?: unknown }>(hints: readonly H[], siteLanguage: string, seriesLanguages: readonly string[]): H[] {
   const first = firstLanguage(seriesLanguages);
   return hints.filter((h) => (typeof h.language === 'string' ? h.language : first) === siteLanguage);
 }
