@@ -136,12 +136,12 @@ for (const dialect of selectedDialects()) {
       });
 
       it(`listing cards count the chapters of the site's languages, as the series page does (${site})`, async () => {
-        const { name, counts, format } = await withDb(server, async (db) => {
-          const s = await db.selectFrom('series').select(['id', 'name', 'format']).where('slug', '=', DEMO.longList).executeTakeFirstOrThrow();
+        const { name, counts, format, e4pid } = await withDb(server, async (db) => {
+          const s = await db.selectFrom('series').select(['id', 'e4pid', 'name', 'format']).where('slug', '=', DEMO.longList).executeTakeFirstOrThrow();
           const rows = await db.selectFrom('series_languages').select(['site_id', 'chapter_count']).where('series_id', '=', s.id).execute();
           const pt = await db.selectFrom('series_texts').select('name').where('series_id', '=', s.id).where('language', '=', 'pt-br').executeTakeFirst();
           const of = (siteId: number) => rows.filter((r) => Number(r.site_id) === siteId).reduce((a, r) => a + Number(r.chapter_count), 0);
-          return { name: { en: s.name, br: pt?.name ?? s.name }, counts: { en: of(1), br: of(3), all: rows.reduce((a, r) => a + Number(r.chapter_count), 0) }, format: s.format };
+          return { e4pid: s.e4pid, name: { en: s.name, br: pt?.name ?? s.name }, counts: { en: of(1), br: of(3), all: rows.reduce((a, r) => a + Number(r.chapter_count), 0) }, format: s.format };
         });
         // The case the issue saw: the series has chapters in more than one language.
         expect(counts.all).toBeGreaterThan(counts[site]);
@@ -151,6 +151,9 @@ for (const dialect of selectedDialects()) {
         expect(text).toContain(name[site]);
         expect(text).toContain(message(locale, key, { count: counts[site] }));
         expect(text).not.toContain(message(locale, key, { count: counts.all }));
+        // The series API's info bar (what the apps show under the title) counts the same.
+        const api = (await get(`/api/comic.public/${e4pid}`, null, site)).json() as { info_bar: { texts: string[] } };
+        expect(api.info_bar.texts).toContain(message(locale, key, { count: counts[site] }));
       });
 
       it(`the schedule line is in the site's language, generated from the schedule when the series has none in it (${site})`, async () => {
@@ -174,6 +177,16 @@ for (const dialect of selectedDialects()) {
           expect(generated).not.toBe('');
           expect(text).toContain(generated);
         }
+        // The series' notes, free English text ("New chapters every Friday"), stay on the English site.
+        const noted = await withDb(server, async (db) => {
+          const rows = await db.selectFrom('series').select(['slug', 'hints']).where('state', '=', 'ACTIVE').where('adult', '=', 0).where('geoblocks', 'in', ['[]', '']).where('hints', 'like', '%every Friday%').execute();
+          return rows[0] ?? null;
+        });
+        expect(noted).not.toBeNull();
+        const note = (JSON.parse(String(noted!.hints)) as { text: string }[])[0]!.text;
+        const page = htmlText((await get(`/comics/${noted!.slug}/`, null, site)).text);
+        if (site === 'en') expect(page).toContain(note);
+        else expect(page).not.toContain(note);
       });
 
       it(`/my/subscriptions/ names slot series as the site does (${site})`, async () => {

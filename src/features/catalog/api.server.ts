@@ -92,6 +92,8 @@ export async function comicResponseV2(db: DB, series: SeriesRow, abs: AbsoluteUr
   ]);
   const codes = languages.map((l) => l.language);
   const unit = unitFor(series.format);
+  // The chapters of the site's languages, as the series page and the listing cards count them (issue 26).
+  const count = languages.filter((l) => Number(l.site_id) === site.id).reduce((n, l) => n + Number(l.chapter_count), 0);
   const statusKey = `status.${series.update_status}` as Parameters<T>[0];
   return {
     comic,
@@ -100,7 +102,7 @@ export async function comicResponseV2(db: DB, series: SeriesRow, abs: AbsoluteUr
       link: abs(seriesPath(s)), cover: abs(mediaUrl(parseImages(s.images).cover)), thumbnail: abs(mediaUrl(parseImages(s.images).thumbnail)),
     })),
     info_bar: {
-      texts: [t(statusKey), t(unit === 'episode' ? 'series.episodeCount' : 'series.chapterCount', { count: series.chapter_count })],
+      texts: [t(statusKey), t(unit === 'episode' ? 'series.episodeCount' : 'series.chapterCount', { count })],
       labels: [t(`format.${series.format}`), ...(series.in_exclusive ? [t('series.exclusive')] : []), ...(series.adult ? [t('series.adult')] : [])],
     },
     blocked: series.state === 'BLOCKED',

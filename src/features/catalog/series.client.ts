@@ -118,6 +118,9 @@ function refreshTimes() {
     const at = Number(el.dataset.countdown ?? el.dataset.relative);
     if (!Number.isFinite(at)) continue;
     if (el.dataset.relative && Math.abs(now - at) > RELATIVE_DATE_LIMIT) continue;
+    // The daily pass is back: its "wait for free" line would count into the past (the rows say it is ready on their next refresh).
+    const done = at <= now ? el.closest<HTMLElement>('[data-hide-when-due]') : null;
+    if (done) { done.hidden = true; continue; }
     el.textContent = relativeTime(at, now, locale);
   }
 }

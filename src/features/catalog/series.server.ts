@@ -14,7 +14,7 @@ import { defaultNameFormat } from './naming';
 import { chapterDate, dateDisplay, relativeTime } from '~/lib/dates';
 import { continueTarget, type ContinueKind } from './continue';
 import { parseJsonArray } from '~/lib/json';
-import { scheduleLine } from './texts';
+import { hintsFor, scheduleLine } from './texts';
 
 export const CHAPTERS_PER_PAGE = 100;
 
@@ -251,7 +251,7 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
     artists: people.filter((p) => p.role === 'artist').map(({ name, slug }) => ({ name, slug })),
     tags: tags.map((tag) => ({ slug: tag.slug, name: site.id === 3 ? tag.name_pt : tag.name, color: tag.color })),
     publisher: publisher ? { name: publisher.name, homepage: publisher.homepage } : null,
-    hints: parseJsonArray<{ text: string; icon: string }>(series.hints).filter((h) => h && typeof h.text === 'string'),
+    hints: hintsFor(parseJsonArray<{ text: string; icon: string; language?: string }>(series.hints).filter((h) => h && typeof h.text === 'string'), site.language, languages.map((l) => l.language)),
     block,
     blockedCountries,
     licensingNotice: block === null && site.id === 1 && blockedCountries.length > 0,

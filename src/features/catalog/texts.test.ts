@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localizeRow, localizedText, scheduleLine } from './texts';
+import { hintsFor, localizeRow, localizedText, scheduleLine } from './texts';
 
 describe('series texts fallback', () => {
   it('shows the translation when there is one', () => {
@@ -54,5 +54,16 @@ describe('the schedule line (issue 26: no English line under Portuguese labels)'
     expect(line({ siteLanguage: 'en', original: 'Em hiato', localized: 'Em hiato', seriesLanguages: ['pt-br'], generated: 'On hiatus' })).toBe('On hiatus');
     expect(line({ original: null, localized: null })).toBeNull();
     expect(line({ generated: '' })).toBeNull();
+  });
+});
+
+describe('the series notes a site shows', () => {
+  const friday = { text: 'New chapters every Friday', icon: 'BELL' };
+  const sexta = { text: 'Capítulos novos toda sexta', icon: 'BELL', language: 'pt-br' };
+  it('a note in the series\' first language shows on that site only; one naming its language, on that one', () => {
+    expect(hintsFor([friday, sexta], 'en', ['en', 'pt-br'])).toEqual([friday]);
+    expect(hintsFor([friday, sexta], 'pt-br', ['en', 'pt-br'])).toEqual([sexta]);
+    expect(hintsFor([{ text: 'Nova temporada em breve', icon: 'BELL' }], 'pt-br', ['pt-br'])).toHaveLength(1);
+    expect(hintsFor([friday], 'pt-br', ['en'])).toEqual([]);
   });
 });

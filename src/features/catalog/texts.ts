@@ -47,7 +47,25 @@ export function scheduleLine(input: { original: string | null; localized: string
   const { original, localized } = input;
   if (localized != null && localized !== original) return localized;
   if (original == null || original.trim() === '') return null;
-  const first = input.seriesLanguages.includes('en') ? 'en' : [...input.seriesLanguages].sort()[0];
-  if (first === input.siteLanguage) return original;
+  if (firstLanguage(input.seriesLanguages) === input.siteLanguage) return original;
   return input.generated?.trim() ? input.generated : null;
+}
+
+/**
+ * The language a series' own texts are written in, which is not stored: English when it has
+ * English chapters (the catalogue is English-first), else its only or first language.
+ */
+export function firstLanguage(seriesLanguages: readonly string[]): string | null {
+  return seriesLanguages.includes('en') ? 'en' : ([...seriesLanguages].sort()[0] ?? null);
+}
+
+/**
+ * The series' notes ("New chapters every Friday") a site shows: those in its language. A note
+ * may name its language (`language`: 'en', 'pt-br'); one that does not is in the series' first
+ * language. Notes are free text with no translation, so a site of another language shows none
+ * rather than English under Portuguese labels (issue 26).
+ */
+export function hintsFor<H extends { text: string; language?: unknown }>(hints: readonly H[], siteLanguage: string, seriesLanguages: readonly string[]): H[] {
+  const first = firstLanguage(seriesLanguages);
+  return hints.filter((h) => (typeof h.language === 'string' ? h.language : first) === siteLanguage);
 }
