@@ -1,7 +1,7 @@
 /** The server door of the wallet feature: keys, unlocks, grants, the ledger audit. */
 export { balancesOf, creditPurchase, grantKeys, type Balances } from './ledger.server';
 export { redeemAnswer, tForChapter, unlockByForm, unlockChapter, type FormWay } from './unlock.server';
-export { entitlementsInSeries, planRentalsUsed } from './entitlements.server';
+export { entitlementsInSeries, planRentalsOfMonth } from './entitlements.server';
 export { auditLedger } from './audit.server';
 export { chapterAccessFor, mayReadChapter } from './access.server';
 export { adStartAnswer, completeAd, rentalAnswer, rentWithPlan, startAd, useDailyPass } from './rentals.server';
