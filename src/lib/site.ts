@@ -9,14 +9,21 @@ export interface Site {
   language: 'en' | 'pt-br';
   /** Time zone used for server-rendered calendar days. */
   timeZone: string;
+  /**
+   * Which zone release times are shown in (docs/decisions.md, "One zone for release times"):
+   * `site`, the site's own zone on every page and in every browser (the Portuguese site: Brasília
+   * time, the reference Brazilian schedules are given in); `reader`, the browser's zone once the
+   * page's script runs, the site's without it (the English site, whose readers are everywhere).
+   */
+  scheduleZone: 'site' | 'reader';
   currency: 'USD' | 'BRL';
   /** Open Graph locale. */
   ogLocale: string;
 }
 
 export const SITES: Record<SiteId, Site> = {
-  1: { id: 1, locale: 'en', language: 'en', timeZone: 'UTC', currency: 'USD', ogLocale: 'en_US' },
-  3: { id: 3, locale: 'pt-BR', language: 'pt-br', timeZone: 'America/Sao_Paulo', currency: 'BRL', ogLocale: 'pt_BR' },
+  1: { id: 1, locale: 'en', language: 'en', timeZone: 'UTC', scheduleZone: 'reader', currency: 'USD', ogLocale: 'en_US' },
+  3: { id: 3, locale: 'pt-BR', language: 'pt-br', timeZone: 'America/Sao_Paulo', scheduleZone: 'site', currency: 'BRL', ogLocale: 'pt_BR' },
 };
 
 /** `br.` hosts are the Portuguese site; everything else is the English one. */

@@ -4,6 +4,7 @@
  * the page without JavaScript, and the calendar's collapsible days. Words from i18n/*.json.
  */
 import type { Page } from '@playwright/test';
+import { zoneLabel } from '~/lib/dates';
 import { brUrl, enUrl, expect, message, test } from './fixtures';
 
 const days = (page: Page, locale: 'en' | 'pt-BR') => page.getByRole('tablist', { name: message(locale, 'schedule.days') }).getByRole('tab');
@@ -20,8 +21,8 @@ for (const [site, locale, url] of [['English', 'en', enUrl], ['Portuguese', 'pt-
     await expect(tabs.nth(1)).toContainText(today);
     await expect(tabs.nth(1)).toHaveAttribute('aria-selected', 'true');
     for (const n of [0, 2, 3, 4, 5, 6]) await expect(tabs.nth(n)).not.toContainText(today);
-    // The browser's own zone (the test machine's) decides the date shown for today.
-    const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    // The English site follows the browser's zone (the test machine's); the Portuguese one keeps Brasília time (Site.scheduleZone).
+    const zone = locale === 'en' ? await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone) : 'America/Sao_Paulo';
     await expect(tabs.nth(1)).toContainText(dateIn(zone, locale));
     await expect(tabs.nth(0)).toContainText(dateIn(zone, locale, -1));
     const panel = page.getByRole('tabpanel');
@@ -94,6 +95,33 @@ test.describe('in a reader time zone on another date than the site', () => {
     await expect(page.locator('[data-schedule]')).not.toHaveClass(/is-relayout/);
     await page.waitForTimeout(300);
     expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts)).toBeLessThan(0.01);
+  });
+});
+
+test.describe('the Portuguese site in a browser on New York time', () => {
+  test.use({ timezoneId: 'America/New_York' });
+  test('/schedule/ and /calendario/ show the same days and clock times, in Brasília time, and both say so', async ({ page }) => {
+    // The zone's name as the server writes it ("Horário Padrão de Brasília").
+    const note = message('pt-BR', 'schedule.timeZone', { zone: zoneLabel('America/Sao_Paulo', 'pt-BR') });
+    const clocks = async () => {
+      const rows = await page.locator('[data-release-item]:has([data-clock])').evaluateAll((els) => els.map((e) => [(e as HTMLElement).dataset.at!, e.querySelector('[data-clock]')?.textContent ?? ''] as const));
+      return new Map(rows);
+    };
+    await page.goto(brUrl('/schedule/'));
+    await expect(page.locator('[data-schedule]')).toHaveClass(/is-tabs/);
+    await expect(page.locator('[data-schedule] [data-zone-note]')).toHaveText(note);
+    // TODAY is São Paulo's date, not New York's.
+    await expect(days(page, 'pt-BR').nth(1)).toContainText(dateIn('America/Sao_Paulo', 'pt-BR'));
+    const onSchedule = await clocks();
+    await page.goto(brUrl('/calendario/'));
+    await expect(page.locator('[data-zone-note]')).toHaveText(note);
+    const onCalendar = await clocks();
+    const shared = [...onCalendar.keys()].filter((at) => onSchedule.has(at));
+    expect(shared.length, 'releases on both pages').toBeGreaterThan(0);
+    for (const at of shared) {
+      const brasilia = new Intl.DateTimeFormat('pt-BR', { hour: 'numeric', minute: '2-digit', timeZone: 'America/Sao_Paulo' }).format(new Date(Number(at) * 1000));
+      expect([onSchedule.get(at), onCalendar.get(at)], `release at ${at}`).toEqual([brasilia, brasilia]);
+    }
   });
 });
 

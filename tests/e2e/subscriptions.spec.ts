@@ -226,6 +226,23 @@ test.describe('subscriptions from end to end (br)', () => {
 });
 
 test.describe('subscriptions from end to end (en)', () => {
+  test('Escape closes the checkout and takes ?tier= out of the address, so a reload does not reopen it; the plan link opens it again', async ({ page, reader: _signedIn }) => {
+    const plan = planOf('reader');
+    await page.goto(enUrl('/plans/?tier=reader'));
+    const dialog = page.getByRole('dialog', { name: en('subscribe.checkout.title', { plan: plan.name }) });
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect.poll(() => new URL(page.url()).search).toBe('');
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(dialog).toBeHidden();
+    // The plan's own link still opens it, and the address names the plan again.
+    await page.locator('a[data-tier="reader"]').click();
+    await expect(dialog).toBeVisible();
+    await expect.poll(() => new URL(page.url()).searchParams.get('tier')).toBe('reader');
+  });
+
   test('card: a reader subscribes, rents a chapter with the plan from the unlock dialog, and reads it until the rental ends', async ({ page, reader: _signedIn }) => {
     const plan = planOf('reader');
     const series = seriesWithPaidChapters('en', 'rental');

@@ -263,6 +263,46 @@ describe.each(selectedDialects())('%s', (dialect) => {
       expect(htmlText(card![2]!)).toContain(message('en', 'reader.end.price', { price }));
     });
 
+    it('the last chapter out announces the next one: its date and its price', async () => {
+      const { createDb } = await import('~/server/db');
+      const { db } = await createDb(server.databaseUrl);
+      const now = Math.floor(Date.now() / 1000);
+      // A free-for-all series (so its last chapter out is readable by anyone) with a chapter still to come in each language.
+      const found: { site: 'en' | 'br'; path: string; next: number; at: number }[] = [];
+      try {
+        // The demo has such a series in English only.
+        for (const [site, language] of [['en', 'en']] as const) {
+          const series = await db.selectFrom('series').select(['id', 'slug', 'format']).where('all_free', '=', 1).where('state', '=', 'ACTIVE').where('adult', '=', 0).execute();
+          for (const s of series) {
+            const chapters = await db.selectFrom('chapters').select(['e4pid', 'number', 'released_at', 'language']).where('series_id', '=', s.id).where('language', '=', language).orderBy('number').execute();
+            const out = chapters.filter((c) => Number(c.released_at) <= now - 60);
+            const last = out[out.length - 1];
+            const next = chapters.find((c) => last && Number(c.number) > Number(last.number));
+            if (!last || !next || Number(next.released_at) < now + 3600) continue;
+            found.push({ site, path: readerPath({ slug: s.slug, format: s.format }, { e4pid: last.e4pid, number: Number(last.number), language }), next: Number(next.number), at: Number(next.released_at) });
+            break;
+          }
+        }
+      } finally {
+        await db.destroy();
+      }
+      expect(found.map((f) => f.site)).toEqual(['en']);
+      for (const f of found) {
+        const locale = f.site === 'en' ? 'en' : 'pt-BR';
+        const res = await server.request(f.path, { site: f.site });
+        expect(res.status).toBe(200);
+        const card = /<div class="reader-end-upcoming[^"]*"[^>]*>([\s\S]*?)<\/div>/.exec(res.text);
+        expect(card, `${f.site} ${f.path}: the end card's upcoming chapter`).not.toBeNull();
+        const text = htmlText(card![1]!);
+        expect(text).toContain(message(locale, 'reader.end.caughtUp'));
+        expect(card![1]).toContain(`datetime="${new Date(f.at * 1000).toISOString()}"`);
+        expect(text).toMatch(new RegExp(`${f.next}\\b`));
+        expect(text).toContain(message(locale, 'chapter.price.free'));
+        // The vaguer line is gone once the date is known.
+        expect(htmlText(res.text)).not.toContain(message(locale, 'reader.upToDate'));
+      }
+    });
+
     it('ships no React on the reader', async () => {
       const res = await server.request(pathOf(manga, manga.free[0]!));
       expect(res.text).not.toMatch(/<astro-island/);

@@ -509,6 +509,16 @@ for (const dialect of selectedDialects()) {
         .select(['chapters.e4pid', 'rentals.kind']).where('rentals.user_id', '=', reader.id).execute());
       expect(rows.map((r) => r.kind)).toEqual(Array(5).fill('plan'));
       expect(rows.map((r) => r.e4pid).sort()).toEqual([...rented].sort());
+      // /my/subscriptions/ says which chapters the five rentals went to, each linked, and until when.
+      const mine = await server.request('/my/subscriptions/', { headers: { cookie: reader.cookie } });
+      expect(mine.status).toBe(200);
+      const mineText = htmlText(mine.text);
+      expect(mineText).toContain(message('en', 'subscriptions.rentals.count', { used: 5, capacity: 5 }));
+      const rentalLinks = [...mine.text.matchAll(/<ul class="subs-rentals[^"]*"[^>]*>([\s\S]*?)<\/ul>/g)].flatMap((m) => [...m[1]!.matchAll(/href="([^"]+)"/g)].map((h) => h[1]!));
+      expect(rentalLinks).toHaveLength(5);
+      for (const e4pid of rented) expect(rentalLinks.some((href) => href.includes(`/${e4pid.replace(/^EPI-/, '')}/`)), `a link to rented chapter ${e4pid}`).toBe(true);
+      const untilText = message('en', 'subscriptions.rentals.until', { date: '\u0000' }).split('\u0000')[0]!;
+      expect(mineText.split(untilText).length - 1).toBe(5);
       // A rented chapter is readable; one refused is not.
       expect(await readable(reader, rented[0]!)).toBe(true);
       expect(await readable(reader, rentable[30]!.e4pid)).toBe(false);
@@ -609,6 +619,10 @@ for (const dialect of selectedDialects()) {
       const anonymous = await server.request('/my/subscriptions/cancel/', { method: 'POST', body: '', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin() } });
       expect(anonymous.status).toBe(303);
       expect(anonymous.headers.location).toMatch(/^\/auth\/login\//);
+      // The monthly plan ends when its rental month does: the page says so instead of promising new rentals that day.
+      const page = htmlText((await server.request('/my/subscriptions/', { headers: { cookie: reader.cookie } })).text);
+      expect(page).toContain(message('en', 'subscriptions.rentals.noRefill', { date: '\u0000' }).split('\u0000')[0]!);
+      expect(page).not.toContain(message('en', 'subscriptions.rentals.resets', { date: '\u0000' }).split('\u0000')[0]!);
 
       // Two minutes before the paid period ends: still readable, not renewed (cancelled), not expired.
       await moveClock(sub.id, now() + 120);

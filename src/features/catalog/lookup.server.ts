@@ -34,14 +34,19 @@ export async function findChapter(db: DB, e4pid: string, language?: string): Pro
   return series ? { series, chapter } : null;
 }
 
-/** The series' campaigns and publisher, and the released chapters just before and after this one in its language. */
+/**
+ * The series' campaigns and publisher, the released chapters just before and after this one in
+ * its language, and the first one after it still to come (`upcoming`, looked for only when no
+ * released chapter follows: what the last chapter's end card announces).
+ */
 export async function chapterSurroundings(db: DB, series: SeriesRow, chapter: ChapterRow, now: number) {
   const [campaigns, publisher, adjacent] = await Promise.all([
     repo.seriesCampaigns(db, series.id),
     repo.findPublisher(db, series.publisher_id),
     repo.adjacentChapters(db, series.id, chapter.language, Number(chapter.number), now),
   ]);
-  return { campaigns, publisher, adjacent };
+  const upcoming = adjacent.next ? undefined : await repo.nextScheduledChapter(db, series.id, chapter.language, Number(chapter.number), now);
+  return { campaigns, publisher, adjacent, upcoming };
 }
 
 /** The pages of a chapter, in reading order. */

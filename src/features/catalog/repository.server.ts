@@ -147,6 +147,13 @@ export async function adjacentChapters(db: DB, seriesId: number, language: strin
   return { prev, next };
 }
 
+/** The first chapter after `number` in the language that is not out yet (the end card's "comes out on …"), or undefined. */
+export function nextScheduledChapter(db: DB, seriesId: number, language: string, number: number, now: number) {
+  return db.selectFrom('chapters').select(['e4pid', 'number', 'released_at'])
+    .where('series_id', '=', seriesId).where('language', '=', language).where('number', '>', number).where('released_at', '>', now)
+    .orderBy('number', 'asc').limit(1).executeTakeFirst();
+}
+
 /** The media key of one page of a chapter, by the chapter's e4pid and the page position. */
 export async function pageMediaKey(db: DB, e4pid: string, position: number): Promise<string | null> {
   const row = await db

@@ -10,7 +10,7 @@ import { CARD_METHODS, cardProvider, paymentsOffered, type CardMethod, type Card
 import { retryMinutes } from '~/server/rate-limit';
 import { cardPausedFor, countDecline } from './declines.server';
 import { giveUpSubscription, keepPaymentToken, mySubscriptions, parseTaxDocument, periodStartingAt, planFor, plansPage, startSubscription } from '~/features/subscriptions/index.server';
-import { planRentalsUsed } from '~/features/wallet/index.server';
+import { planRentalsOfMonth } from '~/features/wallet/index.server';
 import { formatMoney } from '~/lib/money';
 import type { DB } from '~/server/db';
 import { appCheckSettings } from '~/server/app-check';
@@ -121,15 +121,18 @@ export async function subscriptionStatus(db: DB, input: { userId: number; check:
 }
 
 /** /my/subscriptions/: the reader's subscription (plan, dates, slots, rentals month) and its payment history. */
-export async function subscriptionPage(db: DB, input: { userId: number; site: Site; now: number }) {
+export async function subscriptionPage(db: DB, input: { userId: number; site: Site; now: number; t: T }) {
   const { current } = await mySubscriptions(db, input);
-  if (!current) return { current: null, charges: [], rentalsUsed: 0 };
-  const [rows, rentalsUsed] = await Promise.all([chargesOf(db, current.subscriptionId), planRentalsUsed(db, input.userId, current.rentMonth)]);
+  if (!current) return { current: null, charges: [], rentalsUsed: 0, rentals: [] };
+  const [rows, { used: rentalsUsed, rentals }] = await Promise.all([
+    chargesOf(db, current.subscriptionId),
+    planRentalsOfMonth(db, { userId: input.userId, month: current.rentMonth, t: input.t, locale: input.site.locale }),
+  ]);
   const charges = rows.map((c) => ({
     id: c.public_id, state: c.state, amount: formatMoney(c.amount, c.currency, input.site.locale), periodStart: c.period_start, periodEnd: c.period_end,
     method: c.method, brCode: c.state === 'PENDING' ? c.br_code : null, expiresAt: c.expires_at,
   }));
-  return { current, charges, rentalsUsed };
+  return { current, charges, rentalsUsed, rentals };
 }
 
 /** What the subscription checkout needs for the preselected plan: its methods and the card widget's configuration. */

@@ -63,6 +63,15 @@ export interface NextChapterCard extends ChapterLink {
   reason: ChapterAccess['reason'];
 }
 
+/** The chapter still to come after the last one out, as the end card announces it. */
+export interface UpcomingChapter {
+  name: string;
+  /** Unix seconds. */
+  releasedAt: number;
+  /** What unlocking it will cost this visitor by the pricing rule as it stands (0: free). */
+  price: number;
+}
+
 export interface ReaderModel {
   series: SeriesRow;
   chapter: ChapterRow;
@@ -91,6 +100,8 @@ export interface ReaderModel {
   next: ChapterLink | null;
   /** The end card's next chapter (only for a readable chapter, whose pages end on the card). */
   nextCard: NextChapterCard | null;
+  /** No released chapter follows: the next one still to come, if its date is known (only for a readable chapter). */
+  upcoming: UpcomingChapter | null;
   defaultMode: Mode;
   /** The series has geoblocks, so the answer depends on the visitor's country (no shared caching). */
   countryDependent: boolean;
@@ -151,7 +162,7 @@ async function buildModel(db: DB, series: SeriesRow, chapter: ChapterRow, ctx: R
   const { now, locale, t } = ctx;
   const country = ctx.country?.toUpperCase() ?? null;
   const userId = ctx.user?.id ?? null;
-  const [{ adjacent }, { context, access, balances, rentLeft }] = await Promise.all([
+  const [{ adjacent, upcoming: upcomingRow }, { context, access, balances, rentLeft }] = await Promise.all([
     chapterSurroundings(db, series, chapter, now),
     chapterAccessFor(db, { series, chapter, userId, country, now }),
   ]);
@@ -178,7 +189,17 @@ async function buildModel(db: DB, series: SeriesRow, chapter: ChapterRow, ctx: R
 
   let pages: ReaderPage[] = [];
   let nextCard: NextChapterCard | null = null;
+  let upcoming: UpcomingChapter | null = null;
   if (state === 'readable') {
+    if (upcomingRow) {
+      const found = await findChapter(db, upcomingRow.e4pid);
+      if (found) {
+        // Priced by the same rule as any chapter, as it stands today (a campaign may still change it).
+        const { access: later } = await chapterAccessFor(db, { series, chapter: found.chapter, userId, country, now });
+        const n = Number(upcomingRow.number);
+        upcoming = { name: displayChapterName(t, locale, series, n), releasedAt: Number(upcomingRow.released_at), price: later.finalPrice };
+      }
+    }
     const nextLink = link(adjacent.next);
     const [rows, nextFound] = await Promise.all([chapterPageRows(db, chapter.id), adjacent.next ? findChapter(db, adjacent.next.e4pid) : null]);
     if (nextLink && nextFound) {
@@ -225,6 +246,7 @@ async function buildModel(db: DB, series: SeriesRow, chapter: ChapterRow, ctx: R
     prev: link(adjacent.prev),
     next: link(adjacent.next),
     nextCard,
+    upcoming,
     defaultMode: defaultMode(series.format),
     countryDependent: blockedIn.size > 0,
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bucket, isReleased, periodIndex, scheduleDays, scheduleMonths, span, todayIndex } from './dates';
+import { SITES } from '~/lib/site';
+import { bucket, displayZone, isReleased, periodIndex, scheduleDays, scheduleMonths, span, todayIndex } from './dates';
 
 const SP = 'America/Sao_Paulo';
 const utc = (iso: string) => Date.parse(iso) / 1000;
@@ -108,5 +109,15 @@ describe('bucketing and status', () => {
     expect(isReleased(100, 100)).toBe(true);
     expect(isReleased(99, 100)).toBe(true);
     expect(isReleased(101, 100)).toBe(false);
+  });
+});
+
+describe('one rule decides the zone of release times', () => {
+  it('the Portuguese site keeps Brasília time whatever the browser\'s zone; the English site follows the reader, UTC until it knows it', () => {
+    expect(displayZone(SITES[3].scheduleZone, SITES[3].timeZone, 'America/New_York')).toBe('America/Sao_Paulo');
+    expect(displayZone(SITES[3].scheduleZone, SITES[3].timeZone, 'America/Manaus')).toBe('America/Sao_Paulo');
+    expect(displayZone(SITES[3].scheduleZone, SITES[3].timeZone, null)).toBe('America/Sao_Paulo');
+    expect(displayZone(SITES[1].scheduleZone, SITES[1].timeZone, 'America/New_York')).toBe('America/New_York');
+    expect(displayZone(SITES[1].scheduleZone, SITES[1].timeZone, null)).toBe('UTC');
   });
 });

@@ -108,3 +108,11 @@ export function bucket<T>(items: readonly T[], at: (item: T) => number, periods:
 export function isReleased(at: number, now: number): boolean {
   return at <= now;
 }
+
+/**
+ * The zone a schedule page shows its days and times in: the site's when the site fixes it
+ * (`Site.scheduleZone`), else the reader's when the browser tells it, else the site's.
+ */
+export function displayZone(rule: 'site' | 'reader', siteZone: string, readerZone: string | null): string {
+  return rule === 'reader' && readerZone ? readerZone : siteZone;
+}

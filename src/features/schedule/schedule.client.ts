@@ -3,18 +3,20 @@
  * no framework. Without it the page is complete (links to day sections, every day shown, times
  * in the site's zone). With it:
  *  - the day strip becomes a tablist (arrow keys, Home/End) showing one day at a time;
- *  - days and months are recomputed in the reader's own zone and the entries (embedded JSON
+ *  - days and months are recomputed in the reader's own zone when the site lets them
+ *    (`Site.scheduleZone`; always when the day changed) and the entries (embedded JSON
  *    times, `data-at` on each entry) are moved to the day and month they fall on there;
  *  - release statuses (RELEASED / "in 3 hours") refresh every 60 s.
  * Anything unexpected leaves the server-rendered page as it is.
  */
-import { REFRESH_MS, isReleased, periodIndex, scheduleDays, scheduleMonths, type Period, type ScheduleVariant } from './dates';
+import { REFRESH_MS, displayZone, isReleased, periodIndex, scheduleDays, scheduleMonths, type Period, type ScheduleVariant } from './dates';
 import type { Locale } from '~/lib/site';
 import { relativeTime, clockLabel, dayKey, dayLabels, isTimeZone, monthLabel, zoneLabel } from '~/lib/dates';
 
 interface ScheduleJson {
   variant: ScheduleVariant;
   zone: string;
+  zoneRule: 'site' | 'reader';
   locale: Locale;
   now: number;
   prefix: string;
@@ -190,7 +192,7 @@ function initSchedule(root: HTMLElement) {
   if (!raw) return;
   const cfg = JSON.parse(raw) as ScheduleJson;
   const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)').matches;
-  const zone = readerZone() ?? cfg.zone;
+  const zone = displayZone(cfg.zoneRule, cfg.zone, readerZone());
   let today = dayKey(nowSeconds(), zone);
   // The server laid the page out for its own clock and zone; redo it for the reader's.
   if (zone !== cfg.zone || dayKey(cfg.now, cfg.zone) !== dayKey(nowSeconds(), cfg.zone)) layout(root, cfg, zone, nowSeconds());

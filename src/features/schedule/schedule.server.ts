@@ -44,6 +44,8 @@ export interface ScheduleData {
   locale: Site['locale'];
   /** The zone days and months were computed in (the site's). */
   timeZone: string;
+  /** Whether the browser may lay the days out again in the reader's zone (`Site.scheduleZone`). */
+  zoneRule: Site['scheduleZone'];
   days: Day[];
   months: Month[];
   /** Every entry of the days and the upcoming ones of the months, plus a day's margin, oldest first. */
@@ -99,5 +101,5 @@ export async function loadSchedule(db: DB, { site, now, variant, t }: LoadSchedu
       href: r.released_at <= now ? readerPath({ slug: r.slug, format: r.format }, r) : series.href,
     };
   });
-  return { variant, now, siteId: site.id, locale: site.locale, timeZone: site.timeZone, days, months, items };
+  return { variant, now, siteId: site.id, locale: site.locale, timeZone: site.timeZone, zoneRule: site.scheduleZone, days, months, items };
 }

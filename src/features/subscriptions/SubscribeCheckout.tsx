@@ -21,7 +21,7 @@ import { SANDBOX_NONCE_ENDPOINT, SUBSCRIBE_CARD_ENDPOINT, SUBSCRIBE_PIX_ENDPOINT
 import { countdownParts } from './countdown';
 import { maskTaxDocument, parseTaxDocument } from './documents';
 import {
-  afterCardAnswer, afterPixAnswer, afterStatus, COPIED_LABEL_MS, COUNTDOWN_TICK_MS, METHOD_MESSAGES, REDIRECT_DELAY_MS, splitAround, STATUS_POLL_MS,
+  afterCardAnswer, afterPixAnswer, afterStatus, COPIED_LABEL_MS, COUNTDOWN_TICK_MS, METHOD_MESSAGES, planUrl, REDIRECT_DELAY_MS, splitAround, STATUS_POLL_MS,
   type Outcome, type PixCharge, type Step, type SubscribeMessageKey, type SubscribeMessages, type SubscribeMethod,
 } from './checkout-flow';
 import './subscribe-checkout.css';
@@ -97,13 +97,18 @@ export function SubscribeCheckout(props: SubscribeCheckoutProps) {
     if (!props.trialUsed) prepareAppCheck(props.appCheck);
     open();
     const dialog = dialogRef.current!;
-    const closed = () => planLink()?.focus();
+    // Closed (Escape, the close button, after paying): the address forgets the plan, so a reload does not reopen it.
+    const closed = () => {
+      history.replaceState(history.state, '', planUrl(location.href, null));
+      planLink()?.focus();
+    };
     const reopen = (e: MouseEvent) => {
       if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
       const link = e.target instanceof Element ? e.target.closest('a[data-tier]') : null;
       if (link && link === planLink()) {
         // Same plan: the dialog comes back as it was (a QR being paid keeps its countdown), no reload.
         e.preventDefault();
+        history.replaceState(history.state, '', planUrl(location.href, plan.code));
         open();
       }
     };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import en from '../../../i18n/en.json';
 import pt from '../../../i18n/pt-BR.json';
-import { afterCardAnswer, afterPixAnswer, afterStatus, COPIED_LABEL_MS, COUNTDOWN_TICK_MS, failureMessage, REDIRECT_DELAY_MS, splitAround, STATUS_POLL_MS, SUBSCRIBE_MESSAGES } from './checkout-flow';
+import { afterCardAnswer, afterPixAnswer, afterStatus, COPIED_LABEL_MS, COUNTDOWN_TICK_MS, failureMessage, planUrl, REDIRECT_DELAY_MS, splitAround, STATUS_POLL_MS, SUBSCRIBE_MESSAGES } from './checkout-flow';
 
 const UNEXPECTED = 'Erro inesperado!';
 const pixOk = {
@@ -109,5 +109,14 @@ describe('failureMessage and splitAround', () => {
   it('splits a message around its placeholder so a link can stand there', () => {
     expect(splitAround((email) => `Dúvidas? Escreva para ${email}.`)).toEqual(['Dúvidas? Escreva para ', '.']);
     expect(splitAround(() => 'No placeholder')).toEqual(['No placeholder', '']);
+  });
+});
+
+describe('the plans page address follows the dialog', () => {
+  it('drops ?tier= when the dialog closes, keeping the rest, and puts it back when it opens again', () => {
+    expect(planUrl('http://localhost:4321/plans/?tier=premium', null)).toBe('/plans/');
+    expect(planUrl('http://localhost:4321/plans/?utm=x&tier=premium#faq', null)).toBe('/plans/?utm=x#faq');
+    expect(planUrl('http://br.localhost:4321/planos/', 'basic')).toBe('/planos/?tier=basic');
+    expect(planUrl('http://localhost:4321/plans/?tier=a&tier=b', null)).toBe('/plans/');
   });
 });

@@ -145,3 +145,15 @@ export function splitAround(formatted: (value: string) => string, marker = '\u00
   const at = text.indexOf(marker);
   return at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at + marker.length)];
 }
+
+/**
+ * The plans page's address with the open plan in `?tier=`, or without it once the dialog closes:
+ * the URL says what is on screen, so a reload (or a shared link) after closing does not open the
+ * checkout again. Only the path, query and hash, for history.replaceState.
+ */
+export function planUrl(href: string, tier: string | null): string {
+  const url = new URL(href);
+  if (tier) url.searchParams.set('tier', tier);
+  else url.searchParams.delete('tier');
+  return `${url.pathname}${url.search}${url.hash}`;
+}

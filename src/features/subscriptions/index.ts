@@ -2,5 +2,5 @@
 export { STATUS_POLL_MS } from './checkout-flow';
 export { addMonths, planMonth } from './periods';
 export { parseNotice } from './subscribe-button';
-export { subscriptionStatusView } from './status-view';
+export { rentalsRefillAt, subscriptionStatusView } from './status-view';
 export { initCopyButtons } from './copy-code.client';

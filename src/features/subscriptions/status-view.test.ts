@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { subscriptionStatusView, type SubscriptionFacts } from './status-view';
+import { rentalsRefillAt, subscriptionStatusView, type SubscriptionFacts } from './status-view';
 
 const PAID_UNTIL = 1_800_000_000;
 const GRACE_END = PAID_UNTIL + 3 * 86_400;
@@ -28,5 +28,25 @@ describe('what /my/subscriptions/ says about a subscription', () => {
   });
   it('waiting for the first payment: no date, nothing to cancel', () => {
     expect(subscriptionStatusView(facts({ state: 'PENDING', live: false }))).toEqual({ state: 'pending', date: null, dateKind: null, cancellable: false });
+  });
+});
+
+describe('when the plan\'s rentals come back', () => {
+  const MONTH_END = PAID_UNTIL;
+  it('at the next plan month while the plan goes on (renewing, in a trial, payment due)', () => {
+    expect(rentalsRefillAt(facts({}), MONTH_END)).toBe(MONTH_END);
+    expect(rentalsRefillAt(facts({ state: 'PAST_DUE' }), MONTH_END)).toBe(MONTH_END);
+    expect(rentalsRefillAt(facts({ state: 'TRIAL', accessEnd: PAID_UNTIL }), MONTH_END)).toBe(MONTH_END);
+  });
+  it('never, once cancelled, when the plan ends on or before that day: no promise of rentals on the day it ends', () => {
+    expect(rentalsRefillAt(facts({ canceled: true, accessEnd: PAID_UNTIL }), MONTH_END)).toBeNull();
+    expect(rentalsRefillAt(facts({ canceled: true, accessEnd: PAID_UNTIL }), MONTH_END + 86_400)).toBeNull();
+  });
+  it('still, once cancelled, for a month that starts before a longer plan ends (a yearly plan\'s monthly rentals)', () => {
+    const monthEnd = PAID_UNTIL - 300 * 86_400;
+    expect(rentalsRefillAt(facts({ canceled: true, accessEnd: PAID_UNTIL }), monthEnd)).toBe(monthEnd);
+  });
+  it('never once the plan is over', () => {
+    expect(rentalsRefillAt(facts({ live: false }), MONTH_END)).toBeNull();
   });
 });

@@ -40,3 +40,14 @@ export function subscriptionStatusView(s: SubscriptionFacts): SubscriptionStatus
   if (s.state === 'PAST_DUE') return { state: 'pastDue', date: s.accessEnd, dateKind: 'accessUntil', cancellable: true };
   return { state: 'active', date: s.paidUntil, dateKind: 'renews', cancellable: true };
 }
+
+/**
+ * When the plan's rentals come back: the next plan month, while the plan goes on into it. A
+ * cancelled plan whose access ends by then gets no new month, so the page says when the plan ends
+ * instead of promising rentals on that day (null).
+ */
+export function rentalsRefillAt(s: Pick<SubscriptionFacts, 'live' | 'canceled' | 'accessEnd'>, rentMonthEnd: number): number | null {
+  if (!s.live) return null;
+  if (s.canceled && rentMonthEnd >= s.accessEnd) return null;
+  return rentMonthEnd;
+}

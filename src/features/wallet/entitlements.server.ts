@@ -5,7 +5,10 @@
  * page, per reader page and per unlock.
  */
 import { adsPeriod, type ReaderEntitlements, type Rental } from '~/features/catalog';
+import { chapterLinks } from '~/features/catalog/index.server';
 import { subscriptionAccess } from '~/features/subscriptions/index.server';
+import type { T } from '~/lib/i18n';
+import type { Locale } from '~/lib/site';
 import type { DB } from '~/server/db';
 import type { Balances } from './ledger.server';
 import * as repo from './repository.server';
@@ -60,9 +63,23 @@ export async function subscriptionIn(db: DB, userId: number, seriesId: number, n
   return { series: access.series, plan: { rentCapacity, rented, resetsAt: month.end, rentTtl } };
 }
 
-/** Plan rentals the reader took in a plan month (`/my/subscriptions/` shows "{used} of {capacity}"). */
-export function planRentalsUsed(db: DB, userId: number, month: { start: number; end: number }): Promise<number> {
-  return repo.planRentalsBetween(db, userId, month.start, month.end);
+/** A plan rental as /my/subscriptions/ lists it: the chapter (named in the site's language) and when reading it ends. */
+export interface PlanRentalEntry {
+  chapter: string;
+  series: string;
+  path: string;
+  expiresAt: number;
+}
+
+/** The plan month's rentals, oldest first, each with its chapter's name and link (a chapter gone from the catalogue is left out). */
+export async function planRentalsOfMonth(db: DB, input: { userId: number; month: { start: number; end: number }; t: T; locale: Locale }): Promise<{ used: number; rentals: PlanRentalEntry[] }> {
+  const rows = await repo.planRentalsListBetween(db, input.userId, input.month.start, input.month.end);
+  const links = await chapterLinks(db, [...new Set(rows.map((r) => r.chapter_id))], input.t, input.locale);
+  const rentals = rows.flatMap((r) => {
+    const l = links.get(r.chapter_id);
+    return l ? [{ chapter: l.name, series: l.series, path: l.path, expiresAt: r.expires_at }] : [];
+  });
+  return { used: rows.length, rentals };
 }
 
 /** A reader's holdings in one series, for pricing many of its chapters (a series page, an episodes list). */

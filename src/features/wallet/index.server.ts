@@ -2,7 +2,7 @@
 export { balancesOf, creditPurchase, grantKeys, type Balances } from './ledger.server';
 export { welcomeNewReader, welcomeXtraKeys } from './welcome.server';
 export { redeemAnswer, tForChapter, unlockByForm, unlockChapter, type FormWay } from './unlock.server';
-export { entitlementsInSeries, planRentalsUsed } from './entitlements.server';
+export { entitlementsInSeries, planRentalsOfMonth } from './entitlements.server';
 export { auditLedger } from './audit.server';
 export { chapterAccessFor, mayReadChapter } from './access.server';
 export { adStartAnswer, completeAd, rentalAnswer, rentWithPlan, startAd, useDailyPass } from './rentals.server';

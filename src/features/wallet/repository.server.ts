@@ -161,6 +161,14 @@ export async function planRentalsBetween(db: DB, userId: number, from: number, u
   return Number(row.n);
 }
 
+/** Plan rentals the reader took in [from, until), oldest first: which chapters the plan month's capacity went to, and until when. */
+export async function planRentalsListBetween(db: DB, userId: number, from: number, until: number): Promise<{ chapter_id: number; created_at: number; expires_at: number }[]> {
+  const rows = await db.selectFrom('rentals').select(['id', 'chapter_id', 'created_at', 'expires_at'])
+    .where('user_id', '=', userId).where('kind', '=', 'plan').where('created_at', '>=', from).where('created_at', '<', until)
+    .orderBy('created_at').orderBy('id').execute();
+  return rows.map((r) => ({ chapter_id: Number(r.chapter_id), created_at: Number(r.created_at), expires_at: Number(r.expires_at) }));
+}
+
 /** The reader's rentals of one chapter (the page image route's check). */
 export async function rentalsOfChapter(db: DB, userId: number, chapterId: number): Promise<RentalRow[]> {
   const rows = await db
