@@ -291,5 +291,8 @@ test.describe('subscriptions from end to end (en)', () => {
     // The subscription counts the rental in this plan month.
     await page.goto(enUrl('/my/subscriptions/'));
     await expect(rentals).toContainText(en('subscriptions.rentals.count', { used: 1, capacity: plan.rentals }));
+    // ...and says which chapter it went to, and until when.
+    await expect(rentals.getByRole('link')).toHaveAttribute('href', href);
+    await expect(rentals).toContainText(en('subscriptions.rentals.until', { date: '\u0000' }).split('\u0000')[0]!);
   });
 });

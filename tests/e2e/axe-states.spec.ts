@@ -1,0 +1,81 @@
+/**
+ * axe-core in the states a reader reaches after loading a page (page-types.spec.ts and
+ * phone-quality.spec.ts scan pages as they load): the listing with filters applied (grid and
+ * list, where the status chips show), a favorite just removed (greyed, with Undo), the unlock
+ * dialog, the subscription checkout and the account menu open. No serious or critical violation,
+ * in the light theme (every rule) and the dark one (the contrast rule: it changes colours only),
+ * on both sites, at 390 px.
+ */
+import type { Page } from '@playwright/test';
+import { DEMO } from '@db/seed/index';
+import { axeProblems, brUrl, enUrl, expect, message, openAccountMenu, signIn, test } from './fixtures';
+
+const SITES = [
+  { name: 'en' as const, locale: 'en' as const, url: enUrl, plan: 'reader' },
+  { name: 'br' as const, locale: 'pt-BR' as const, url: brUrl, plan: 'leitor' },
+];
+
+/** Both themes' scans of the page as it is now. */
+async function scan(page: Page, label: string): Promise<string[]> {
+  await page.emulateMedia({ colorScheme: 'light' });
+  const light = await axeProblems(page, label, 'light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const dark = await axeProblems(page, label, 'dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  return [...light, ...dark];
+}
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+for (const site of SITES) {
+  const t = (key: string, values?: Record<string, string | number>) => message(site.locale, key, values);
+
+  test(`the listing with filters applied, as a grid and as a list with its status chips, passes axe (${site.name})`, async ({ page }) => {
+    test.setTimeout(300_000);
+    const problems: string[] = [];
+    for (const view of ['grid', 'list']) {
+      await page.goto(site.url(`/comics/?filter=manga&order=name&view=${view}`));
+      await expect(page.getByRole('main')).toBeVisible();
+      if (view === 'list') await expect(page.locator('.chip.sc-status-chip.is-complete').first()).toBeVisible();
+      problems.push(...(await scan(page, `${site.name} listing, filtered, ${view}`)));
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test(`a removed favorite, the unlock dialog, the subscription checkout and the account menu pass axe (${site.name})`, async ({ page, reader }) => {
+    test.setTimeout(400_000);
+    if (site.name === 'br') await signIn(page, 'br', reader);
+    const problems: string[] = [];
+
+    // A favorite just removed: greyed out, offering Undo.
+    await page.goto(site.url(`/comics/${DEMO.readerManga}/`));
+    await page.getByRole('button', { name: t('series.favorite'), exact: true }).click();
+    await expect(page.getByRole('button', { name: t('series.favorited'), exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await page.goto(site.url('/my/favorites/'));
+    const entry = page.locator('[data-favorite-entry]').first();
+    await entry.getByRole('button', { name: t('favorites.remove') }).click();
+    await expect(entry).toHaveClass(/is-removed/);
+    await expect(entry.getByRole('button', { name: t('favorites.undo') })).toBeVisible();
+    problems.push(...(await scan(page, `${site.name} favorites, one removed`)));
+
+    // The unlock dialog of a paid chapter.
+    await page.goto(site.url(`/comics/${DEMO.readerManga}/`));
+    const unlock = page.getByRole('button', { name: new RegExp(`^${t('chapter.unlock')}\\s*:`) }).first();
+    await unlock.click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    problems.push(...(await scan(page, `${site.name} unlock dialog`)));
+
+    // The subscription checkout, open over the plans page.
+    await page.goto(site.url(`/plans/?tier=${site.plan}`));
+    await expect(page.getByRole('dialog')).toBeVisible();
+    problems.push(...(await scan(page, `${site.name} subscription checkout`)));
+    await page.keyboard.press('Escape');
+
+    // The account menu.
+    await page.goto(site.url('/'));
+    await openAccountMenu(page, site.locale, reader.name);
+    problems.push(...(await scan(page, `${site.name} account menu`)));
+
+    expect(problems).toEqual([]);
+  });
+}
