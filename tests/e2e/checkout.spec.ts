@@ -156,3 +156,26 @@ test.describe('the Portuguese checkout at 390 px', () => {
     await expect(page.getByText(pt('checkout.demoCoupons', { names: new Intl.ListFormat('pt-BR', { type: 'disjunction' }).format(['BONUS20', 'WELCOME10']) }))).toBeVisible();
   });
 });
+
+test.describe('the subscription modal\'s card form at 390 px', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('formats as typed and focuses the first wrong field, marked and described, like the key-pack checkout', async ({ page, reader: _signedIn }) => {
+    await page.goto(enUrl('/plans/?tier=reader'));
+    const dialog = page.getByRole('dialog', { name: en('subscribe.checkout.title', { plan: 'Reader' }) });
+    await expect(dialog).toBeVisible();
+    const number = dialog.getByRole('textbox', { name: en('checkout.card.number') });
+    const expiry = dialog.getByRole('textbox', { name: en('checkout.card.expiry') });
+    await number.pressSequentially('378282246310005');
+    await expect(number).toHaveValue('3782 822463 10005');
+    await expiry.pressSequentially('1230');
+    await expect(expiry).toHaveValue('12/30');
+    // American Express wants four digits of security code.
+    const cvv = dialog.getByRole('textbox', { name: en('checkout.card.cvv') });
+    await cvv.pressSequentially('123');
+    await dialog.getByRole('button', { name: en('subscribe.checkout.submit', { price: usd(499) }) }).click();
+    await expect(cvv).toBeFocused();
+    await expect(cvv).toHaveAttribute('aria-invalid', 'true');
+    await expect(cvv).toHaveAccessibleDescription(en('purchase.card.cvv'));
+  });
+});

@@ -14,7 +14,7 @@
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { IntlMessageFormat } from 'intl-messageformat';
-import { SandboxCardFields, useCardWidget } from '~/features/payments';
+import { CardFieldError, cardFieldId, cardProblem, SandboxCardFields, useCardWidget, type CardField } from '~/features/payments';
 import type { AppCheckSettings } from '~/lib/app-check';
 import { fetchWithAppCheck, prepareAppCheck } from '~/lib/app-check-client';
 import { SANDBOX_NONCE_ENDPOINT, SUBSCRIBE_CARD_ENDPOINT, SUBSCRIBE_PIX_ENDPOINT, subscribeStatusPath, subscriptionsPath } from '~/lib/paths';
@@ -44,6 +44,7 @@ export interface SubscribeCheckoutProps {
 
 
 const ID = 'subscribe';
+const CARD_ID = `${ID}-card`;
 
 export function SubscribeCheckout(props: SubscribeCheckoutProps) {
   const { messages, plan } = props;
@@ -73,6 +74,8 @@ export function SubscribeCheckout(props: SubscribeCheckoutProps) {
   const [doc, setDoc] = useState('');
   const [invalid, setInvalid] = useState<'name' | 'doc' | null>(null);
   const [card, setCard] = useState({ number: '', expiry: '', cvv: '' });
+  /** A card field refused before the call or by the sandbox: marked, described and focused, as on the key-pack checkout. */
+  const [cardInvalid, setCardInvalid] = useState<{ field: CardField; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [now, setNow] = useState(() => Date.now());
@@ -221,14 +224,28 @@ export function SubscribeCheckout(props: SubscribeCheckoutProps) {
     }
   }
 
+  function markCard(field: CardField, message: string) {
+    setCardInvalid({ field, message });
+    document.getElementById(cardFieldId(CARD_ID, field))?.focus();
+  }
+
   async function subscribeWithCard(m: Exclude<SubscribeMethod, 'pix'>) {
+    if (m === 'card' && props.widget.provider === 'sandbox') {
+      const field = cardProblem(card, new Date());
+      if (field) {
+        markCard(field, t(`card.invalid.${field}`));
+        return;
+      }
+    }
+    setCardInvalid(null);
     setBusy(true);
     setError(null);
     try {
       const got = await cardWidget.request(m, card);
       apply(afterCardAnswer(await post(SUBSCRIBE_CARD_ENDPOINT, { tier_id: plan.code, method: m, nonce: got.nonce, device_data: got.deviceData ?? '' }), t('unexpected')));
     } catch (e) {
-      setError(e instanceof Error && e.message ? e.message : t('unexpected'));
+      if (e instanceof CardFieldError) markCard(e.field, e.message);
+      else setError(e instanceof Error && e.message ? e.message : t('unexpected'));
     } finally {
       setBusy(false);
     }
@@ -294,7 +311,7 @@ export function SubscribeCheckout(props: SubscribeCheckoutProps) {
                 <legend>{t('method.legend')}</legend>
                 {props.methods.map((m) => (
                   <label key={m} className={`subscribe-method${method === m ? ' is-selected' : ''}`}>
-                    <input type="radio" name="method" value={m} checked={method === m} onChange={() => { setMethod(m); setError(null); }} />
+                    <input type="radio" name="method" value={m} checked={method === m} onChange={() => { setMethod(m); setError(null); setCardInvalid(null); }} />
                     <span>{t(METHOD_MESSAGES[m])}</span>
                   </label>
                 ))}
@@ -320,9 +337,13 @@ export function SubscribeCheckout(props: SubscribeCheckoutProps) {
 
             {method === 'card' && props.widget.provider === 'sandbox' && (
               <SandboxCardFields
-                idPrefix={`${ID}-card`} card={card} onChange={setCard} invalid={null} first={props.methods[0] === 'card'}
+                idPrefix={CARD_ID} invalid={cardInvalid} card={card} first={props.methods[0] === 'card'}
                 className="subscribe-card" rowClassName="subscribe-card-row" hintClassName="subscribe-hint"
                 labels={{ legend: t('card.legend'), sandbox: t('card.sandbox'), number: t('card.number'), expiry: t('card.expiry'), cvv: t('card.cvv') }}
+                onChange={(next) => {
+                  setCard(next);
+                  if (cardInvalid && next[cardInvalid.field] !== card[cardInvalid.field]) setCardInvalid(null);
+                }}
               />
             )}
             {method !== 'card' && method !== 'pix' && props.widget.provider === 'sandbox' && <p className="subscribe-hint">{t('wallet.sandbox', { method: t(METHOD_MESSAGES[method]) })}</p>}
