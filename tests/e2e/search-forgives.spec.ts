@@ -64,7 +64,7 @@ for (const site of SITES) {
         await expect(page).toHaveURL(/\/comics\/\?q=/);
         await expect(page.getByRole('heading', { name: t('listing.notFound.title') })).toBeVisible();
         const offer = page.locator('[data-did-you-mean]');
-        await expect(offer).toContainText(t('listing.didYouMean', { title: site.closest }));
+        await expect(offer).toContainText(t('listing.didYouMean', { series: site.closest }));
         await offer.getByRole('link', { name: site.closest }).click();
         await expect(page.getByRole('heading', { level: 1 })).toContainText(site.closest);
       });
