@@ -57,6 +57,20 @@ for (const site of SITES) {
         await expect(page.getByRole('heading', { level: 1 })).toContainText(site.shown);
       });
 
+      if (width === 1280) test(`typing "${site.typo}" in the listing's own box ranks by relevance, and clearing it goes back to newest first`, async ({ page }) => {
+        await page.goto(site.url('/comics/'));
+        const order = page.getByRole('navigation', { name: t('listing.order.label') });
+        const relevance = order.getByRole('link', { name: t('listing.order.relevance') });
+        await expect(relevance).toBeHidden();
+        await page.getByRole('searchbox', { name: t('listing.search.label') }).fill(site.typo);
+        await expect(page).toHaveURL(/\/comics\/\?q=/, { timeout: 10_000 });
+        await expect(relevance).toHaveAttribute('aria-current', 'true');
+        await expect(page.locator('#listing-results li').first().getByRole('link', { name: site.shown }).first()).toBeVisible();
+        await page.getByRole('searchbox', { name: t('listing.search.label') }).fill('');
+        await expect(relevance).toBeHidden();
+        await expect(order.getByRole('link', { name: t('listing.order.updated'), exact: true })).toHaveAttribute('aria-current', 'true');
+      });
+
       test(`"${site.far}" matches nothing and offers "Did you mean" the closest series`, async ({ page }) => {
         await typeInOverlay(page, site.far);
         await expect(dialog(page).getByRole('status')).toHaveText(t('search.noResults'));
@@ -64,7 +78,7 @@ for (const site of SITES) {
         await expect(page).toHaveURL(/\/comics\/\?q=/);
         await expect(page.getByRole('heading', { name: t('listing.notFound.title') })).toBeVisible();
         const offer = page.locator('[data-did-you-mean]');
-        await expect(offer).toContainText(t('listing.didYouMean', { title: site.closest }));
+        await expect(offer).toContainText(t('listing.didYouMean', { series: site.closest }));
         await offer.getByRole('link', { name: site.closest }).click();
         await expect(page.getByRole('heading', { level: 1 })).toContainText(site.closest);
       });

@@ -122,7 +122,7 @@ for (const dialect of selectedDialects()) {
         expect(page.status).toBe(200);
         const text = htmlText(page.text);
         expect(text).toContain(message(locale, 'listing.notFound.title'));
-        const [before] = message(locale, 'listing.didYouMean', { title: '\u0001' }).split('\u0001');
+        const [before] = message(locale, 'listing.didYouMean', { series: '\u0001' }).split('\u0001');
         const offer = /<p class="ls-did-you-mean"[^>]*>(.*?)<\/p>/s.exec(page.text)?.[1] ?? '';
         expect(htmlText(offer)).toContain(before!.trim());
         expect(offer).toContain(`href="/comics/${slugByName.get(name)}/"`);

@@ -96,6 +96,9 @@ function indexFor(db: DB, siteIds: readonly SiteId[], language: string, version:
 }
 
 const caches = new WeakMap<object, Cache<Found>>();
+/** The listing's searches kept (each holds up to every id of the catalogue, so fewer than suggestions). */
+const LISTING_CACHE_ENTRIES = 500;
+const listCaches = new WeakMap<object, Cache<SeriesSearch>>();
 
 /**
  * The search behind the suggestions, through a small in-process cache keyed by the normalised
@@ -140,14 +143,20 @@ export interface SeriesSearch {
  * so Enter finds what the suggestions showed, first. Region blocks are not applied, as in the
  * rest of the listing (the series page enforces them).
  */
-export async function searchSeries(db: DB, q: string, siteIds: readonly SiteId[], language: string): Promise<SeriesSearch> {
-  if (!normalizeQuery(q).terms.length) return { ids: [], closest: null };
-  const built = await currentIndex(db, siteIds, language);
-  const ids = built.index.search(q, {});
-  if (ids.length) return { ids, closest: null };
-  const near = built.index.closest(q, { activeOnly: true });
-  const shown = near == null ? undefined : built.show.get(near);
-  return { ids, closest: shown ? { slug: shown.slug, name: shown.name } : null };
+export async function searchSeries(db: DB, q: string, siteIds: readonly SiteId[], language: string, now = Date.now()): Promise<SeriesSearch> {
+  const text = normalizeQuery(q).text;
+  if (!text) return { ids: [], closest: null };
+  const built = await currentIndex(db, siteIds, language, now);
+  let cache = listCaches.get(db);
+  if (!cache) listCaches.set(db, (cache = createCache<SeriesSearch>({ ttlMs: SUGGEST_TTL_MS, maxEntries: LISTING_CACHE_ENTRIES })));
+  // Every page, order and filter of one search reuses its hits (a two-letter text hits thousands).
+  return cache.get(`${built.id}|${text}`, async () => {
+    const ids = built.index.search(q, {});
+    if (ids.length) return { ids, closest: null };
+    const near = built.index.closest(q, { activeOnly: true });
+    const shown = near == null ? undefined : built.show.get(near);
+    return { ids, closest: shown ? { slug: shown.slug, name: shown.name } : null };
+  }, now);
 }
 
 export async function suggest(db: DB, opts: { q: string | null; cover: boolean; siteIds: readonly SiteId[]; site: Site; protocol: string; host: string; country?: string | null }): Promise<Suggestions> {
