@@ -133,7 +133,7 @@ for (const site of ['en', 'br'] as const) {
   }
 }
 
-test('a favorite pressed while signed out is there after logging in (390 px, no JavaScript needed for it)', async ({ page, reader }) => {
+test('a favorite pressed while signed out is there after logging in: the login form says so, and its own post finishes it (390 px)', async ({ page, reader }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.context().clearCookies();
   await page.goto(enUrl(SERIES));

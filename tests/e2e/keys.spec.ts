@@ -72,7 +72,9 @@ for (const site of ['en', 'br'] as const) {
       await expect(dialog.getByRole('heading', { name: message(locale, 'unlock.title', { chapter: offer.name }) })).toBeVisible();
       await expect(dialog).toContainText(message(locale, 'unlock.short', { missing: offer.price }));
       const buy = dialog.getByRole('link', { name: message(locale, 'wallet.buyKeys') });
-      await expect(buy).toHaveAttribute('href', `/my/purchase/?next=${encodeURIComponent(SERIES)}#chapters`);
+      // Back to this chapter's dialog after paying (tests/e2e/buy-to-read.spec.ts).
+      const back = `${SERIES}?intent=${encodeURIComponent(`unlock:${await button.getAttribute('value')}`)}`;
+      await expect(buy).toHaveAttribute('href', `/my/purchase/?next=${encodeURIComponent(back)}#chapters`);
       await page.keyboard.press('Escape');
       await expect(dialog).toHaveCount(0);
       await expect(button).toBeFocused();

@@ -77,6 +77,16 @@ for (const dialect of selectedDialects()) {
       }
     });
 
+    it('without a next, the checkout lands on the reader\'s keys with the receipt', async () => {
+      const reader = await createReader(server);
+      const paid = await buyByCard(reader, '');
+      expect(paid.status).toBe(303);
+      const location = paid.headers.location!;
+      expect(location).toMatch(/^\/my\/keys\/\?paid=[\w-]+$/);
+      const keys = await page(location, reader);
+      expect(receiptText(keys.text)).toContain(message('en', 'receipt.balance', { keys: 100, xtra: 10 }));
+    });
+
     it('a pending order shows no receipt', async () => {
       const reader = await createReader(server, { site: 'br' });
       const charge = await server.request('/my/purchase/pix/', {

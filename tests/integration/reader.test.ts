@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { createReader, htmlText, markup, message, selectedDialects, useServer, type ServerClient } from './harness';
 import { DEMO } from '@db/seed/index';
 import { readerPath, loginPath, manifestPath, chapterPagePath } from '~/lib/paths';
+import { withIntent } from '~/lib/intent';
 import { signPage } from '~/features/reader/index.server';
 
 interface Chapter {
@@ -318,7 +319,8 @@ describe.each(selectedDialects())('%s', (dialect) => {
       const text = htmlText(res.text);
       expect(text).toContain(message('en', 'reader.locked.title'));
       expect(text).toContain(message('en', 'chapter.loginToRead'));
-      expect(res.text).toContain(`href="${loginPath(p).replace(/&/g, '&amp;')}"`);
+      // Back on this chapter after logging in, with its unlock dialog to reopen (src/lib/intent.ts).
+      expect(res.text).toContain(`href="${loginPath(withIntent(p, { kind: 'unlock', e4pid: c.e4pid })).replace(/&/g, '&amp;')}"`);
       expect(res.text).not.toContain('/media/p/');
       expect(res.text).not.toContain('/api/reader/');
     });
