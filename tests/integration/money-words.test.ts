@@ -8,6 +8,7 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loginPath, readerPath, signupPath } from '~/lib/paths';
+import { withIntent } from '~/lib/intent';
 import { DEMO } from '@db/seed/index';
 import { createReader, htmlText, message, selectedDialects, useServer, withDb, type Reader, type SiteName } from './harness';
 
@@ -126,9 +127,10 @@ for (const dialect of selectedDialects()) {
         const text = htmlText(notice);
         // The price, as the row showed it: "3 keys" / "3 chaves".
         expect(text).toContain(message(locale, 'unlock.price', { price: chapter!.price }).replace(/^[^:]+:\s*/, ''));
-        // Both ways in, each coming back to the chapter.
-        expect(notice).toContain(`href="${attr(signupPath(path))}"`);
-        expect(notice).toContain(`href="${attr(loginPath(path))}"`);
+        // Both ways in, each coming back to the chapter with its unlock dialog to reopen.
+        const back = withIntent(path, { kind: 'unlock', e4pid: chapter!.e4pid });
+        expect(notice).toContain(`href="${attr(signupPath(back))}"`);
+        expect(notice).toContain(`href="${attr(loginPath(back))}"`);
         expect(text).toContain(message(locale, 'reader.locked.signup'));
         expect(text).toContain(message(locale, 'chapter.loginToRead'));
         // Portuguese names the chapter with its article: "Desbloqueie o Capítulo 6".

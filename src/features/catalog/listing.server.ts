@@ -86,7 +86,7 @@ async function byRelevance(db: DB, q: ListingQuery, ranked: readonly number[]): 
   const passing = new Set((await repo.listingIds(db, q)).map((r) => Number(r.id)));
   const ordered = ranked.filter((id) => passing.has(id));
   const pageIds = ordered.slice(q.offset, q.offset + q.limit);
-  const [rows, localize] = await Promise.all([repo.listingRowsByIds(db, pageIds), seriesLocalizer(db, q.language ?? 'en')]);
+  const [rows, localize] = await Promise.all([repo.listingRowsByIds(db, pageIds, q.siteIds), seriesLocalizer(db, q.language ?? 'en')]);
   const byId = new Map(rows.map((r) => [Number(r.id), r]));
   return {
     total: ordered.length,

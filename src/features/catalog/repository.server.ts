@@ -403,14 +403,16 @@ export function listingIds(db: DB, q: ListingQuery) {
   return db.selectFrom('series').select('series.id').where((eb) => eb.and(conditions(db, eb, q))).execute();
 }
 
-/** The listing's columns of these series, in no order. */
-export function listingRowsByIds(db: DB, ids: readonly number[]) {
+/** The listing's columns of these series, in no order; chapters counted in the site's languages, as listingQueries does. */
+export function listingRowsByIds(db: DB, ids: readonly number[], siteIds: readonly number[]) {
   return db
     .selectFrom('series')
     .select([
       'series.id', 'series.e4pid', 'series.slug', 'series.name', 'series.format', 'series.adult', 'series.in_exclusive',
-      'series.update_status', 'series.last_updated', 'series.chapter_count', 'series.color', 'series.images',
+      'series.update_status', 'series.last_updated', 'series.color', 'series.images',
     ])
+    .select((eb) => eb.selectFrom('series_languages').select((l) => l.fn.sum<number | string>('series_languages.chapter_count').as('n'))
+      .whereRef('series_languages.series_id', '=', 'series.id').where('series_languages.site_id', 'in', [...new Set(siteIds)]).as('chapter_count'))
     .where('series.id', 'in', ids.length ? [...ids] : [-1])
     .execute();
 }
