@@ -241,7 +241,7 @@ function withStatementCache<D extends { prepare: (sql: string) => unknown }>(dat
  * Runs `fn` in a write transaction that cannot lose a race: on SQLite it starts with
  * `BEGIN IMMEDIATE`, taking the database's write lock before reading (a plain BEGIN would let two
  * processes read the same balance and then fail or overwrite); on PostgreSQL it is a READ
- * COMMITTED transaction in which the caller locks the rows it will change (`FOR UPDATE`, in a
+ * COMMITTED transaction in which the caller locks the rows it will change (`FOR NO KEY UPDATE`, in a
  * fixed order). `fn` must use only the handle it is given (on SQLite the connection is held)
  * and must not wait on the network. Commits when `fn` resolves, rolls back when it throws.
  */

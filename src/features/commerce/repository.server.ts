@@ -80,7 +80,7 @@ export async function findCoupon(db: DB, siteId: number, code: string) {
 /** The coupon, locked for the rest of the transaction on PostgreSQL (SQLite's write lock covers it). */
 export async function lockCoupon(trx: WriteTx, id: number) {
   let q = trx.selectFrom('coupons').selectAll().where('id', '=', id);
-  if (isPostgres(trx)) q = q.forUpdate();
+  if (isPostgres(trx)) q = q.forNoKeyUpdate(); // not FOR UPDATE: see docs/postgres.md "Row locks"
   const row = await q.executeTakeFirst();
   return row && num(row, ...COUPON_NUMBERS);
 }
@@ -157,7 +157,7 @@ export async function findOrderByRequest(db: DB, userId: number, requestKey: str
 /** The order, locked for the rest of the transaction on PostgreSQL. */
 export async function lockOrder(trx: WriteTx, publicId: string) {
   let q = trx.selectFrom('orders').selectAll().where('public_id', '=', publicId);
-  if (isPostgres(trx)) q = q.forUpdate();
+  if (isPostgres(trx)) q = q.forNoKeyUpdate(); // not FOR UPDATE: see docs/postgres.md "Row locks"
   const row = await q.executeTakeFirst();
   return row && num(row, ...ORDER_NUMBERS);
 }
@@ -334,7 +334,7 @@ export async function findCharge(db: DB, publicId: string) {
 
 export async function lockCharge(trx: WriteTx, publicId: string) {
   let q = trx.selectFrom('subscription_charges').selectAll().where('public_id', '=', publicId);
-  if (isPostgres(trx)) q = q.forUpdate();
+  if (isPostgres(trx)) q = q.forNoKeyUpdate(); // not FOR UPDATE: see docs/postgres.md "Row locks"
   const row = await q.executeTakeFirst();
   return row && num(row, ...CHARGE_NUMBERS);
 }

@@ -64,7 +64,7 @@ export async function upsertPlan(db: DB, p: PlanValues, now: number): Promise<vo
  * transaction (SQLite's write transaction already holds the database).
  */
 export async function lockReaderRow(trx: WriteTx, userId: number): Promise<void> {
-  if (isPostgres(trx)) await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+  if (isPostgres(trx)) await trx.selectFrom('users').select('id').where('id', '=', userId).forNoKeyUpdate().execute(); // see docs/postgres.md "Row locks"
 }
 
 /** The reader's newest subscription that is not over (PENDING, TRIAL, ACTIVE, PAST_DUE). */
@@ -79,7 +79,7 @@ export async function currentSubscription(db: DB, userId: number) {
 
 export async function lockSubscription(trx: WriteTx, id: number) {
   let q = trx.selectFrom('subscriptions').selectAll().where('id', '=', id);
-  if (isPostgres(trx)) q = q.forUpdate();
+  if (isPostgres(trx)) q = q.forNoKeyUpdate(); // not FOR UPDATE: see docs/postgres.md "Row locks"
   const row = await q.executeTakeFirst();
   return row && num(row, ...SUB_NUMBERS);
 }

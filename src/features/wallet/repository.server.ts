@@ -50,7 +50,7 @@ export async function systemAccountId(trx: WriteTx, code: SystemCode, currency: 
  */
 export async function lockUserAccounts(trx: WriteTx, userId: number): Promise<AccountRow[]> {
   let q = trx.selectFrom('wallet_accounts').select(['id', 'currency', 'balance']).where('user_id', '=', userId).orderBy('id');
-  if (isPostgres(trx)) q = q.forUpdate();
+  if (isPostgres(trx)) q = q.forNoKeyUpdate(); // not FOR UPDATE: see docs/postgres.md "Row locks"
   return (await q.execute()).map((r) => num({ ...r }, 'id', 'balance'));
 }
 
