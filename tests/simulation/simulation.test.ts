@@ -23,6 +23,6 @@ for (const dialect of testDialects()) {
       expect(r.stats['op.buyCard'] ?? 0).toBeGreaterThan(0);
       expect(r.stats['payPix.paid'] ?? 0).toBeGreaterThan(0);
       expect(r.stats.crash ?? 0).toBeGreaterThan(0);
-    }, 120_000);
+    }, 240_000);
   });
 }
