@@ -85,3 +85,21 @@ for (const site of SITES) {
     });
   }
 }
+
+// With a search the order switch has five names and no invert button; on phones and small
+// tablets (the switch is laid out in rows up to 560 px) nothing may cover another control.
+test('with a search, the order names and the view switch do not overlap from 320 to 560 px', async ({ page }) => {
+  await page.goto(brUrl('/comics/?q=vilas'));
+  for (const width of [320, 390, 480, 520, 560]) {
+    await page.setViewportSize({ width, height: 800 });
+    const boxes = await page.locator('.ls-order li:not([hidden]) a, .ls-view a').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect));
+    expect(boxes.length).toBe(7);
+    for (const [i, a] of boxes.entries()) {
+      expect(a.right, `control ${i} at ${width} px stays on the page`).toBeLessThanOrEqual(width);
+      for (const b of boxes.slice(i + 1)) {
+        const overlap = a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+        expect(overlap, `controls overlap at ${width} px`).toBe(false);
+      }
+    }
+  }
+});
