@@ -101,6 +101,18 @@ for (const dialect of selectedDialects()) {
           const reading = htmlText((await get(chapterPath.replace(/&amp;/g, '&'), reader, site)).text);
           expect(reading).not.toContain(message(locale, 'chapter.rented'));
         }
+        // The chapter before it (free for everyone) ends on a card naming the next one a free read too.
+        const prev = await withDb(server, (db) => db.selectFrom('chapters as c')
+          .innerJoin('chapters as o', (j) => j.onRef('o.series_id', '=', 'c.series_id').onRef('o.language', '=', 'c.language'))
+          .innerJoin('series', 'series.id', 'c.series_id')
+          .select(['c.e4pid', 'c.number', 'c.language', 'series.slug', 'series.format'])
+          .where('o.e4pid', '=', opened!.e4pid).whereRef('c.number', '<', 'o.number').orderBy('c.number', 'desc').executeTakeFirst());
+        expect(prev, 'a chapter before the pass-opened one').toBeDefined();
+        const prevPage = (await get(readerPath({ slug: prev!.slug, format: prev!.format }, { e4pid: prev!.e4pid, number: Number(prev!.number), language: prev!.language }), reader, site)).text;
+        expect(prevPage).not.toContain('data-state="locked"');
+        const card = /<a class="reader-end-next[^"]*"[^>]*>([\s\S]*?)<\/a>/.exec(prevPage)?.[1] ?? '';
+        expect(htmlText(card)).toContain(message(locale, 'chapter.freeRead'));
+        expect(htmlText(card)).not.toContain(message(locale, 'chapter.rented'));
       });
 
       it(`a signed-out locked chapter shows its price and both ways in: sign up, or log in (${site})`, async () => {
