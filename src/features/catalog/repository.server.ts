@@ -361,6 +361,12 @@ function conditions(db: DB, eb: SeriesEb, q: Omit<ListingQuery, 'order' | 'offse
   return where;
 }
 
+/** A card's chapter count: the chapters of the languages the site shows, as the series page counts them. */
+function siteChapterCount(eb: ExpressionBuilder<Database, 'series'>, siteIds: readonly number[]) {
+  return eb.selectFrom('series_languages').select((l) => l.fn.sum<number | string>('series_languages.chapter_count').as('n'))
+    .whereRef('series_languages.series_id', '=', 'series.id').where('series_languages.site_id', 'in', [...siteIds]).as('chapter_count');
+}
+
 /** The page query and the count query for a listing (exported for EXPLAIN checks). */
 export function listingQueries(db: DB, q: ListingQuery) {
   // Best match is ordered by the search itself (querySeries); here it only needs a stable order.
@@ -376,8 +382,7 @@ export function listingQueries(db: DB, q: ListingQuery) {
     // A card counts the chapters of the languages the site shows, as the series page does, not
     // every language's (issue 26: "357 episodes" on a card where English has 179). One probe of
     // the (series_id, language) rows per card of the page.
-    .select((eb) => eb.selectFrom('series_languages').select((l) => l.fn.sum<number | string>('series_languages.chapter_count').as('n'))
-      .whereRef('series_languages.series_id', '=', 'series.id').where('series_languages.site_id', 'in', siteIds).as('chapter_count'))
+    .select((eb) => siteChapterCount(eb, siteIds))
     .where((eb) => eb.and(conditions(db, eb, q)));
   // Translated names have no index to walk: the matching series are sorted (a name order only).
   const namesIn = q.order.key === 'name' ? q.namesIn : undefined;
@@ -411,8 +416,7 @@ export function listingRowsByIds(db: DB, ids: readonly number[], siteIds: readon
       'series.id', 'series.e4pid', 'series.slug', 'series.name', 'series.format', 'series.adult', 'series.in_exclusive',
       'series.update_status', 'series.last_updated', 'series.color', 'series.images',
     ])
-    .select((eb) => eb.selectFrom('series_languages').select((l) => l.fn.sum<number | string>('series_languages.chapter_count').as('n'))
-      .whereRef('series_languages.series_id', '=', 'series.id').where('series_languages.site_id', 'in', [...new Set(siteIds)]).as('chapter_count'))
+    .select((eb) => siteChapterCount(eb, [...new Set(siteIds)]))
     .where('series.id', 'in', ids.length ? [...ids] : [-1])
     .execute();
 }
