@@ -10,11 +10,6 @@
  */
 import crypto from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { createDb } from '~/server/db';
-import { migrateToLatest } from '@db/migrate';
-import { findUserByEmail } from '~/features/accounts/index.server';
-import { auditLedger, balancesOf, grantKeys } from '~/features/wallet/index.server';
-import { auditOrders } from '~/features/commerce/index.server';
 
 const USAGE = [
   'Usage: npm run keys -- grant --email <email> [--keys N] [--xtra M] --reason "<why>" [--key <idempotency key>]',
@@ -53,6 +48,13 @@ const keys = command === 'grant' ? count(values.keys, 'keys') : 0;
 const xtra = command === 'grant' ? count(values.xtra, 'xtra') : 0;
 if (command === 'grant' && keys + xtra === 0) usage('grant at least one key (--keys or --xtra)');
 if (command === 'grant' && !values.reason?.trim()) usage('--reason is required');
+
+// The app's modules load only now: a usage error answers at once, without them.
+const { createDb } = await import('~/server/db');
+const { migrateToLatest } = await import('@db/migrate');
+const { findUserByEmail } = await import('~/features/accounts/index.server');
+const { auditLedger, balancesOf, grantKeys } = await import('~/features/wallet/index.server');
+const { auditOrders } = await import('~/features/commerce/index.server');
 
 const { db } = await createDb();
 let code = 0;

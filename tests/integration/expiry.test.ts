@@ -2,7 +2,7 @@
  * Payments that expire by themselves (docs/payments.md, "Expiry"): a Pix order past its expiry
  * stops being payable and gives its coupon use back with no cron running, at read time (a
  * coupon's limits are counted after its holders past their time are settled) and from the
- * server's own timer. Servers run on the shared database with a short Pix expiry; the ones "later"
+ * server's own timer. Servers run on the shared database; the ones "later"
  * run on a fake clock (tests/support/fake-clock.mjs) set to the exact second that matters.
  */
 import path from 'node:path';
@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appCheckToken, createReader, message, ROOT, selectedDialects, startExtraServer, useServer, withDb, type Reader, type ServerClient, type ServerHandle } from './harness';
 
 const FAKE_CLOCK = pathToFileURL(path.join(ROOT, 'tests/support/fake-clock.mjs')).href;
-const at = (unix: number) => ({ NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${FAKE_CLOCK}`.trim(), INKPASS_FAKE_NOW: String(unix), PIX_EXPIRES_SECONDS: '10' });
+// Frozen at that second: a ticking clock would be seconds past it once the server has started.
+const at = (unix: number) => ({ NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${FAKE_CLOCK}`.trim(), INKPASS_FAKE_NOW: String(unix), INKPASS_FAKE_FROZEN: '1', PIX_EXPIRES_SECONDS: '10' });
 
 async function post(server: ServerClient, reader: Reader, p: string, fields: Record<string, string>) {
   // A Pix charge carries a solved bot-check token, as the checkout island sends it.
@@ -35,7 +36,10 @@ for (const dialect of selectedDialects()) {
     };
 
     beforeAll(async () => {
-      quick = await startExtraServer(server, { PIX_EXPIRES_SECONDS: '10' });
+      // An hour: the real clock must never reach an order's expiry during the test (each server's
+      // own timer would settle it for real before the fake-clock servers ask), however busy the
+      // machine; the servers "later" jump to the exact seconds instead.
+      quick = await startExtraServer(server, { PIX_EXPIRES_SECONDS: '3600' });
     }, 120_000);
     afterAll(async () => {
       await Promise.all([quick, ...extra].map((s) => s?.stop()));
