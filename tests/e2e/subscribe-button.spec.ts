@@ -74,6 +74,9 @@ for (const site of ['en', 'br'] as const) {
       await page.goto(url(path));
       const release = await holdAddComic(page);
       await page.evaluate(() => ((window as unknown as { beforeReload?: boolean }).beforeReload = true));
+      // Time stands still from here: only runFor moves it, so a busy machine's slow steps below
+      // cannot let the 1.5 s reload timer fire early (the subscribe call itself uses no timer).
+      await page.clock.pauseAt(Date.now() + 1_000);
 
       await page.getByRole('button', { name: label }).click();
       const pending = page.getByRole('button', { name: message(locale, 'subscribe.button.pending') });
