@@ -54,6 +54,9 @@ for (const site of ['en', 'br'] as const) {
   const url = site === 'en' ? enUrl : brUrl;
   const locale = site === 'en' ? 'en' : 'pt-BR';
 
+  // The dialog's behaviour (busy state, refusals, the reader's locked view) is one island on both
+  // sites: checked on the English one; the Portuguese site's words and sums are checked by the
+  // tests both run and by tests/integration/money-words.test.ts.
   test.describe(`unlocking (${site})`, () => {
     // The reader fixture signed up on the English host; the Portuguese host has its own cookie jar.
     test.beforeEach(async ({ page, reader }) => {
@@ -119,7 +122,7 @@ for (const site of ['en', 'br'] as const) {
       await expect(page.locator('.reader-page img').first()).toBeVisible();
     });
 
-    test('the unlock button is disabled and busy while the request is pending, so a second click sends nothing', async ({ page, reader }) => {
+    if (site === 'en') test('the unlock button is disabled and busy while the request is pending, so a second click sends nothing', async ({ page, reader }) => {
       await page.goto(url(SERIES));
       const { offer } = await paidRow(page);
       await grantKeys(reader.email, offer.price);
@@ -152,7 +155,7 @@ for (const site of ['en', 'br'] as const) {
       expect(token).toMatch(/^altcha\.[A-Za-z0-9_-]+$/);
     });
 
-    test('the server\'s refusal shows in a dismissible alert inside the dialog, and the button works again', async ({ page, reader }) => {
+    if (site === 'en') test('the server\'s refusal shows in a dismissible alert inside the dialog, and the button works again', async ({ page, reader }) => {
       await page.goto(url(SERIES));
       const { offer } = await paidRow(page);
       await grantKeys(reader.email, offer.price);
@@ -172,7 +175,7 @@ for (const site of ['en', 'br'] as const) {
       await expect(dialog.getByRole('alert')).toHaveCount(0);
     });
 
-    test('the reader\'s locked view unlocks with the same dialog', async ({ page, reader }) => {
+    if (site === 'en') test('the reader\'s locked view unlocks with the same dialog', async ({ page, reader }) => {
       await page.goto(url(SERIES));
       const { offer } = await paidRow(page);
       await grantKeys(reader.email, offer.price);
