@@ -6,6 +6,17 @@
  * localized messages with `{link}`, `{status}` and `{data}` slots); a failure says why in the
  * spec's words.
  */
+/** What the status says after a call: the link, the server's reason, or the HTTP status (spec section 8). */
+export type ShareOutcome = { kind: 'link'; link: string } | { kind: 'failed'; data: string } | { kind: 'requestFailed'; status: number };
+
+/** The outcome of a call that answered `status` with `body` (parsed JSON, or null). */
+export function shareOutcome(status: number, body: unknown): ShareOutcome {
+  const b = body as { success?: unknown; data?: unknown } | null;
+  if (status === 200 && b?.success === true && typeof b.data === 'string') return { kind: 'link', link: b.data };
+  if (b?.success === false && typeof b.data === 'string') return { kind: 'failed', data: b.data };
+  return { kind: 'requestFailed', status };
+}
+
 export function initShareLinks(doc: Document = document): void {
   const status = doc.querySelector<HTMLElement>('[data-share-status]');
   if (!status) return;
@@ -25,27 +36,24 @@ export function initShareLinks(doc: Document = document): void {
     const action = button.getAttribute('formaction') ?? '';
     button.disabled = true;
     try {
-      let res: Response;
+      let outcome: ShareOutcome;
       try {
-        res = await fetch(action, {
+        const res = await fetch(action, {
           method: 'POST',
           credentials: 'same-origin',
           headers: { Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
           body: new URLSearchParams({ path: button.value }),
         });
+        outcome = shareOutcome(res.status, await res.json().catch(() => null));
       } catch {
-        say(status!.dataset.requestFailed, 'status', '0', true);
-        return;
+        // No answer at all (offline, aborted): status 0, as fetch reports it.
+        outcome = { kind: 'requestFailed', status: 0 };
       }
-      const body = (await res.json().catch(() => null)) as { success?: unknown; data?: unknown } | null;
-      if (body && body.success === true && typeof body.data === 'string') {
-        const copied = await navigator.clipboard?.writeText(body.data).then(() => true, () => false);
-        say(copied ? status!.dataset.copied : status!.dataset.ready, 'link', body.data, false);
-      } else if (body && body.success === false && typeof body.data === 'string') {
-        say(status!.dataset.failed, 'data', body.data, true);
-      } else {
-        say(status!.dataset.requestFailed, 'status', String(res.status), true);
-      }
+      if (outcome.kind === 'link') {
+        const copied = await navigator.clipboard?.writeText(outcome.link).then(() => true, () => false);
+        say(copied ? status!.dataset.copied : status!.dataset.ready, 'link', outcome.link, false);
+      } else if (outcome.kind === 'failed') say(status!.dataset.failed, 'data', outcome.data, true);
+      else say(status!.dataset.requestFailed, 'status', String(outcome.status), true);
     } finally {
       button.disabled = false;
     }
