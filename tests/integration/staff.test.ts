@@ -142,6 +142,9 @@ for (const dialect of selectedDialects()) {
         expect(visit.status).toBe(302);
         expect(visit.headers.location).toBe(chapter);
       }
+      // A HEAD (a link preview's check) answers the same and counts nothing.
+      const head = await server.request(short, { method: 'HEAD' });
+      expect([head.status, head.headers.location]).toEqual([302, chapter]);
       const row = await withDb(server, (db) => db.selectFrom('short_links').selectAll().where('code', '=', link![1]!).executeTakeFirstOrThrow());
       expect({ visits: Number(row.visits), path: row.path, site: Number(row.site_id), by: Number(row.created_by) }).toEqual({ visits: 2, path: chapter, site: 1, by: content.id });
 

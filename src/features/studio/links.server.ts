@@ -21,8 +21,11 @@ export async function createShareLink(db: DB, input: { siteId: number; origin: s
   return { ok: true, code, path: checked.path };
 }
 
-/** The path a short link of this site leads to, counting the visit; null for an unknown or malformed code. */
-export async function followShareLink(db: DB, siteId: number, code: string): Promise<string | null> {
+/**
+ * The path a short link of this site leads to, counting the visit (`count: false` for a HEAD,
+ * which changes nothing); null for an unknown or malformed code.
+ */
+export async function followShareLink(db: DB, siteId: number, code: string, count = true): Promise<string | null> {
   if (!isShortCode(code)) return null;
-  return (await repo.visitShortLink(db, siteId, code)) ?? null;
+  return (await (count ? repo.visitShortLink(db, siteId, code) : repo.peekShortLink(db, siteId, code))) ?? null;
 }

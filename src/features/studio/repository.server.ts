@@ -1,5 +1,5 @@
 /** The studio's rows: share links. Private to the studio feature. */
-import { writeRows, type DB, type WriteTx } from '~/server/db';
+import { readRow, writeRows, type DB, type WriteTx } from '~/server/db';
 
 export async function insertShortLink(tx: WriteTx, row: { code: string; site_id: number; path: string; created_by: number; created_at: number }): Promise<number> {
   const r = await tx.insertInto('short_links').values(row).returning('id').executeTakeFirstOrThrow();
@@ -13,4 +13,9 @@ export async function visitShortLink(db: DB, siteId: number, code: string): Prom
     .where('code', '=', code).where('site_id', '=', siteId)
     .returning('path'));
   return rows[0]?.path;
+}
+
+/** The site's link's path without counting (a HEAD request). */
+export async function peekShortLink(db: DB, siteId: number, code: string): Promise<string | undefined> {
+  return (await readRow(db, db.selectFrom('short_links').select('path').where('code', '=', code).where('site_id', '=', siteId)))?.path;
 }
