@@ -59,11 +59,14 @@ export async function createUser(
   const password_hash = await hashPassword(input.password);
   const capabilities = [...new Set(input.capabilities ?? [])];
   try {
-    // The account and its capabilities (each grant audited as the command line's) land together.
+    const fields = { email, display_name: normalizeName(input.displayName), password_hash, is_staff: capabilities.length ? 1 as const : 0 as const, is_demo: input.isDemo ? 1 as const : 0 as const, created_at: now, password_changed_at: now };
+    // A reader (every sign-up) is one insert; a staff account and its capabilities, with the
+    // grant's audit record (the command line's), land together.
+    if (!capabilities.length) return toUser(await repo.insertUser(db, fields), []);
     const row = await writeTransaction(db, async (tx) => {
-      const user = await repo.insertUser(tx, { email, display_name: normalizeName(input.displayName), password_hash, is_staff: capabilities.length ? 1 : 0, is_demo: input.isDemo ? 1 : 0, created_at: now, password_changed_at: now });
+      const user = await repo.insertUser(tx, fields);
       for (const capability of capabilities) await repo.insertCapability(tx, { user_id: user.id, capability, granted_at: now, granted_by: null });
-      if (capabilities.length) await writeAudit(tx, commandLineActor('admin'), { action: 'capability.grant', object: { table: 'users', id: user.id }, before: { capabilities: [] }, after: { capabilities } }, now);
+      await writeAudit(tx, commandLineActor('admin'), { action: 'capability.grant', object: { table: 'users', id: user.id }, before: { capabilities: [] }, after: { capabilities } }, now);
       return user;
     });
     return toUser(row, capabilities);
