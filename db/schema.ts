@@ -192,11 +192,50 @@ export interface UserTable {
   display_name: string;
   /** argon2id PHC string. */
   password_hash: string;
+  /** Holds at least one capability (user_capabilities): kept by the grants, in their transaction. */
   is_staff: Bool;
   /** A demo account (db/seed/users.ts): a production server refuses to start while one exists. */
   is_demo: Generated<Bool>;
   created_at: number;
   password_changed_at: number;
+}
+
+/** One staff capability of an account (src/server/staff.ts lists them; docs/staff.md). */
+export interface UserCapabilityTable {
+  user_id: number;
+  capability: 'content' | 'pricing' | 'support' | 'money' | 'moderation' | 'admin';
+  granted_at: number;
+  /** Who granted it; null from the command line or the migration. */
+  granted_by: number | null;
+}
+
+/** The append-only audit trail (src/server/audit.ts writes it; triggers refuse UPDATE and DELETE). */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  /** The staff member; null for the command line. No foreign key: records outlive accounts. */
+  actor_id: number | null;
+  capability: UserCapabilityTable['capability'] | null;
+  action: string;
+  object_table: string;
+  object_id: string;
+  /** JSON summaries of the object before and after the action. */
+  before_json: string | null;
+  after_json: string | null;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+/** A short share link, /l/{code}, made by staff (POST /_/dynamic_link). */
+export interface ShortLinkTable {
+  id: Generated<number>;
+  code: string;
+  site_id: number;
+  /** A reader path on the site it was made on. */
+  path: string;
+  created_by: number | null;
+  created_at: number;
+  visits: Generated<number>;
 }
 
 export interface SessionTable {
@@ -576,6 +615,9 @@ export interface Database {
   chapters: ChapterTable;
   chapter_pages: ChapterPageTable;
   users: UserTable;
+  user_capabilities: UserCapabilityTable;
+  audit_log: AuditLogTable;
+  short_links: ShortLinkTable;
   sessions: SessionTable;
   rate_limits: RateLimitTable;
   app_check_uses: AppCheckUseTable;

@@ -24,7 +24,7 @@ const TYPE = { argument: 1, number: 2, select: 5, plural: 6 } as const;
 interface Element { type: number; value?: unknown; options?: Record<string, { value: Element[] }>; pluralType?: 'cardinal' | 'ordinal' }
 
 /** Arguments that always hold text (a name, a formatted date, price or amount), never a bare count. */
-const TEXT = new Set(['name', 'names', 'chapter', 'series', 'genre', 'when', 'date', 'time', 'countries', 'q', 'order', 'direction', 'zone', 'product', 'site', 'reason', 'discount', 'method', 'plan', 'email', 'title']);
+const TEXT = new Set(['name', 'names', 'chapter', 'series', 'genre', 'when', 'date', 'time', 'countries', 'q', 'order', 'direction', 'zone', 'product', 'site', 'reason', 'discount', 'method', 'plan', 'email', 'title', 'link', 'data']);
 
 /**
  * Reviewed: numbers shown bare because they count nothing in the sentence, or stand alone, with
@@ -65,6 +65,7 @@ const NOT_COUNTED: Record<string, { args: string[]; why: string }> = {
   'en:subscriptions.slots.count': { args: ['used', 'left'], why: 'English participles and "left" do not inflect: "1 of 3 slots used, 2 left"' },
   'en:unlock.rent': { args: ['n'], why: '"left" does not inflect: "(1 left this month)"' },
   'en:plans.trial': { args: ['days'], why: 'a compound adjective takes no plural: "7-day free trial"' },
+  'staff.link.requestFailed': { args: ['status'], why: 'an HTTP status code (the spec\'s message)' },
   'en:subscribe.trial.started': { args: ['days'], why: 'a compound adjective takes no plural: "your 7-day free trial"' },
 };
 

@@ -3,12 +3,13 @@ import { config } from '../src/server/config.mjs';
 
 /**
  * Pages use trailing slashes, but API, relay, feed, media and sitemap URLs are named without one
- * (`/sapi/comics?page=2`, `/media/series/x/cover-350.webp`, `/sitemaps/chapters-0.xml`).
+ * (`/sapi/comics?page=2`, `/media/series/x/cover-350.webp`, `/sitemaps/chapters-0.xml`), and so
+ * are the spec's link generation call and its short links (`/_/dynamic_link`, `/l/{code}`).
  * Under trailingSlash 'always' Astro would redirect the first kind and not match the others,
  * so the HTTP layer routes them to the slash form internally: one round trip, and the address
  * stays as the client gave it. Used by scripts/serve.mjs and by the dev server (astro.config.mjs).
  */
-const SLASHLESS = /^\/(api|sapi|media|sitemaps|search|relay|feeds)\/.*[^/]$/;
+const SLASHLESS = /^\/(api|sapi|media|sitemaps|search|relay|feeds|_|l)\/.*[^/]$/;
 
 /** The URL Astro should see for a request URL (path + query). */
 export function withTrailingSlash(url) {

@@ -13,6 +13,7 @@ import * as seriesTexts from './2026-11-25T02-series-texts';
 import * as demoAccounts from './2026-11-27T00-demo-accounts';
 import * as appCheck from './2026-11-27T01-app-check';
 import * as moneyOwners from './2026-11-27T02-money-owners';
+import * as staffCapabilities from './2026-11-28T00-staff-capabilities';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T00-demo-accounts': demoAccounts,
   '2026-11-27T01-app-check': appCheck,
   '2026-11-27T02-money-owners': moneyOwners,
+  '2026-11-28T00-staff-capabilities': staffCapabilities,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

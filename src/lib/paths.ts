@@ -167,6 +167,15 @@ export const APP_CHECK_CHALLENGE_ENDPOINT = '/api/app-check/challenge/';
 export const REDEEM_ENDPOINT = '/api/redeem/';
 /** The unlock form without JavaScript: unlocks, then opens the chapter. */
 export const UNLOCK_FORM_PATH = '/unlock/';
+
+// Staff ---------------------------------------------------------------------------------------
+
+/** Link generation (spec section 7): staff with `content` POST a chapter's reader path here. */
+export const DYNAMIC_LINK_PATH = '/_/dynamic_link';
+/** A short share link (the route is src/pages/l/[code].ts). */
+export function shortLinkPath(code: string): string {
+  return `/l/${encodeURIComponent(code)}`;
+}
 /** Free ways in: the daily pass, and an ad (start, then complete with its token). */
 export const DAILY_PASS_ENDPOINT = '/api/daily-pass/';
 export const AD_START_ENDPOINT = '/api/ads/start/';

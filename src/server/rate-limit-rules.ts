@@ -38,6 +38,8 @@ export const LIMITS = {
   cardDeclines: { max: 5, window: 60 * 60 },
   /** The pause itself: started by the fifth decline, it lasts an hour from then (one count fills it). */
   cardPause: { max: 0, window: 60 * 60 },
+  /** Share links made by staff (POST /_/dynamic_link): a person copying links along a chapter list. */
+  staffLinks: { max: 60, window: 10 * 60 },
   /** Bot-check challenges handed out. */
   appCheck: { max: 60, window: 60 },
   /** Unlocks by the form that works without JavaScript, taken without a bot-check token (docs/decisions.md, "App check"). */

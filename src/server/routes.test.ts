@@ -15,7 +15,8 @@ function files(dir: string): string[] {
 function samplePath(file: string): string {
   const rel = path.relative(PAGES, file).replace(/\.(astro|ts)$/, '').split(path.sep);
   if (rel[rel.length - 1] === 'index') rel.pop();
-  const parts = rel.map((p) => p.replace(/^\[\.\.\.[^\]]+\]$/, 'x/y').replace(/\[[^\]]+\]/g, 'x'));
+  // Astro skips folders named with a leading underscore: `/_/…` routes live in `[underscore]/`.
+  const parts = rel.map((p) => p.replace(/^\[underscore\]$/, '_').replace(/^\[\.\.\.[^\]]+\]$/, 'x/y').replace(/\[[^\]]+\]/g, 'x'));
   return `/${parts.join('/')}${parts.length ? '/' : ''}`;
 }
 

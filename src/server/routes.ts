@@ -53,6 +53,8 @@ export const ROUTES: readonly RoutePolicy[] = [
   { path: /^\/my\/subscribe\/(pix|card)\/$/, methods: ['POST'], limit: { name: 'charges' }, appCheck: 'required', answer: 'json' },
   { path: /^\/my\/subscriptions\/(cancel|add)\/$/, methods: ['POST'], limit: { name: 'subscriptionChanges' }, answer: 'page' },
   { path: /^\/(api|sapi)\/subscription\/add-comic\/$/, methods: ['POST'], limit: { name: 'subscriptionChanges' }, answer: 'json' },
+  // Staff (src/server/staff.ts checks the capability inside): link generation, spec section 7.
+  { path: /^\/_\/dynamic_link\/$/, methods: ['POST'], limit: { name: 'staffLinks' }, answer: 'json' },
   { path: /^\/webhooks\/pix\/$/, methods: ['POST'], limit: { exempt: "a payment provider's signed callback: the signature over the body authenticates it, and a provider retries what it is refused" }, answer: 'json' },
   // The bot check's challenge (src/server/app-check.ts): signing one derives a key, so it is counted.
   { path: /^\/api\/app-check\/challenge\/$/, methods: ['GET'], limit: { name: 'appCheck', anyone: true }, answer: 'json' },

@@ -116,6 +116,8 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'sapi add-comic API', file: 'sapi/subscription/add-comic.ts', path: '/sapi/subscription/add-comic', query: '', kind: 'json', method: 'POST' },
     { name: 'subscribe form', file: 'my/subscriptions/add/index.ts', path: '/my/subscriptions/add/', query: '', kind: 'text', method: 'POST' },
     { name: 'plan rental API', file: 'api/rent/index.ts', path: '/api/rent/', query: '', kind: 'json', method: 'POST' },
+    { name: 'link generation (staff)', file: '[underscore]/dynamic_link.astro', path: '/_/dynamic_link', query: '', kind: 'json', method: 'POST' },
+    { name: 'short link', file: 'l/[code].ts', path: '/l/AAAAAAAAAAAAAAAA', query: '', kind: 'html', dynamic: [2] },
   ];
 }
 
@@ -177,6 +179,9 @@ function unknownProbes(s: SeriesSample): { path: string; kind: 'html' | 'json' }
     { path: '/api/comic.public/999999999/episodes?language=en', kind: 'json' },
     { path: '/api/comic.public/99999999999999999999/episodes?language=en', kind: 'json' },
     { path: '/api/comic.public/SER-doesnotexist/episodes?language=en', kind: 'json' },
+    { path: '/l/AAAAAAAAAAAAAAAA', kind: 'html' },
+    { path: '/l/not-a-code', kind: 'html' },
+    { path: '/x/dynamic_link/', kind: 'html' },
   ];
 }
 

@@ -68,6 +68,30 @@ for (const dialect of selectedDialects()) {
       expect(cors.headers['access-control-allow-origin']).toBe(server.origin('br'));
     });
 
+    it("never hands a staff member's series page (with its link buttons) to anyone else, nor a kept page to staff", async () => {
+      const staff = await createReader(server, { name: 'Cached Staff' });
+      await withDb(server, async (db) => {
+        const { changeCapability } = await import('~/features/accounts/index.server');
+        const { commandLineActor } = await import('~/server/audit');
+        await changeCapability(db, { email: staff.email, capability: 'content', change: 'grant', actor: commandLineActor('admin') });
+      });
+      const page = `${series}?order=asc`;
+      const buttons = (html: string) => (html.match(/<button class="btn-share"/g) ?? []).length;
+      const first = await get(page, { cookie: staff.cookie });
+      expect(first.headers['x-cache']).toBeUndefined();
+      expect(buttons(first.text)).toBeGreaterThan(0);
+      let anonymous = await get(page);
+      for (let i = 0; i < 5 && anonymous.headers['x-cache'] !== 'HIT'; i++) {
+        expect(buttons(anonymous.text)).toBe(0);
+        anonymous = await get(page);
+      }
+      expect(anonymous.headers['x-cache']).toBe('HIT');
+      expect(buttons(anonymous.text)).toBe(0);
+      const again = await get(page, { cookie: staff.cookie });
+      expect(again.headers['x-cache']).toBeUndefined();
+      expect(buttons(again.text)).toBe(buttons(first.text));
+    });
+
     it('never keeps private, failed or personal answers', async () => {
       for (const p of ['/comics/no-such-series/', '/auth/logout/', '/my/favorites/', '/sapi/app/token?ttl=3600']) {
         for (let i = 0; i < 3; i++) {

@@ -3,8 +3,9 @@
  * transaction) first and returns rows; the services around it (users, sessions)
  * apply the rules. Private to the accounts feature.
  */
-import { preparedRead, type DB } from '~/server/db';
+import { preparedRead, type DB, type WriteTx } from '~/server/db';
 import type { UserRow } from '@db/schema';
+import type { Capability } from '~/server/staff';
 
 // ---------------------------------------------------------------- users
 
@@ -14,6 +15,31 @@ export function findUserByEmail(db: DB, email: string): Promise<UserRow | undefi
 
 export function insertUser(db: DB, u: { email: string; display_name: string; password_hash: string; is_staff: 0 | 1; is_demo: 0 | 1; created_at: number; password_changed_at: number }) {
   return db.insertInto('users').values(u).returning(['id', 'email', 'display_name', 'is_staff']).executeTakeFirstOrThrow();
+}
+
+// ---------------------------------------------------------------- capabilities
+
+/** An account's capabilities (asked only for accounts marked is_staff: see sessions.server.ts). */
+const capabilityRows = preparedRead((db, userId: number) => db
+  .selectFrom('user_capabilities').select('capability').where('user_id', '=', userId).orderBy('capability'));
+export async function capabilitiesOf(db: DB, userId: number): Promise<Capability[]> {
+  return (await capabilityRows(db, userId)).map((r) => r.capability);
+}
+
+export async function insertCapability(tx: WriteTx, row: { user_id: number; capability: Capability; granted_at: number; granted_by: number | null }): Promise<void> {
+  await tx.insertInto('user_capabilities').values(row).execute();
+}
+
+/** True when a row was removed. */
+export async function deleteCapability(tx: WriteTx, userId: number, capability: Capability): Promise<boolean> {
+  const r = await tx.deleteFrom('user_capabilities').where('user_id', '=', userId).where('capability', '=', capability).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** Keeps users.is_staff equal to "holds any capability" (the session look-up reads only the flag). */
+export async function syncStaffFlag(tx: WriteTx, userId: number): Promise<void> {
+  const any = await tx.selectFrom('user_capabilities').select('user_id').where('user_id', '=', userId).limit(1).executeTakeFirst();
+  await tx.updateTable('users').set({ is_staff: any ? 1 : 0 }).where('id', '=', userId).execute();
 }
 
 export async function setPassword(db: DB, userId: number, passwordHash: string, now: number): Promise<void> {

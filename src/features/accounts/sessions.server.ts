@@ -45,7 +45,9 @@ export async function validateSessionToken(db: DB, token: string | undefined, no
     await repo.touchSession(db, parsed.id, now);
     refreshedMaxAge = sessionRemaining({ ...times, last_seen_at: now }, now);
   }
-  return { sessionId: row.session_id, user: toUser(row), refreshedMaxAge };
+  // Readers (is_staff 0, the flag the grants keep) cost no second query.
+  const capabilities = Number(row.is_staff) === 1 ? await repo.capabilitiesOf(db, Number(row.id)) : [];
+  return { sessionId: row.session_id, user: toUser(row, capabilities), refreshedMaxAge };
 }
 
 /** Whether a session exists, belongs to the user and has not expired (for tokens bound to a session). */

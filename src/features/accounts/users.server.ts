@@ -1,5 +1,7 @@
-import type { DB } from '~/server/db';
+import { writeTransaction, type DB } from '~/server/db';
 import type { UserRow } from '@db/schema';
+import { commandLineActor, writeAudit } from '~/server/audit';
+import type { Capability } from '~/server/staff';
 import { hashPassword } from './password.server';
 import { emailError, nameError, normalizeEmail, normalizeName, passwordError } from './validation';
 import * as repo from './repository.server';
@@ -9,6 +11,9 @@ export interface User {
   id: number;
   email: string;
   displayName: string;
+  /** The staff capabilities the account holds (none for a reader). */
+  capabilities: readonly Capability[];
+  /** Holds any capability: what the page data's `is_staff` says. */
   isStaff: boolean;
 }
 
@@ -18,12 +23,13 @@ export interface SignedInReader extends User {
   freeKeys: number;
 }
 
-export function toUser(r: Pick<UserRow, 'id' | 'email' | 'display_name' | 'is_staff'>): User {
+export function toUser(r: Pick<UserRow, 'id' | 'email' | 'display_name'>, capabilities: readonly Capability[]): User {
   return {
     id: Number(r.id),
     email: r.email,
     displayName: r.display_name,
-    isStaff: Number(r.is_staff) === 1,
+    capabilities,
+    isStaff: capabilities.length > 0,
   };
 }
 
@@ -43,7 +49,7 @@ export async function findUserByEmail(db: DB, email: string): Promise<UserRow | 
  */
 export async function createUser(
   db: DB,
-  input: { email: string; displayName: string; password: string; isStaff?: boolean; isDemo?: boolean },
+  input: { email: string; displayName: string; password: string; capabilities?: readonly Capability[]; isDemo?: boolean },
   now = Math.floor(Date.now() / 1000),
 ): Promise<User | null> {
   const invalid = emailError(input.email) ?? nameError(input.displayName) ?? passwordError(input.password);
@@ -51,9 +57,19 @@ export async function createUser(
   const email = normalizeEmail(input.email);
   if (await findUserByEmail(db, email)) return null;
   const password_hash = await hashPassword(input.password);
+  const capabilities = [...new Set(input.capabilities ?? [])];
   try {
-    const row = await repo.insertUser(db, { email, display_name: normalizeName(input.displayName), password_hash, is_staff: input.isStaff ? 1 : 0, is_demo: input.isDemo ? 1 : 0, created_at: now, password_changed_at: now });
-    return toUser(row);
+    const fields = { email, display_name: normalizeName(input.displayName), password_hash, is_staff: capabilities.length ? 1 as const : 0 as const, is_demo: input.isDemo ? 1 as const : 0 as const, created_at: now, password_changed_at: now };
+    // A reader (every sign-up) is one insert; a staff account and its capabilities, with the
+    // grant's audit record (the command line's), land together.
+    if (!capabilities.length) return toUser(await repo.insertUser(db, fields), []);
+    const row = await writeTransaction(db, async (tx) => {
+      const user = await repo.insertUser(tx, fields);
+      for (const capability of capabilities) await repo.insertCapability(tx, { user_id: user.id, capability, granted_at: now, granted_by: null });
+      await writeAudit(tx, commandLineActor('admin'), { action: 'capability.grant', object: { table: 'users', id: user.id }, before: { capabilities: [] }, after: { capabilities } }, now);
+      return user;
+    });
+    return toUser(row, capabilities);
   } catch (e) {
     // Lost a race with another sign-up for the same email: the unique constraint decides.
     if (await findUserByEmail(db, email)) return null;

@@ -138,4 +138,13 @@ describe('chapter rows', () => {
       expect(html).not.toContain('btn-unlock');
     });
   });
+
+  it('gives each row a link-generation button only when the page passes one (staff with content)', () => {
+    const rows = [chapter({}), chapter({ e4pid: 'EPI-b', number: 2, name: 'Ch <2>', href: '/read/s/b/chapter-2/', state: 'scheduled' })];
+    expect(render(rows)).not.toContain('data-share');
+    const html = renderChapterRows(withGaps(rows), { ...labels, share: { label: 'Copy link', action: '/_/dynamic_link' } }, '/comics/s/', true);
+    expect(html.match(/data-share/g)).toHaveLength(2);
+    // It submits the form around the lists to the link call, with the row's reader path, and says which chapter.
+    expect(html).toContain('<button class="btn-share" formaction="/_/dynamic_link" formmethod="post" formnovalidate name="path" data-share aria-label="Copy link: Ch &lt;2&gt;" value="/read/s/b/chapter-2/">Copy link</button>');
+  });
 });

@@ -34,6 +34,12 @@ export interface RowLabels {
   /** On each row the pass can open now. While it recharges, the series header says when, once. */
   passReady?: string;
   unavailable?: string;
+  /**
+   * Staff with `content` only: each row's link-generation button ("Copy link"), which posts the
+   * row's reader path as `path` to `action` (POST /_/dynamic_link). Rows are inside the unlock
+   * form for a signed-in reader, so the button takes that form with its own `formaction`.
+   */
+  share?: { label: string; action: string };
 }
 
 
@@ -58,6 +64,9 @@ interface Escaped {
   ends: string;
   passReady: string;
   unavailable: string;
+  /** The share button up to its value (empty when the reader is not content staff), and its label. */
+  shareHead: string;
+  shareTail: string;
 }
 
 /** Splits a label around its {when} so the time can be its own refreshable element. */
@@ -91,6 +100,8 @@ function escapeLabels(labels: RowLabels, returnPath: string): Escaped {
     ends: around(labels.ends),
     passReady: escapeHtml(labels.passReady ?? ''),
     unavailable: escapeHtml(labels.unavailable ?? ''),
+    shareHead: labels.share ? `<button class="btn-share" formaction="${escapeHtml(labels.share.action)}" formmethod="post" formnovalidate name="path" data-share aria-label="${escapeHtml(labels.share.label)}: ` : '',
+    shareTail: labels.share ? escapeHtml(labels.share.label) : '',
   };
 }
 
@@ -130,6 +141,7 @@ function row(c: ChapterView, e: Escaped, signedIn: boolean): string {
     else if (c.buyable || c.pass?.open || c.ad || c.rentLeft !== null) side = `${pass}${price}${listUnlockButton(c, e, name)}`;
     else side = `${pass}${price}`;
   }
+  if (e.shareHead) side += `${e.shareHead}${name}" value="${escapeHtml(c.href)}">${e.shareTail}</button>`;
   const readLabel = c.read === 'read' ? e.readAgain : c.read === 'reading' ? e.continue : '';
   if (readLabel) side = `<span class="read-state read-state-${c.read}">${readLabel}</span>${side}`;
   const classes = `chapter-row is-${c.state}${c.onSale ? ' is-sale' : ''}${c.read ? ` is-${c.read}` : ''}${c.highlighted ? ' is-highlighted' : ''}`;

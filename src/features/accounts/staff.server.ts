@@ -1,0 +1,39 @@
+/**
+ * Granting and revoking staff capabilities (issue 27, docs/staff.md). Each change keeps
+ * users.is_staff equal to "holds any capability" and writes its audit record, in one
+ * transaction.
+ */
+import { writeTransaction, type DB } from '~/server/db';
+import { writeAudit, type AuditActor } from '~/server/audit';
+import type { Capability } from '~/server/staff';
+import { normalizeEmail } from './validation';
+import * as repo from './repository.server';
+
+export type RoleChange = { outcome: 'no-account' } | { outcome: 'changed' | 'unchanged'; userId: number; capabilities: Capability[] };
+
+/**
+ * Gives (`grant`) or takes away (`revoke`) one capability of the account with this email, as
+ * `actor`. A change that changes nothing (granting a capability held, revoking one not held)
+ * writes no record.
+ */
+export async function changeCapability(db: DB, input: { email: string; capability: Capability; change: 'grant' | 'revoke'; actor: AuditActor }, now = Math.floor(Date.now() / 1000)): Promise<RoleChange> {
+  const user = await repo.findUserByEmail(db, normalizeEmail(input.email));
+  if (!user) return { outcome: 'no-account' };
+  const userId = Number(user.id);
+  return writeTransaction(db, async (tx) => {
+    const before = await repo.capabilitiesOf(tx, userId);
+    const held = before.includes(input.capability);
+    if (input.change === 'grant' ? held : !held) return { outcome: 'unchanged', userId, capabilities: before };
+    if (input.change === 'grant') await repo.insertCapability(tx, { user_id: userId, capability: input.capability, granted_at: now, granted_by: input.actor.userId });
+    else await repo.deleteCapability(tx, userId, input.capability);
+    await repo.syncStaffFlag(tx, userId);
+    const after = await repo.capabilitiesOf(tx, userId);
+    await writeAudit(tx, input.actor, {
+      action: `capability.${input.change}`,
+      object: { table: 'users', id: userId },
+      before: { capabilities: before },
+      after: { capabilities: after },
+    }, now);
+    return { outcome: 'changed', userId, capabilities: after };
+  });
+}

@@ -1,0 +1,2 @@
+/** The browser-safe door of the studio feature. */
+export { initShareLinks } from './share-link.client';

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { createT } from '~/lib/i18n';
+import { isCapability, requireCapability, type StaffContext } from './staff';
+
+function ctx(user: { capabilities: string[] } | null, headers: Record<string, string> = {}): StaffContext {
+  const url = new URL('http://localhost/studio/x/?a=1');
+  return {
+    locals: { t: createT('pt-BR'), user: user && { id: 7, email: 'a@b.c', displayName: 'A', isStaff: user.capabilities.length > 0, keys: 0, freeKeys: 0, ...user } } as unknown as App.Locals,
+    url,
+    request: new Request(url, { headers }),
+    get clientAddress(): string {
+      throw new Error('no socket');
+    },
+  };
+}
+
+describe('requireCapability (the one staff check)', () => {
+  it('sends a signed-out page to the login page and back, and answers a signed-out call 401', async () => {
+    const page = requireCapability(ctx(null), 'content', 'page');
+    expect(page.ok).toBe(false);
+    if (!page.ok) {
+      expect(page.response.status).toBe(303);
+      expect(page.response.headers.get('location')).toBe('/auth/login/?next=%2Fstudio%2Fx%2F%3Fa%3D1');
+    }
+    const call = requireCapability(ctx(null), 'content', 'json');
+    expect(call.ok).toBe(false);
+    if (!call.ok) {
+      expect(call.response.status).toBe(401);
+      expect(await call.response.json()).toEqual({ success: false, data: createT('pt-BR')('staff.error.signIn') });
+    }
+  });
+
+  it('answers 403 in the site language to a reader and to staff without the capability', async () => {
+    for (const capabilities of [[], ['pricing', 'support']]) {
+      for (const answer of ['page', 'json'] as const) {
+        const check = requireCapability(ctx({ capabilities }), 'content', answer);
+        expect(check.ok).toBe(false);
+        if (!check.ok) {
+          expect(check.response.status).toBe(403);
+          expect(await check.response.text()).toContain(createT('pt-BR')('staff.error.forbidden'));
+        }
+      }
+    }
+  });
+
+  it('lets staff with the capability through, with the audit actor (no address when the socket has none)', () => {
+    const check = requireCapability(ctx({ capabilities: ['content'] }, { 'user-agent': 'UA/1' }), 'content', 'page');
+    expect(check.ok && check.actor).toEqual({ userId: 7, capability: 'content', ip: null, userAgent: 'UA/1' });
+  });
+
+  it('knows the six capabilities and nothing else', () => {
+    for (const c of ['content', 'pricing', 'support', 'money', 'moderation', 'admin']) expect(isCapability(c)).toBe(true);
+    for (const c of ['owner', 'Content', '', null, 1]) expect(isCapability(c)).toBe(false);
+  });
+});
