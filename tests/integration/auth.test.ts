@@ -216,8 +216,9 @@ for (const dialect of selectedDialects()) {
       const invalid = message('en', 'auth.login.invalid');
       expect(htmlText(a!.text)).toContain(invalid);
       expect(a!.text.replaceAll(unknown, 'EMAIL')).toBe(b!.text.replaceAll(reader.email, 'EMAIL'));
-      const median = (xs: number[]) => xs.sort((x, y) => x - y)[1]!;
-      const ratio = median(times.unknown) / median(times.wrong);
+      // The fastest of each: the work an answer takes is its floor, and a busy machine only adds
+      // to single samples (a median of three still failed once at load average 16).
+      const ratio = Math.min(...times.unknown) / Math.min(...times.wrong);
       expect(ratio, `unknown ${times.unknown.map(Math.round)} ms vs wrong ${times.wrong.map(Math.round)} ms`).toBeGreaterThan(0.33);
       expect(ratio).toBeLessThan(3);
     });
