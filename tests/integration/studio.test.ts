@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createReader, htmlText, markup, message, ROOT, selectedDialects, useServer, withDb, type Reader, type ServerClient } from './harness';
+import { anySeries, createReader, htmlText, markup, message, ROOT, selectedDialects, useServer, withDb, type Reader, type ServerClient } from './harness';
 
 type Capability = 'content' | 'pricing' | 'support' | 'money' | 'moderation' | 'admin';
 
@@ -46,6 +46,24 @@ async function staff(server: ServerClient, ...capabilities: Capability[]): Promi
 const get = (server: ServerClient, path: string, who: Reader | null, site: 'en' | 'br' = 'en') =>
   server.request(path, { site, headers: who ? { cookie: who.cookie } : {} });
 
+/** A staff page form as a browser sends it from this site (or, with `origin`, from another). */
+const post = (server: ServerClient, who: Reader | null, fields: Record<string, string>, opts: { site?: 'en' | 'br'; origin?: string } = {}) =>
+  server.request('/studio/staff/', {
+    site: opts.site ?? 'en',
+    method: 'POST',
+    body: new URLSearchParams(fields).toString(),
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'text/html',
+      origin: opts.origin ?? server.origin(opts.site ?? 'en'),
+      'sec-fetch-site': opts.origin ? 'cross-site' : 'same-origin',
+      ...(who ? { cookie: who.cookie } : {}),
+    },
+  });
+
+const capabilitiesOf = (server: ServerClient, id: number) =>
+  withDb(server, async (db) => (await db.selectFrom('user_capabilities').select('capability').where('user_id', '=', id).orderBy('capability').execute()).map((r) => r.capability));
+
 /** The audit table's rows as text. */
 const rowsOf = (html: string) => [...html.matchAll(/<tr class="audit-row"[^>]*>([\s\S]*?)<\/tr>/g)].map((m) => htmlText(m[1]!));
 
@@ -55,7 +73,7 @@ for (const dialect of selectedDialects()) {
 
     it('every studio page sends the signed-out to the login page with the way back, and refuses a reader in its language', async () => {
       const pages = studioPages();
-      expect(pages).toEqual(expect.arrayContaining(['/studio/', '/studio/audit/']));
+      expect(pages).toEqual(expect.arrayContaining(['/studio/', '/studio/audit/', '/studio/staff/']));
       const reader = await createReader(server);
       for (const page of pages) {
         const anon = await get(server, page, null);
@@ -76,14 +94,21 @@ for (const dialect of selectedDialects()) {
       expect(home.headers['cache-control']).toContain('no-store');
       expect(home.text).toContain('<meta name="robots" content="noindex"');
       expect(markup(home.text)).not.toContain('href="/studio/audit/"');
+      expect(markup(home.text)).not.toContain('href="/studio/staff/"');
       expect(htmlText(home.text)).toContain(message('en', 'studio.noSections'));
       expect((await get(server, '/studio/audit/', support)).status).toBe(403);
+      expect((await get(server, '/studio/staff/', support)).status).toBe(403);
 
       const admin = await staff(server, 'admin');
       for (const site of ['en', 'br'] as const) {
         const page = await get(server, '/studio/', admin, site);
         expect(page.status).toBe(200);
         expect(markup(page.text)).toContain('href="/studio/audit/"');
+        expect(markup(page.text)).toContain('href="/studio/staff/"');
+        const staffPage = await get(server, '/studio/staff/', admin, site);
+        expect(staffPage.status).toBe(200);
+        expect(staffPage.headers['cache-control']).toContain('no-store');
+        expect(staffPage.text).toContain('<meta name="robots" content="noindex"');
         expect(htmlText(page.text)).toContain(message(site === 'en' ? 'en' : 'pt-BR', 'studio.section.audit'));
         const audit = await get(server, '/studio/audit/', admin, site);
         expect(audit.status).toBe(200);
@@ -196,6 +221,69 @@ for (const dialect of selectedDialects()) {
       expect(rowsOf(second.text).map((r) => /test\.n\d+/.exec(r)?.[0])).toEqual(['test.n50']);
       expect(second.text).toContain('rel="prev"');
       expect(second.text).not.toContain('rel="next"');
+    });
+
+    it('an admin grants a capability by email and revokes it, each with an audit record; the capability works at once', async () => {
+      const admin = await staff(server, 'admin');
+      const reader = await createReader(server);
+      const chapter = (await anySeries(server, 10)).find((s) => s.chapter)!.chapter!.readerPath;
+      const dynamicLink = () => server.request('/_/dynamic_link', {
+        method: 'POST', body: new URLSearchParams({ path: chapter }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', origin: server.origin('en'), 'sec-fetch-site': 'same-origin', cookie: reader.cookie },
+      });
+      expect((await dynamicLink()).status).toBe(403);
+
+      const granted = await post(server, admin, { email: reader.email.toUpperCase(), capability: 'content', change: 'grant' });
+      expect(granted.status).toBe(303);
+      expect(granted.headers.location).toBe(`/studio/staff/?done=granted&capability=content&user=${reader.id}`);
+      expect(await capabilitiesOf(server, reader.id)).toEqual(['content']);
+      expect((await dynamicLink()).status).toBe(200);
+      const list = await get(server, granted.headers.location!, admin, 'br');
+      expect(list.status).toBe(200);
+      expect(htmlText(list.text)).toContain(message('pt-BR', 'studio.staff.done.granted', { capability: 'content', id: reader.id }));
+      const row = new RegExp(`<li class="staff-account" data-id="${reader.id}"[^>]*>([\\s\\S]*?)</li>`).exec(list.text)?.[1] ?? '';
+      expect(htmlText(row)).toContain(reader.email);
+      expect(htmlText(row)).toContain('content');
+
+      const revoked = await post(server, admin, { email: reader.email, capability: 'content', change: 'revoke' });
+      expect([revoked.status, revoked.headers.location]).toEqual([303, `/studio/staff/?done=revoked&capability=content&user=${reader.id}`]);
+      expect(await capabilitiesOf(server, reader.id)).toEqual([]);
+      expect((await dynamicLink()).status).toBe(403);
+
+      const audit = await withDb(server, (db) => db.selectFrom('audit_log').selectAll().where('object_table', '=', 'users').where('object_id', '=', String(reader.id)).orderBy('id').execute());
+      expect(audit.map((r) => [r.action, Number(r.actor_id), r.capability, r.after_json])).toEqual([
+        ['capability.grant', admin.id, 'admin', JSON.stringify({ capabilities: ['content'] })],
+        ['capability.revoke', admin.id, 'admin', JSON.stringify({ capabilities: [] })],
+      ]);
+      // Unknown emails and capabilities get a message, not a change.
+      const unknown = await post(server, admin, { email: 'nobody-at-all@example.test', capability: 'content', change: 'grant' });
+      expect(unknown.status).toBe(422);
+      expect(htmlText(unknown.text)).toContain(message('en', 'studio.staff.error.noAccount'));
+      const bad = await post(server, admin, { email: reader.email, capability: 'owner', change: 'grant' });
+      expect(bad.status).toBe(422);
+      expect(htmlText(bad.text)).toContain(message('en', 'studio.staff.error.capability'));
+      expect(await capabilitiesOf(server, reader.id)).toEqual([]);
+    });
+
+    it('an admin cannot revoke their own admin (409); cross-origin and non-admin posts change nothing', async () => {
+      const admin = await staff(server, 'admin');
+      const self = await post(server, admin, { email: admin.email, capability: 'admin', change: 'revoke' }, { site: 'br' });
+      expect(self.status).toBe(409);
+      expect(htmlText(self.text)).toContain(message('pt-BR', 'studio.staff.error.self'));
+      expect(await capabilitiesOf(server, admin.id)).toEqual(['admin']);
+
+      const reader = await createReader(server);
+      const cross = await post(server, admin, { email: reader.email, capability: 'money', change: 'grant' }, { origin: 'https://evil.example' });
+      expect(cross.status).toBe(403);
+      const support = await staff(server, 'support');
+      const forbidden = await post(server, support, { email: reader.email, capability: 'money', change: 'grant' });
+      expect(forbidden.status).toBe(403);
+      const escalate = await post(server, support, { email: support.email, capability: 'admin', change: 'grant' });
+      expect(escalate.status).toBe(403);
+      const anon = await post(server, null, { email: reader.email, capability: 'money', change: 'grant' });
+      expect([anon.status, anon.headers.location]).toEqual([303, `/auth/login/?next=${encodeURIComponent('/studio/staff/')}`]);
+      expect(await capabilitiesOf(server, reader.id)).toEqual([]);
+      expect(await capabilitiesOf(server, support.id)).toEqual(['support']);
     });
   });
 }
