@@ -176,6 +176,17 @@ export const DYNAMIC_LINK_PATH = '/_/dynamic_link';
 export function shortLinkPath(code: string): string {
   return `/l/${encodeURIComponent(code)}`;
 }
+/** The staff studio (docs/staff.md): its home lists the sections the member of staff may use. */
+export const STUDIO_PATH = '/studio/';
+export const STUDIO_AUDIT_PATH = `${STUDIO_PATH}audit/`;
+export const STUDIO_STAFF_PATH = `${STUDIO_PATH}staff/`;
+/** A page of the audit trail with its filters (empty ones left out). */
+export function studioAuditPath(query: Record<string, string | number>): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== '' && !(k === 'page' && v === 1)) params.set(k, String(v));
+  const qs = params.toString();
+  return qs ? `${STUDIO_AUDIT_PATH}?${qs}` : STUDIO_AUDIT_PATH;
+}
 /** Free ways in: the daily pass, and an ad (start, then complete with its token). */
 export const DAILY_PASS_ENDPOINT = '/api/daily-pass/';
 export const AD_START_ENDPOINT = '/api/ads/start/';

@@ -40,6 +40,8 @@ export const LIMITS = {
   cardPause: { max: 0, window: 60 * 60 },
   /** Share links made by staff (POST /_/dynamic_link): a person copying links along a chapter list. */
   staffLinks: { max: 60, window: 10 * 60 },
+  /** Capability changes from the studio's staff page (POST /studio/staff/): an admin setting up a few accounts. */
+  staffChanges: { max: 30, window: 10 * 60 },
   /** Bot-check challenges handed out. */
   appCheck: { max: 60, window: 60 },
   /** Unlocks by the form that works without JavaScript, taken without a bot-check token (docs/decisions.md, "App check"). */

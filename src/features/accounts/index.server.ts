@@ -4,4 +4,4 @@ export { clearSessionCookie, clientIp, resolveSession, setSessionCookie } from '
 export { markRateLimited } from './request.server';
 export { createSession, invalidateSession, isSessionAlive } from './sessions.server';
 export { AccountInputError, changePassword, createUser, findUserByEmail, type SignedInReader } from './users.server';
-export { changeCapability } from './staff.server';
+export { changeCapability, listStaff } from './staff.server';

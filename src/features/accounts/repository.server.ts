@@ -3,7 +3,7 @@
  * transaction) first and returns rows; the services around it (users, sessions)
  * apply the rules. Private to the accounts feature.
  */
-import { preparedRead, type DB, type WriteTx } from '~/server/db';
+import { preparedRead, readRows, type DB, type WriteTx } from '~/server/db';
 import type { UserRow } from '@db/schema';
 import type { Capability } from '~/server/staff';
 
@@ -82,4 +82,12 @@ export async function deleteUserSessions(db: DB, userId: number, keep: string | 
   let q = db.deleteFrom('sessions').where('user_id', '=', userId);
   if (keep) q = q.where('id', '!=', keep);
   await q.execute();
+}
+
+/** Every account holding a capability, with them, by email (the studio's staff page). */
+export async function staffAccounts(db: DB): Promise<{ id: number; email: string; display_name: string; capability: Capability }[]> {
+  const rows = await readRows(db, db.selectFrom('user_capabilities').innerJoin('users', 'users.id', 'user_capabilities.user_id')
+    .select(['users.id', 'users.email', 'users.display_name', 'user_capabilities.capability'])
+    .orderBy('users.email').orderBy('user_capabilities.capability'));
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }

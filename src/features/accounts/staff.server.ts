@@ -37,3 +37,21 @@ export async function changeCapability(db: DB, input: { email: string; capabilit
     return { outcome: 'changed', userId, capabilities: after };
   });
 }
+
+export interface StaffAccount {
+  id: number;
+  email: string;
+  name: string;
+  capabilities: Capability[];
+}
+
+/** The accounts holding capabilities (the studio's staff page), by email, each with its list. */
+export async function listStaff(db: DB): Promise<StaffAccount[]> {
+  const out: StaffAccount[] = [];
+  for (const r of await repo.staffAccounts(db)) {
+    const last = out[out.length - 1];
+    if (last && last.id === r.id) last.capabilities.push(r.capability);
+    else out.push({ id: r.id, email: r.email, name: r.display_name, capabilities: [r.capability] });
+  }
+  return out;
+}

@@ -1,2 +1,4 @@
 /** The server door of the studio feature (staff tools; docs/staff.md). */
 export { createShareLink, followShareLink } from './links.server';
+export { auditPage } from './audit.server';
+export { studioSections } from './sections.server';

@@ -1,5 +1,5 @@
-/** The studio's rows: share links. Private to the studio feature. */
-import { readRow, writeRows, type DB, type WriteTx } from '~/server/db';
+/** The studio's rows: share links, and the audit trail's reading (its one writer is src/server/audit.ts). Private to the studio feature. */
+import { readRow, readRows, writeRows, type DB, type WriteTx } from '~/server/db';
 
 export async function insertShortLink(tx: WriteTx, row: { code: string; site_id: number; path: string; created_by: number; created_at: number }): Promise<number> {
   const r = await tx.insertInto('short_links').values(row).returning('id').executeTakeFirstOrThrow();
@@ -18,4 +18,33 @@ export async function visitShortLink(db: DB, siteId: number, code: string): Prom
 /** The site's link's path without counting (a HEAD request). */
 export async function peekShortLink(db: DB, siteId: number, code: string): Promise<string | undefined> {
   return (await readRow(db, db.selectFrom('short_links').select('path').where('code', '=', code).where('site_id', '=', siteId)))?.path;
+}
+
+/** What the audit trail page filters by; every field optional. actorId null: the command line. */
+export interface AuditFilter {
+  actorId?: number | null;
+  objectTable?: string;
+  objectId?: string;
+  /** Unix seconds, inclusive. */
+  from?: number;
+  /** Unix seconds, exclusive. */
+  to?: number;
+}
+
+/**
+ * One page of the audit trail, newest first, with the actor's email (null for the command line,
+ * or when the account is gone: records carry no foreign key). Reads one row more than the page
+ * holds, so the caller knows whether a next page exists without counting the table.
+ */
+export async function listAuditRecords(db: DB, filter: AuditFilter, offset: number, limit: number) {
+  let q = db.selectFrom('audit_log').leftJoin('users', 'users.id', 'audit_log.actor_id')
+    .select(['audit_log.id', 'audit_log.at', 'audit_log.actor_id', 'users.email as actor_email', 'audit_log.capability', 'audit_log.action',
+      'audit_log.object_table', 'audit_log.object_id', 'audit_log.before_json', 'audit_log.after_json', 'audit_log.ip', 'audit_log.user_agent']);
+  if (filter.actorId === null) q = q.where('audit_log.actor_id', 'is', null);
+  else if (filter.actorId !== undefined) q = q.where('audit_log.actor_id', '=', filter.actorId);
+  if (filter.objectTable) q = q.where('audit_log.object_table', '=', filter.objectTable);
+  if (filter.objectId) q = q.where('audit_log.object_id', '=', filter.objectId);
+  if (filter.from !== undefined) q = q.where('audit_log.at', '>=', filter.from);
+  if (filter.to !== undefined) q = q.where('audit_log.at', '<', filter.to);
+  return readRows(db, q.orderBy('audit_log.at', 'desc').orderBy('audit_log.id', 'desc').offset(offset).limit(limit + 1));
 }

@@ -1,0 +1,23 @@
+/**
+ * The studio's sections and the capability each needs (docs/staff.md). The home page lists the
+ * ones the signed-in member of staff holds; each section's page checks its capability itself.
+ */
+import type { Capability } from '~/server/staff';
+import type { MessageKey } from '~/lib/i18n';
+import { STUDIO_AUDIT_PATH, STUDIO_STAFF_PATH } from '~/lib/paths';
+
+export interface StudioSection {
+  path: string;
+  capability: Capability;
+  title: MessageKey;
+  description: MessageKey;
+}
+
+const SECTIONS: readonly StudioSection[] = [
+  { path: STUDIO_AUDIT_PATH, capability: 'admin', title: 'studio.section.audit', description: 'studio.section.auditText' },
+  { path: STUDIO_STAFF_PATH, capability: 'admin', title: 'studio.section.staff', description: 'studio.section.staffText' },
+];
+
+export function studioSections(capabilities: readonly Capability[]): StudioSection[] {
+  return SECTIONS.filter((s) => capabilities.includes(s.capability));
+}
