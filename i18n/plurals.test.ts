@@ -24,7 +24,7 @@ const TYPE = { argument: 1, number: 2, select: 5, plural: 6 } as const;
 interface Element { type: number; value?: unknown; options?: Record<string, { value: Element[] }>; pluralType?: 'cardinal' | 'ordinal' }
 
 /** Arguments that always hold text (a name, a formatted date, price or amount), never a bare count. */
-const TEXT = new Set(['name', 'names', 'chapter', 'series', 'genre', 'when', 'date', 'time', 'countries', 'q', 'order', 'direction', 'zone', 'product', 'site', 'reason', 'discount', 'method', 'plan', 'email', 'title', 'link', 'data']);
+const TEXT = new Set(['name', 'names', 'chapter', 'series', 'genre', 'when', 'date', 'time', 'countries', 'q', 'order', 'direction', 'zone', 'product', 'site', 'reason', 'discount', 'method', 'plan', 'email', 'title', 'link', 'data', 'capability']);
 
 /**
  * Reviewed: numbers shown bare because they count nothing in the sentence, or stand alone, with
@@ -67,6 +67,12 @@ const NOT_COUNTED: Record<string, { args: string[]; why: string }> = {
   'en:plans.trial': { args: ['days'], why: 'a compound adjective takes no plural: "7-day free trial"' },
   'staff.link.requestFailed': { args: ['status'], why: 'an HTTP status code (the spec\'s message)' },
   'en:subscribe.trial.started': { args: ['days'], why: 'a compound adjective takes no plural: "your 7-day free trial"' },
+  'studio.capabilities': { args: ['list'], why: 'a list of capability names, text' },
+  'studio.audit.count': { args: ['page'], why: 'a page number, which counts nothing: "on page 2"' },
+  'studio.audit.goneAccount': { args: ['id'], why: 'an account number, an identifier' },
+  'studio.staff.done.granted': { args: ['id'], why: 'an account number, an identifier' },
+  'studio.staff.done.revoked': { args: ['id'], why: 'an account number, an identifier' },
+  'studio.staff.done.unchanged': { args: ['id'], why: 'an account number, an identifier' },
 };
 
 /**
