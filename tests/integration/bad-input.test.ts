@@ -118,6 +118,9 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'plan rental API', file: 'api/rent/index.ts', path: '/api/rent/', query: '', kind: 'json', method: 'POST' },
     { name: 'link generation (staff)', file: '[underscore]/dynamic_link.astro', path: '/_/dynamic_link', query: '', kind: 'json', method: 'POST' },
     { name: 'short link', file: 'l/[code].ts', path: '/l/AAAAAAAAAAAAAAAA', query: '', kind: 'html', dynamic: [2] },
+    { name: 'studio home', file: 'studio/index.astro', path: '/studio/', query: '', kind: 'html' },
+    { name: 'studio audit trail', file: 'studio/audit/index.astro', path: '/studio/audit/', query: 'person=cli&from=2026-01-01&page=2', kind: 'html' },
+    { name: 'studio staff', file: 'studio/staff/index.astro', path: '/studio/staff/', query: '', kind: 'html', form: true },
   ];
 }
 
