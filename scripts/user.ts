@@ -72,6 +72,8 @@ try {
     if (result.outcome === 'no-account') {
       console.error(`No account has the email ${email}.`);
       code = 1;
+    } else if (result.outcome === 'self-revoke') {
+      throw new Error('unreachable: the command line acts as no account');
     } else {
       const now = result.capabilities.length ? result.capabilities.join(', ') : 'none (a reader)';
       const what = result.outcome === 'unchanged' ? (change === 'grant' ? `already had ${role}` : `did not have ${role}`) : (change === 'grant' ? `was granted ${role}` : `lost ${role}`);

@@ -79,6 +79,10 @@ export function loginPath(next?: string | null): string {
 export function signupPath(next?: string | null): string {
   return withQuery(`${AUTH_PREFIX}signup/`, { next });
 }
+/** Type the password again (staff's money and admin actions after 15 minutes), then back to `next`. */
+export function confirmPasswordPath(next?: string | null): string {
+  return withQuery(`${AUTH_PREFIX}confirm/`, { next });
+}
 export const LOGOUT_PATH = `${AUTH_PREFIX}logout/`;
 /** The logout confirmation as a whole page (without JavaScript). */
 export const logoutPagePath = (): string => `${LOGOUT_PATH}?full=1`;

@@ -12,7 +12,7 @@ export const session = defineMiddleware(async ({ cookies, locals }, next) => {
   const s = await resolveSession(cookies, locals.cookieScope, locals.now);
   if (s.user) {
     const balances = await balancesOf(await getDb(), s.user.id);
-    locals.user = { ...s.user, keys: balances.keys, freeKeys: balances.xtra };
+    locals.user = { ...s.user, keys: balances.keys, freeKeys: balances.xtra, signedInAt: s.signedInAt };
   } else {
     locals.user = null;
   }

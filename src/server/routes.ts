@@ -37,7 +37,7 @@ export interface RoutePolicy {
 
 export const ROUTES: readonly RoutePolicy[] = [
   { path: /^\/prefs\/(theme|adult)\/$/, methods: ['POST'], limit: { name: 'prefs', anyone: true }, answer: 'page' },
-  { path: /^\/auth\/(login|signup)\/$/, methods: ['POST'], limit: { exempt: 'counted inside per email and per address (src/features/accounts/auth.server.ts): the email is in the body' }, answer: 'page' },
+  { path: /^\/auth\/(login|signup|confirm)\/$/, methods: ['POST'], limit: { exempt: 'counted inside per email and per address (src/features/accounts/auth.server.ts): the email is in the body' }, answer: 'page' },
   { path: /^\/auth\/logout\/$/, methods: ['POST'], limit: { name: 'prefs', anyone: true }, answer: 'page' },
   { path: /^\/my\/favorites\/toggle\/$/, methods: ['POST'], limit: { name: 'library' }, answer: 'page' },
   { path: /^\/api\/(favorites\/[^/]+|purchases\/[^/]+\/favorite)\/$/, methods: ['POST', 'DELETE'], limit: { name: 'library' }, answer: 'json' },

@@ -5,7 +5,7 @@
  */
 import { json, textResponse } from './http';
 import { redirectTo } from '~/lib/redirect';
-import { loginPath } from '~/lib/paths';
+import { confirmPasswordPath, loginPath } from '~/lib/paths';
 import type { AuditActor } from './audit';
 
 export const CAPABILITIES = ['content', 'pricing', 'support', 'money', 'moderation', 'admin'] as const;
@@ -14,6 +14,13 @@ export type Capability = (typeof CAPABILITIES)[number];
 export function isCapability(value: unknown): value is Capability {
   return typeof value === 'string' && (CAPABILITIES as readonly string[]).includes(value);
 }
+
+/**
+ * Capabilities that move money or change who may do what: their routes want the password typed
+ * within the last RECENT_SIGN_IN seconds (a session left open on a shared desk is not enough).
+ */
+const WANT_RECENT_SIGN_IN: ReadonlySet<Capability> = new Set(['money', 'admin']);
+export const RECENT_SIGN_IN = 15 * 60;
 
 /** What a staff route needs of Astro's context. */
 export interface StaffContext {
@@ -30,7 +37,8 @@ export type StaffCheck =
 /**
  * The server-side check of a staff route, before it reads or writes anything. Signed out: a
  * page goes to the login page (coming back here), a call answers 401. Signed in without the
- * capability: 403, in the site's language. `answer` is the route's kind: `json` answers in the
+ * capability: 403, in the site's language. Money and admin routes whose session began more than
+ * 15 minutes ago: the password page, coming back here (a call: 401). `answer` is the route's kind: `json` answers in the
  * spec's `{success: false, data}` shape; `next` is where the login page returns (this page, unless
  * a form posted here from another). On success, the audit actor for the route's records
  * (who, with which capability, from which address and browser).
@@ -45,6 +53,12 @@ export function requireCapability(ctx: StaffContext, capability: Capability, ans
   if (!user.capabilities.includes(capability)) {
     const text = locals.t('staff.error.forbidden');
     return { ok: false, response: answer === 'json' ? json({ success: false, data: text }, { status: 403, cache: 'no-store' }) : textResponse(403, text) };
+  }
+  if (WANT_RECENT_SIGN_IN.has(capability) && locals.now - user.signedInAt > RECENT_SIGN_IN) {
+    // A page asks for the password and comes back; a form's post is not replayed (its page is
+    // shown again, fresh). A call says why, for its caller to send the person to that page.
+    if (answer === 'page') return { ok: false, response: redirectTo(confirmPasswordPath(next)) };
+    return { ok: false, response: json({ success: false, data: locals.t('staff.error.confirm') }, { status: 401, cache: 'no-store' }) };
   }
   return {
     ok: true,

@@ -61,6 +61,7 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'schedule', file: 'schedule/index.astro', path: '/schedule/', query: '', kind: 'html' },
     { name: 'calendar', file: 'calendario/index.astro', path: '/calendario/', query: '', kind: 'html' },
     { name: 'login', file: 'auth/login/index.astro', path: '/auth/login/', query: '', kind: 'html', form: true },
+    { name: 'password confirmation', file: 'auth/confirm/index.astro', path: '/auth/confirm/', query: '', kind: 'html', form: true },
     { name: 'sign-up', file: 'auth/signup/index.astro', path: '/auth/signup/', query: '', kind: 'html', form: true },
     { name: 'logout prompt', file: 'auth/logout/index.ts', path: '/auth/logout/', query: '', kind: 'html', form: true },
     { name: 'logout page', file: 'auth/logout/confirm.astro', path: '/auth/logout/confirm/', query: '', kind: 'html' },

@@ -240,10 +240,10 @@ for (const dialect of selectedDialects()) {
       expect((await dynamicLink()).status).toBe(200);
       const list = await get(server, granted.headers.location!, admin, 'br');
       expect(list.status).toBe(200);
-      expect(htmlText(list.text)).toContain(message('pt-BR', 'studio.staff.done.granted', { capability: 'content', id: reader.id }));
+      expect(htmlText(list.text)).toContain(message('pt-BR', 'studio.staff.done.granted', { capability: message('pt-BR', 'studio.capability.content'), id: reader.id }));
       const row = new RegExp(`<li class="staff-account" data-id="${reader.id}"[^>]*>([\\s\\S]*?)</li>`).exec(list.text)?.[1] ?? '';
       expect(htmlText(row)).toContain(reader.email);
-      expect(htmlText(row)).toContain('content');
+      expect(htmlText(row)).toContain(message('pt-BR', 'studio.capability.content'));
 
       const revoked = await post(server, admin, { email: reader.email, capability: 'content', change: 'revoke' });
       expect([revoked.status, revoked.headers.location]).toEqual([303, `/studio/staff/?done=revoked&capability=content&user=${reader.id}`]);
@@ -263,6 +263,50 @@ for (const dialect of selectedDialects()) {
       expect(bad.status).toBe(422);
       expect(htmlText(bad.text)).toContain(message('en', 'studio.staff.error.capability'));
       expect(await capabilitiesOf(server, reader.id)).toEqual([]);
+    });
+
+    it('admin pages ask for the password again 15 minutes after sign-in, then come back on a new session; content pages do not ask', async () => {
+      const admin = await staff(server, 'admin', 'content');
+      const signedIn = (ago: number) => withDb(server, (db) => db.updateTable('sessions').set({ created_at: Math.floor(Date.now() / 1000) - ago }).where('user_id', '=', admin.id).execute());
+      await signedIn(14 * 60);
+      expect((await get(server, '/studio/staff/', admin)).status).toBe(200);
+      await signedIn(16 * 60);
+      const asked = await get(server, '/studio/audit/?table=users', admin, 'br');
+      expect([asked.status, asked.headers.location]).toEqual([303, `/auth/confirm/?next=${encodeURIComponent('/studio/audit/?table=users')}`]);
+      // The staff form's post is not carried out on the old sign-in either.
+      const reader = await createReader(server);
+      const stale = await post(server, admin, { email: reader.email, capability: 'support', change: 'grant' });
+      expect([stale.status, stale.headers.location]).toEqual([303, `/auth/confirm/?next=${encodeURIComponent('/studio/staff/')}`]);
+      expect(await capabilitiesOf(server, reader.id)).toEqual([]);
+      // Content pages and calls do not ask.
+      expect((await get(server, '/studio/', admin)).status).toBe(200);
+
+      const page = await get(server, asked.headers.location!, admin, 'br');
+      expect(page.status).toBe(200);
+      expect(page.headers['cache-control']).toContain('no-store');
+      expect(htmlText(page.text)).toContain(message('pt-BR', 'auth.confirm.title'));
+      expect(htmlText(page.text)).toContain(admin.email);
+      const confirm = (password: string, opts: { origin?: string } = {}) => server.request('/auth/confirm/', {
+        site: 'br', method: 'POST',
+        body: new URLSearchParams({ password, next: '/studio/audit/?table=users' }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: opts.origin ?? server.origin('br'), 'sec-fetch-site': opts.origin ? 'cross-site' : 'same-origin', cookie: admin.cookie },
+      });
+      const wrong = await confirm('not-the-password-1');
+      expect(wrong.status).toBe(401);
+      expect(htmlText(wrong.text)).toContain(message('pt-BR', 'auth.confirm.invalid'));
+      expect((await confirm(admin.password, { origin: 'https://evil.example' })).status).toBe(403);
+      const right = await confirm(admin.password);
+      expect([right.status, right.headers.location]).toEqual([303, '/studio/audit/?table=users']);
+      const token = /(?:^|\n)inkpass_session=([^;]+)/.exec(right.headers['set-cookie'] ?? '')?.[1];
+      expect(token).toBeTruthy();
+      const fresh = { ...admin, cookie: `inkpass_session=${token}` };
+      expect((await get(server, '/studio/audit/?table=users', fresh, 'br')).status).toBe(200);
+      // The old session ended with the new one.
+      expect((await get(server, '/studio/staff/', admin)).status).toBe(303);
+      expect((await get(server, '/studio/staff/', admin)).headers.location).toBe(`/auth/login/?next=${encodeURIComponent('/studio/staff/')}`);
+      // Signed out, the page is the login page with the same way back.
+      const anon = await get(server, '/auth/confirm/?next=%2Fstudio%2Fstaff%2F', null);
+      expect([anon.status, anon.headers.location]).toEqual([303, `/auth/login/?next=${encodeURIComponent('/studio/staff/')}`]);
     });
 
     it('an admin cannot revoke their own admin (409); cross-origin and non-admin posts change nothing', async () => {

@@ -1,7 +1,7 @@
 import type { DB } from '~/server/db';
 import { clear, hit, LIMITS } from '~/server/rate-limit';
 import { verifyDummy, verifyPassword } from './password.server';
-import { createSession, type NewSession } from './sessions.server';
+import { createSession, invalidateSession, type NewSession } from './sessions.server';
 import { AccountInputError, createUser, findUserByEmail } from './users.server';
 import { emailError, nameError, normalizeEmail, passwordError } from './validation';
 
@@ -27,6 +27,17 @@ export async function login(db: DB, input: { email: string; password: string; ip
   if (!user || !good) return { ok: false, reason: 'invalid' };
   await clear(db, accountBucket);
   return { ok: true, session: await createSession(db, Number(user.id), now), userId: Number(user.id) };
+}
+
+/**
+ * Asks a signed-in account for its password again (staff's money and admin actions want a
+ * recent sign-in): the login's limits and work, for this account's email only. On success a new
+ * session replaces the old one, so its creation time is the moment the password was typed.
+ */
+export async function confirmPassword(db: DB, input: { email: string; password: string; ip: string; sessionId: string | null }, now = Math.floor(Date.now() / 1000)): Promise<LoginResult> {
+  const result = await login(db, { email: input.email, password: input.password, ip: input.ip }, now);
+  if (result.ok && input.sessionId) await invalidateSession(db, input.sessionId);
+  return result;
 }
 
 export interface SignupInput {

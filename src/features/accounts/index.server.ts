@@ -1,7 +1,7 @@
 /** The server door of the accounts feature: what pages and other features may use. */
-export { login, signup } from './auth.server';
+export { confirmPassword, login, signup } from './auth.server';
 export { clearSessionCookie, clientIp, resolveSession, setSessionCookie } from './middleware.server';
 export { markRateLimited } from './request.server';
 export { createSession, invalidateSession, isSessionAlive } from './sessions.server';
 export { AccountInputError, changePassword, createUser, findUserByEmail, type SignedInReader } from './users.server';
-export { changeCapability, listStaff } from './staff.server';
+export { changeCapability, changeCapabilityFromForm, listStaff } from './staff.server';

@@ -57,7 +57,7 @@ const sessionRows = preparedRead((db, sessionId: string) => db
   .selectFrom('sessions')
   .innerJoin('users', 'users.id', 'sessions.user_id')
   .select([
-    'sessions.id as session_id', 'sessions.secret_hash', 'sessions.last_seen_at', 'sessions.expires_at',
+    'sessions.id as session_id', 'sessions.secret_hash', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.created_at as signed_in_at',
     'users.id', 'users.email', 'users.display_name', 'users.is_staff',
   ])
   .where('sessions.id', '=', sessionId));

@@ -22,6 +22,8 @@ export async function createSession(db: DB, userId: number, now = Math.floor(Dat
 export interface ValidSession {
   sessionId: string;
   user: User;
+  /** When the password was typed for this session (its creation): recent sign-in checks read it. */
+  signedInAt: number;
   /** Set when last_seen_at moved: re-send the cookie with this Max-Age. */
   refreshedMaxAge: number | null;
 }
@@ -47,7 +49,7 @@ export async function validateSessionToken(db: DB, token: string | undefined, no
   }
   // Readers (is_staff 0, the flag the grants keep) cost no second query.
   const capabilities = Number(row.is_staff) === 1 ? await repo.capabilitiesOf(db, Number(row.id)) : [];
-  return { sessionId: row.session_id, user: toUser(row, capabilities), refreshedMaxAge };
+  return { sessionId: row.session_id, user: toUser(row, capabilities), signedInAt: Number(row.signed_in_at), refreshedMaxAge };
 }
 
 /** Whether a session exists, belongs to the user and has not expired (for tokens bound to a session). */

@@ -21,6 +21,8 @@ export interface User {
 export interface SignedInReader extends User {
   keys: number;
   freeKeys: number;
+  /** When this browser's session began with the password (unix seconds): staff's money and admin actions want it recent. */
+  signedInAt: number;
 }
 
 export function toUser(r: Pick<UserRow, 'id' | 'email' | 'display_name'>, capabilities: readonly Capability[]): User {
