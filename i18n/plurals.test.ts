@@ -32,6 +32,9 @@ const TEXT = new Set(['name', 'names', 'chapter', 'series', 'genre', 'when', 'da
  */
 const NOT_COUNTED: Record<string, { args: string[]; why: string }> = {
   'footer.rights': { args: ['year'], why: 'a year' },
+  'studio.prices.editChapter': { args: ['number'], why: 'a chapter number (a name, decimals allowed)' },
+  'studio.prices.chapterTitle': { args: ['number'], why: 'a chapter number (a name, decimals allowed)' },
+  'studio.prices.error.price': { args: ['max'], why: 'the upper end of a range the field accepts' },
   'history.progress': { args: ['percent'], why: 'a percentage' },
   'calendar.campaign.discount': { args: ['percent'], why: 'a formatted percentage' },
   'carousel.slideLabel': { args: ['n', 'total'], why: 'a position: "2 of 5"' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { absoluteDate, addDays, chapterDate, clockLabel, dateDisplay, dayKey, dayLabels, dayNumber, isTimeZone, longDateTimeLabel, monthLabel, relativeTime, startOfDay, weekdayOf, zoneLabel, zoneOffset } from './dates';
+import { absoluteDate, addDays, chapterDate, clockLabel, dateDisplay, dayKey, dayLabels, dayNumber, fromLocalInput, isTimeZone, localInputValue, longDateTimeLabel, monthLabel, relativeTime, startOfDay, weekdayOf, zoneLabel, zoneOffset } from './dates';
 
 const DAY = 86400;
 const SP = 'America/Sao_Paulo';
@@ -133,5 +133,25 @@ describe('longDateTimeLabel', () => {
     const t = utc('2026-11-21T18:00:00Z');
     expect(longDateTimeLabel(t, 'en', 'UTC')).toBe(new Intl.DateTimeFormat('en', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(t * 1000)));
     expect(longDateTimeLabel(t, 'pt-BR', SP)).toMatch(/^21 de novembro de 2026.*15:00$/);
+  });
+});
+
+describe('datetime-local values in a zone (the studio\'s release and sale times)', () => {
+  it('reads a wall time in the zone and writes it back the same', () => {
+    const at = Date.UTC(2026, 10, 27, 21, 30) / 1000;
+    expect(fromLocalInput('2026-11-27T18:30', 'America/Sao_Paulo')).toBe(at);
+    expect(localInputValue(at, 'America/Sao_Paulo')).toBe('2026-11-27T18:30');
+    expect(fromLocalInput('2026-11-27T21:30', 'UTC')).toBe(at);
+    expect(fromLocalInput('2026-11-27T16:30:00', 'America/New_York')).toBe(at);
+    expect(fromLocalInput('2026-11-28T06:30', 'Asia/Tokyo')).toBe(at);
+  });
+
+  it('takes a skipped wall time with the offset before the change, and refuses what is not a date and time', () => {
+    // New York skipped 02:00-03:00 on 2026-03-08: 02:30 is read as 03:30 EDT (07:30 UTC).
+    expect(fromLocalInput('2026-03-08T02:30', 'America/New_York')).toBe(Date.UTC(2026, 2, 8, 7, 30) / 1000);
+    expect(fromLocalInput('2026-03-08T03:30', 'America/New_York')).toBe(Date.UTC(2026, 2, 8, 7, 30) / 1000);
+    for (const bad of ['', '2026-11-27', '2026-11-27 18:30', '2026-02-30T10:00', '2026-13-01T10:00', '2026-11-27T24:00', 'x2026-11-27T18:30', '2026-11-27T18:30Z']) {
+      expect(fromLocalInput(bad, 'UTC'), bad).toBeNull();
+    }
   });
 });

@@ -114,6 +114,30 @@ export function startOfDay(key: string, timeZone: string): number {
   return t;
 }
 
+/** An instant as a `datetime-local` field shows it in a zone ('2026-11-27T18:30'). */
+export function localInputValue(at: number, timeZone: string): string {
+  const p = zonedParts(at, timeZone);
+  return `${keyOf(p.year, p.month, p.day)}T${pad(p.hour)}:${pad(p.minute)}`;
+}
+
+/**
+ * The instant a `datetime-local` value ('2026-11-27T18:30', seconds optional) names in a zone;
+ * null when it is not such a value. A wall time skipped by a daylight-saving change is read with
+ * the offset before the change (as browsers and Temporal's 'compatible' do: 02:30 → 03:30).
+ */
+export function fromLocalInput(value: string, timeZone: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = m.slice(1).map((v) => Number(v ?? 0)) as [number, number, number, number, number, number];
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return null;
+  const wall = Date.UTC(year, month - 1, day, hour, minute, second) / 1000;
+  if (new Date(wall * 1000).getUTCDate() !== day) return null;
+  const before = zoneOffset(wall - 86_400, timeZone);
+  const t = wall - zoneOffset(wall - zoneOffset(wall, timeZone), timeZone);
+  // Skipped wall time: neither offset maps back to it; take the offset before the change.
+  return localInputValue(t, timeZone) === `${keyOf(year, month, day)}T${pad(hour)}:${pad(minute)}` ? t : wall - before;
+}
+
 // ------------------------------------------------------------------ relative and absolute dates
 
 const relativeFormat = (locale: string) => cached(`r:${locale}`, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));

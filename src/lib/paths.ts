@@ -184,6 +184,10 @@ export function shortLinkPath(code: string): string {
 export const STUDIO_PATH = '/studio/';
 export const STUDIO_AUDIT_PATH = `${STUDIO_PATH}audit/`;
 export const STUDIO_STAFF_PATH = `${STUDIO_PATH}staff/`;
+/** Prices (capability `pricing`): search series, a series' chapters, one chapter's offer. */
+export const STUDIO_PRICES_PATH = `${STUDIO_PATH}prices/`;
+export const studioSeriesPricesPath = (seriesId: number | string, at?: string): string => withQuery(`${STUDIO_PRICES_PATH}${seriesId}/`, { at });
+export const studioChapterPricePath = (chapterId: number | string): string => `${STUDIO_PRICES_PATH}chapter/${chapterId}/`;
 /** A page of the audit trail with its filters (empty ones left out). */
 export function studioAuditPath(query: Record<string, string | number>): string {
   const params = new URLSearchParams();

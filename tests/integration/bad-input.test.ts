@@ -122,6 +122,9 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'studio home', file: 'studio/index.astro', path: '/studio/', query: '', kind: 'html' },
     { name: 'studio audit trail', file: 'studio/audit/index.astro', path: '/studio/audit/', query: 'person=cli&from=2026-01-01&page=2', kind: 'html' },
     { name: 'studio staff', file: 'studio/staff/index.astro', path: '/studio/staff/', query: '', kind: 'html', form: true },
+    { name: 'studio prices', file: 'studio/prices/index.astro', path: '/studio/prices/', query: 'q=x', kind: 'html' },
+    { name: 'studio series prices', file: 'studio/prices/[series].astro', path: '/studio/prices/1/', query: 'at=2026-01-01T00:00', kind: 'html', dynamic: [3] },
+    { name: 'studio chapter offer', file: 'studio/prices/chapter/[id].astro', path: '/studio/prices/chapter/1/', query: '', kind: 'html', form: true, dynamic: [4] },
   ];
 }
 

@@ -30,6 +30,7 @@ const SAMPLES: Record<string, { path: string; body?: Record<string, string> }> =
   [/^\/my\/subscriptions\/(cancel|add)\/$/.source]: { path: '/my/subscriptions/cancel/' },
   [/^\/(api|sapi)\/subscription\/add-comic\/$/.source]: { path: '/api/subscription/add-comic/' },
   [/^\/_\/dynamic_link\/$/.source]: { path: '/_/dynamic_link', body: { path: '/read/nope/nope/chapter-1/' } },
+  [/^\/studio\/prices\/chapter\/[^/]+\/$/.source]: { path: '/studio/prices/chapter/1/', body: { price: '1', zone: 'UTC' } },
   [/^\/studio\/staff\/$/.source]: { path: '/studio/staff/', body: { change: 'grant', email: 'nobody@example.test', capability: 'content' } },
   [/^\/my\/purchase\/pix\/[^/]+\/$/.source]: { path: '/my/purchase/pix/ordnope/' },
   [/^\/my\/subscribe\/status\/[^/]+\/$/.source]: { path: '/my/subscribe/status/subnope/' },

@@ -1,4 +1,5 @@
 /** The studio's rows: share links, and the audit trail's reading (its one writer is src/server/audit.ts). Private to the studio feature. */
+import { sql } from 'kysely';
 import { readRow, readRows, writeRows, type DB, type WriteTx } from '~/server/db';
 
 export async function insertShortLink(tx: WriteTx, row: { code: string; site_id: number; path: string; created_by: number; created_at: number }): Promise<number> {
@@ -47,4 +48,53 @@ export async function listAuditRecords(db: DB, filter: AuditFilter, offset: numb
   if (filter.from !== undefined) q = q.where('audit_log.at', '>=', filter.from);
   if (filter.to !== undefined) q = q.where('audit_log.at', '<', filter.to);
   return readRows(db, q.orderBy('audit_log.at', 'desc').orderBy('audit_log.id', 'desc').offset(offset).limit(limit + 1));
+}
+
+// Prices (the pricing capability) ------------------------------------------------------------
+
+/** Series listed on a site whose name or slug contains `q` (lower-case), by name; at most `limit`. */
+export function seriesOnSite(db: DB, siteId: number, q: string, limit: number) {
+  let query = db.selectFrom('series')
+    .innerJoin('series_languages', 'series_languages.series_id', 'series.id')
+    .select(['series.id', 'series.name', 'series.slug', 'series.state', 'series.chapter_count'])
+    .where('series_languages.site_id', '=', siteId);
+  if (q) {
+    const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where((eb) => eb.or([eb(eb.fn('lower', ['series.name']), 'like', sql<string>`${like} escape '\\'`), eb('series.slug', 'like', sql<string>`${like} escape '\\'`)]));
+  }
+  return readRows(db, query.orderBy('series.name').orderBy('series.id').limit(limit));
+}
+
+/** A series as the prices pages name it. */
+export function seriesHeading(db: DB, seriesId: number) {
+  return readRow(db, db.selectFrom('series').select(['id', 'name', 'slug', 'format', 'state']).where('id', '=', seriesId));
+}
+
+const OFFER_COLUMNS = ['id', 'e4pid', 'series_id', 'language', 'number', 'title', 'released_at', 'sale_at', 'expired_at', 'original_price',
+  'purchase_enabled', 'daily_pass_enabled', 'ads_enabled', 'rental_enabled', 'subscription_enabled'] as const;
+
+/** A series' chapters in one language with what decides their price, by number. */
+export function chapterOffers(db: DB, seriesId: number, language: string) {
+  return readRows(db, db.selectFrom('chapters').select(OFFER_COLUMNS).where('series_id', '=', seriesId).where('language', '=', language).orderBy('number'));
+}
+
+/** One chapter's price and availability (the edit form and its before/after). */
+export function chapterOffer(db: DB, chapterId: number) {
+  return readRow(db, db.selectFrom('chapters').select(OFFER_COLUMNS).where('id', '=', chapterId));
+}
+
+export interface OfferChange {
+  original_price: number;
+  purchase_enabled: 0 | 1;
+  daily_pass_enabled: 0 | 1;
+  ads_enabled: 0 | 1;
+  rental_enabled: 0 | 1;
+  subscription_enabled: 0 | 1;
+  released_at: number;
+  sale_at: number;
+  expired_at: number | null;
+}
+
+export async function updateChapterOffer(tx: WriteTx, chapterId: number, change: OfferChange): Promise<void> {
+  await tx.updateTable('chapters').set(change).where('id', '=', chapterId).execute();
 }
