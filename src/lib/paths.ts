@@ -188,6 +188,8 @@ export const STUDIO_STAFF_PATH = `${STUDIO_PATH}staff/`;
 export const STUDIO_PRICES_PATH = `${STUDIO_PATH}prices/`;
 export const studioSeriesPricesPath = (seriesId: number | string, at?: string): string => withQuery(`${STUDIO_PRICES_PATH}${seriesId}/`, { at });
 export const studioChapterPricePath = (chapterId: number | string): string => `${STUDIO_PRICES_PATH}chapter/${chapterId}/`;
+/** A campaign's page; `new` with the series for a new one. */
+export const studioCampaignPath = (id: number | 'new', seriesId?: number): string => withQuery(`${STUDIO_PRICES_PATH}campaigns/${id}/`, { series: id === 'new' ? seriesId : null });
 /** A page of the audit trail with its filters (empty ones left out). */
 export function studioAuditPath(query: Record<string, string | number>): string {
   const params = new URLSearchParams();

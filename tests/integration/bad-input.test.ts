@@ -124,6 +124,7 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'studio staff', file: 'studio/staff/index.astro', path: '/studio/staff/', query: '', kind: 'html', form: true },
     { name: 'studio prices', file: 'studio/prices/index.astro', path: '/studio/prices/', query: 'q=x', kind: 'html' },
     { name: 'studio series prices', file: 'studio/prices/[series].astro', path: '/studio/prices/1/', query: 'at=2026-01-01T00:00', kind: 'html', dynamic: [3] },
+    { name: 'studio campaign', file: 'studio/prices/campaigns/[id].astro', path: '/studio/prices/campaigns/new/', query: 'series=1&preview=1&discount=abc', kind: 'html', form: true, dynamic: [4] },
     { name: 'studio chapter offer', file: 'studio/prices/chapter/[id].astro', path: '/studio/prices/chapter/1/', query: '', kind: 'html', form: true, dynamic: [4] },
   ];
 }

@@ -222,5 +222,63 @@ for (const dialect of selectedDialects()) {
       await grantKeys(late, 40);
       expect(JSON.parse((await redeem(late, chapter.e4pid)).text).charged).toEqual({ price: 9, currency: 'keys' });
     });
+
+    it('previews a campaign by the pricing rule before it is saved, then the saved campaign prices the same; refusals and deletion are audited or harmless', async () => {
+      // A window two months ahead, so the campaign never touches what the shared server's other
+      // tests see (years ahead, the series' free periods have made everything free).
+      const utc = (at: number) => new Date(at * 1000).toISOString().slice(0, 16);
+      const [starts, ends, at] = [utc(now() + 60 * DAY), utc(now() + 70 * DAY), utc(now() + 65 * DAY)];
+      // A series whose English chapters cost 4 keys or more, so half off shows.
+      const seriesId = await withDb(server, async (db) => Number((await db.selectFrom('series').innerJoin('series_languages', 'series_languages.series_id', 'series.id')
+        .select('series.id').where('series_languages.site_id', '=', 1).where('series_languages.chapter_count', '>', 20).where('series.state', '=', 'ACTIVE')
+        .where((eb) => eb.exists(eb.selectFrom('chapters').select('chapters.id').whereRef('chapters.series_id', '=', 'series.id').where('chapters.language', '=', 'en').where('chapters.original_price', '>=', 4)))
+        .orderBy('series.id', 'desc').executeTakeFirstOrThrow()).id));
+      const fields = { name: `Promo ${seq++}`, discount: '50', from: '1', to: '400', starts, ends, zone: 'UTC' };
+      const cells = (html: string, cls: string) => Object.fromEntries([...html.matchAll(new RegExp(`<tr class="(?:preview|prices)-row" data-chapter="([^"]+)"[^>]*>[\\s\\S]*?<td class="${cls}"[^>]*>([\\s\\S]*?)</td>`, 'g'))].map((m) => [m[1], htmlText(m[2]!)]));
+      const preview = await get(`/studio/prices/campaigns/new/?series=${seriesId}&preview=1&at=${at}&${new URLSearchParams(fields)}`, pricing);
+      expect(preview.status).toBe(200);
+      const previewed = cells(preview.text, 'preview-anonymous');
+      expect(Object.keys(previewed).length).toBeGreaterThan(20);
+      expect(cells(preview.text, 'preview-subscriber')).toHaveProperty(Object.keys(previewed)[0]!);
+      const without = cells((await get(`/studio/prices/${seriesId}/?at=${at}&zone=UTC`, pricing)).text, 'prices-now');
+      // Half off: some paid chapter costs less in the preview than without the campaign.
+      const keysOf = (text: string | undefined) => Number(/\d+/.exec(text ?? '')?.[0] ?? NaN);
+      expect(Object.keys(previewed).some((e) => keysOf(previewed[e]) < keysOf(without[e]))).toBe(true);
+
+      const post = (path: string, body: Record<string, string>, site: 'en' | 'br' = 'en') => server.request(path, {
+        site, method: 'POST', body: new URLSearchParams(body).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin(site), 'sec-fetch-site': 'same-origin', cookie: pricing.cookie },
+      });
+      for (const [bad, key] of [[{ discount: '0' }, 'discount'], [{ discount: '150' }, 'discount'], [{ from: '9', to: '3' }, 'range'], [{ ends: utc(now() + 50 * DAY) }, 'window'], [{ starts: 'tomorrow' }, 'time'], [{ name: '' }, 'name']] as const) {
+        const res = await post(`/studio/prices/campaigns/new/?series=${seriesId}`, { ...fields, ...bad }, 'br');
+        expect(res.status, JSON.stringify(bad)).toBe(422);
+        expect(htmlText(res.text)).toContain(message('pt-BR', `studio.campaign.error.${key}`));
+      }
+      const created = await post(`/studio/prices/campaigns/new/?series=${seriesId}`, { ...fields, action: 'save' });
+      expect([created.status, created.headers.location]).toEqual([303, `/studio/prices/${seriesId}/?campaign=saved`]);
+      const campaign = await withDb(server, (db) => db.selectFrom('campaigns').selectAll().where('series_id', '=', seriesId).where('name', '=', fields.name).executeTakeFirstOrThrow());
+      expect([Number(campaign.discount), Number(campaign.starts_at), Number(campaign.ends_at)]).toEqual([0.5, Date.parse(`${starts}:00Z`) / 1000, Date.parse(`${ends}:00Z`) / 1000]);
+      try {
+        const stored = cells((await get(`/studio/prices/${seriesId}/?at=${at}&zone=UTC`, pricing)).text, 'prices-now');
+        expect(stored).toEqual(previewed);
+        const listed = await get(`/studio/prices/${seriesId}/?campaign=saved`, pricing, 'br');
+        expect(htmlText(listed.text)).toContain(message('pt-BR', 'studio.campaigns.saved'));
+        expect(listed.text).toContain(`href="/studio/prices/campaigns/${campaign.id}/"`);
+        // Edited to all free: the preview of the stored campaign's page says free.
+        const edited = await post(`/studio/prices/campaigns/${campaign.id}/`, { ...fields, discount: '', all_free: '1', action: 'save' });
+        expect(edited.status).toBe(303);
+        const page = await get(`/studio/prices/campaigns/${campaign.id}/?at=${at}`, pricing);
+        expect(Object.values(cells(page.text, 'preview-anonymous')).every((v) => v === message('en', 'studio.prices.free') || v === '—')).toBe(true);
+      } finally {
+        const removed = await post(`/studio/prices/campaigns/${campaign.id}/`, { ...fields, action: 'delete' });
+        expect(removed.headers.location).toBe(`/studio/prices/${seriesId}/?campaign=deleted`);
+      }
+      expect(await withDb(server, async (db) => (await db.selectFrom('campaigns').select('id').where('id', '=', campaign.id).execute()).length)).toBe(0);
+      const audit = await withDb(server, (db) => db.selectFrom('audit_log').select(['action', 'capability']).where('object_table', '=', 'campaigns').where('object_id', '=', String(campaign.id)).orderBy('id').execute());
+      expect(audit.map((a) => a.action)).toEqual(['campaign.create', 'campaign.update', 'campaign.delete']);
+      for (const path of ['/studio/prices/campaigns/999999999/', '/studio/prices/campaigns/new/', '/studio/prices/campaigns/new/?series=999999999', '/studio/prices/campaigns/x/']) {
+        expect((await get(path, pricing)).status, path).toBe(404);
+      }
+    });
   });
 }

@@ -66,9 +66,30 @@ export type AnonymousPricer = (seriesId: number, chapter: PricedChapterRow) => C
  * null for a series it was not given.
  */
 export async function anonymousPricer(db: DB, seriesIds: readonly number[], language: string, now: number): Promise<AnonymousPricer> {
+  const price = await seriesPricer(db, seriesIds, language, now);
+  return (seriesId, chapter) => price(seriesId, chapter, null);
+}
+
+/** A subscriber of the series with nothing else: what "a subscriber pays" means in the studio's previews. */
+const SUBSCRIBER: ReaderEntitlements = { owned: false, rentals: [], balances: { keys: 0, xtra: 0 }, dailyPassUsedAt: null, adsWatched: 0, subscription: { series: true, plan: null } };
+
+export type PreviewPricer = (chapter: PricedChapterRow, who: 'anonymous' | 'subscriber') => ChapterAccess | null;
+
+/**
+ * The pricing rule for one series' chapters at `at`, for an anonymous reader or a subscriber of
+ * the series, with the series' stored campaigns or, for a preview, `campaigns` in their place
+ * (a campaign being edited, not saved). The studio's previews use it; nothing is copied from
+ * the rule.
+ */
+export async function previewPricer(db: DB, seriesId: number, language: string, at: number, campaigns?: readonly Campaign[]): Promise<PreviewPricer> {
+  const price = await seriesPricer(db, [seriesId], language, at, campaigns);
+  return (chapter, who) => price(seriesId, chapter, who === 'subscriber' ? SUBSCRIBER : null);
+}
+
+async function seriesPricer(db: DB, seriesIds: readonly number[], language: string, now: number, campaignsInstead?: readonly Campaign[]) {
   const [series, campaigns, released] = await Promise.all([
     repo.pricingSeriesRows(db, seriesIds),
-    repo.campaignsOfMany(db, seriesIds),
+    campaignsInstead ? Promise.resolve([]) : repo.campaignsOfMany(db, seriesIds),
     repo.releasedNumbersOf(db, seriesIds, language, now),
   ]);
   const numbers = new Map<number, { number: number; released_at: number }[]>();
@@ -81,12 +102,12 @@ export async function anonymousPricer(db: DB, seriesIds: readonly number[], lang
   const bySeries = new Map<number, { series: PricedSeries; campaigns: Campaign[]; lineup: Lineup }>();
   for (const s of series) {
     const id = Number(s.id);
-    bySeries.set(id, { series: pricedSeriesOf(s), campaigns: campaignsOf(campaigns.filter((c) => Number(c.series_id) === id)), lineup: lineupOf(numbers.get(id) ?? [], now) });
+    bySeries.set(id, { series: pricedSeriesOf(s), campaigns: campaignsInstead ? [...campaignsInstead] : campaignsOf(campaigns.filter((c) => Number(c.series_id) === id)), lineup: lineupOf(numbers.get(id) ?? [], now) });
   }
-  return (seriesId, chapter) => {
+  return (seriesId: number, chapter: PricedChapterRow, reader: ReaderEntitlements | null) => {
     const p = bySeries.get(seriesId);
     if (!p) return null;
-    return priceChapter({ now, chapter: pricedChapterOf(chapter), series: p.series, lineup: p.lineup, campaigns: p.campaigns, reader: null, regionBlocked: false });
+    return priceChapter({ now, chapter: pricedChapterOf(chapter), series: p.series, lineup: p.lineup, campaigns: p.campaigns, reader, regionBlocked: false });
   };
 }
 

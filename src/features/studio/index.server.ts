@@ -3,3 +3,4 @@ export { createShareLink, followShareLink } from './links.server';
 export { auditPage } from './audit.server';
 export { studioSections } from './sections.server';
 export { chapterOfferPage, MAX_CHAPTER_PRICE, OFFER_FLAGS, pricesSearch, saveChapterOffer, seriesPrices } from './prices.server';
+export { campaignPreview, campaignSubject, parseCampaign, saveCampaign, seriesCampaigns } from './campaigns.server';

@@ -98,3 +98,39 @@ export interface OfferChange {
 export async function updateChapterOffer(tx: WriteTx, chapterId: number, change: OfferChange): Promise<void> {
   await tx.updateTable('chapters').set(change).where('id', '=', chapterId).execute();
 }
+
+// Campaigns (the pricing capability) ---------------------------------------------------------
+
+const CAMPAIGN_COLUMNS = ['id', 'series_id', 'name', 'override_starting_count', 'override_ending_count', 'override_all_free', 'discount', 'starts_at', 'ends_at'] as const;
+
+/** A series' campaigns, the newest window first. */
+export function campaignsOfSeries(db: DB, seriesId: number) {
+  return readRows(db, db.selectFrom('campaigns').select(CAMPAIGN_COLUMNS).where('series_id', '=', seriesId).orderBy('starts_at', 'desc').orderBy('id', 'desc'));
+}
+
+export function campaignById(db: DB, id: number) {
+  return readRow(db, db.selectFrom('campaigns').select(CAMPAIGN_COLUMNS).where('id', '=', id));
+}
+
+export interface CampaignValues {
+  name: string;
+  override_starting_count: number | null;
+  override_ending_count: number | null;
+  override_all_free: 0 | 1;
+  discount: number;
+  starts_at: number;
+  ends_at: number;
+}
+
+export async function insertCampaign(tx: WriteTx, seriesId: number, values: CampaignValues): Promise<number> {
+  const r = await tx.insertInto('campaigns').values({ series_id: seriesId, ...values }).returning('id').executeTakeFirstOrThrow();
+  return Number(r.id);
+}
+
+export async function updateCampaign(tx: WriteTx, id: number, values: CampaignValues): Promise<void> {
+  await tx.updateTable('campaigns').set(values).where('id', '=', id).execute();
+}
+
+export async function deleteCampaign(tx: WriteTx, id: number): Promise<void> {
+  await tx.deleteFrom('campaigns').where('id', '=', id).execute();
+}
