@@ -6,6 +6,6 @@ export { chapterLinks, chapterPageRows, chapterSurroundings, findChapter, findSe
 export { SAPI_CACHE, parseOrdering, requestOrigin, sapiComicDetail, sapiComicList } from './sapi.server';
 export { loadSeriesPage } from './series.server';
 export { SITEMAP_CHUNK, escapeXml, sitemapChapterCount, sitemapChapters, sitemapSeries, urlset } from './sitemap.server';
-export { accessIn, anonymousPricer, type AnonymousPricer, campaignsOf, previewPricer, type PreviewPricer, pricedChapterOf, pricedSeriesOf, pricingContext, pricingContextOf, sharedPricingContext, type PricingContext } from './pricing.server';
+export { accessIn, anonymousPricer, type AnonymousPricer, campaignsOf, previewPricer, pricedChapterOf, pricedSeriesOf, pricingContext, pricingContextOf, sharedPricingContext, type PricingContext } from './pricing.server';
 export { chapterE4pid, promotionalVisual } from './promotion.server';
 export { localizeSeriesRows, seriesLocalizer } from './texts.server';
