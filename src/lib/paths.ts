@@ -180,6 +180,22 @@ export function shortLinkPath(code: string): string {
 export const STUDIO_PATH = '/studio/';
 export const STUDIO_AUDIT_PATH = `${STUDIO_PATH}audit/`;
 export const STUDIO_STAFF_PATH = `${STUDIO_PATH}staff/`;
+/** Chapter drafts (docs/staff.md, "Chapter uploads"): a new one for a series, and a draft's pages. */
+export const STUDIO_NEW_CHAPTER_PATH = `${STUDIO_PATH}chapters/new/`;
+export function studioNewChapterPath(seriesId: number): string {
+  return `${STUDIO_NEW_CHAPTER_PATH}?series=${seriesId}`;
+}
+export function studioDraftPath(draftId: number): string {
+  return `${STUDIO_PATH}chapters/drafts/${draftId}/`;
+}
+/** Where a draft's uploads (more pages, or one page replaced) are posted. */
+export function studioDraftUploadPath(draftId: number): string {
+  return `${studioDraftPath(draftId)}pages/`;
+}
+/** One page's image, for staff only (the staging folder is never a public media path). */
+export function studioDraftImagePath(draftId: number, position: number): string {
+  return `${studioDraftPath(draftId)}pages/${position}/`;
+}
 /** A page of the audit trail with its filters (empty ones left out). */
 export function studioAuditPath(query: Record<string, string | number>): string {
   const params = new URLSearchParams();

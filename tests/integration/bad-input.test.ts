@@ -121,6 +121,10 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'studio home', file: 'studio/index.astro', path: '/studio/', query: '', kind: 'html' },
     { name: 'studio audit trail', file: 'studio/audit/index.astro', path: '/studio/audit/', query: 'person=cli&from=2026-01-01&page=2', kind: 'html' },
     { name: 'studio staff', file: 'studio/staff/index.astro', path: '/studio/staff/', query: '', kind: 'html', form: true },
+    { name: 'studio new chapter', file: 'studio/chapters/new/index.astro', path: '/studio/chapters/new/', query: `series=${s.id}`, kind: 'html', form: true },
+    { name: 'studio chapter draft', file: 'studio/chapters/drafts/[id]/index.astro', path: '/studio/chapters/drafts/1/', query: '', kind: 'html', form: true, dynamic: [4] },
+    { name: 'studio draft upload', file: 'studio/chapters/drafts/[id]/pages/index.astro', path: '/studio/chapters/drafts/1/pages/', query: '', kind: 'html', form: true, dynamic: [4] },
+    { name: 'studio draft page image', file: 'studio/chapters/drafts/[id]/pages/[position].ts', path: '/studio/chapters/drafts/1/pages/1/', query: '', kind: 'text', dynamic: [4, 6] },
   ];
 }
 

@@ -31,6 +31,8 @@ const SAMPLES: Record<string, { path: string; body?: Record<string, string> }> =
   [/^\/(api|sapi)\/subscription\/add-comic\/$/.source]: { path: '/api/subscription/add-comic/' },
   [/^\/_\/dynamic_link\/$/.source]: { path: '/_/dynamic_link', body: { path: '/read/nope/nope/chapter-1/' } },
   [/^\/studio\/staff\/$/.source]: { path: '/studio/staff/', body: { change: 'grant', email: 'nobody@example.test', capability: 'content' } },
+  [/^\/studio\/chapters\/(new|drafts\/[^/]+\/pages)\/$/.source]: { path: '/studio/chapters/new/', body: { series: '1', number: '1' } },
+  [/^\/studio\/chapters\/drafts\/[^/]+\/$/.source]: { path: '/studio/chapters/drafts/1/', body: { action: 'up', position: '2' } },
   [/^\/my\/purchase\/pix\/[^/]+\/$/.source]: { path: '/my/purchase/pix/ordnope/' },
   [/^\/my\/subscribe\/status\/[^/]+\/$/.source]: { path: '/my/subscribe/status/subnope/' },
   [/^\/api\/app-check\/challenge\/$/.source]: { path: '/api/app-check/challenge/' },

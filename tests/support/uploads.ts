@@ -92,3 +92,25 @@ export const COMIC_INFO = `<?xml version="1.0" encoding="utf-8"?>
     <Page Image="1" />
   </Pages>
 </ComicInfo>`;
+
+export interface Part {
+  name: string;
+  value?: string;
+  file?: { name: string; data: Buffer; type?: string };
+}
+
+/** A multipart/form-data body as a browser sends it. */
+export function multipart(parts: readonly Part[]): { body: Buffer; type: string } {
+  const boundary = `----inkpass${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    if (part.file) {
+      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.file.name}"\r\nContent-Type: ${part.file.type ?? 'application/octet-stream'}\r\n\r\n`));
+      chunks.push(part.file.data, Buffer.from('\r\n'));
+    } else {
+      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value ?? ''}\r\n`));
+    }
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(chunks), type: `multipart/form-data; boundary=${boundary}` };
+}

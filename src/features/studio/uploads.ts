@@ -47,6 +47,7 @@ export const UPLOAD_ERROR_CODES = [
   'zipPath',
   'zipLink',
   'zipBomb',
+  'replaceOne',
 ] as const;
 export type UploadErrorCode = (typeof UPLOAD_ERROR_CODES)[number];
 
@@ -65,6 +66,7 @@ export const UPLOAD_ERROR_STATUS: Record<UploadErrorCode, 413 | 415 | 422> = {
   zipPath: 422,
   zipLink: 422,
   zipBomb: 413,
+  replaceOne: 422,
 };
 
 /** A refusal: its code, the page (1-based, in chapter order) and the file or entry name it is about. */
