@@ -56,6 +56,8 @@ const NOT_COUNTED: Record<string, { args: string[]; why: string }> = {
   'studio.draft.summary': { args: ['size', 'language'], why: 'a formatted size ("3.2 MB") and a language name' },
   'studio.draft.pageLabel': { args: ['page', 'width', 'height'], why: 'a page number and its dimensions' },
   'studio.draft.replaceLabel': { args: ['page'], why: 'a page number' },
+  'studio.publish.zoneHint': { args: ['utc'], why: 'a formatted time in UTC' },
+  'studio.publish.done': { args: ['utc'], why: 'a formatted time in UTC' },
   'studio.upload.error.fileTooLarge': { args: ['mb'], why: 'a size limit: "20 MB"' },
   'studio.upload.error.chapterTooLarge': { args: ['mb'], why: 'a size limit: "300 MB"' },
   'pagination.current': { args: ['page', 'pages'], why: 'a position: "page 2 of 5"' },

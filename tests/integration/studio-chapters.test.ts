@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { anySeries, createReader, htmlText, MEDIA_DIR, message, selectedDialects, useServer, withDb, type Reader, type ServerClient } from './harness';
+import { dateTimeLabel } from '~/lib/dates';
 import { declareSize, makeImage, makeZip, multipart, pngDeclaring, renameInZip, type Part } from '../support/uploads';
 
 type Capability = 'content' | 'pricing' | 'admin';
@@ -160,6 +161,63 @@ for (const dialect of selectedDialects()) {
       expect([discarded.status, discarded.headers.location]).toEqual([303, `/studio/chapters/new/?series=${seriesId}&done=discarded`]);
       expect(await pagesOf(server, id)).toEqual([]);
       expect(files.filter((f) => fs.existsSync(f))).toEqual([]);
+    });
+
+    it('publishes a draft now (pages in the served layout, counters, audit) and schedules one in a zone; refuses a bad price and a taken number', { timeout: 60_000 }, async () => {
+      const draftOf = async (number: string, language = 'en') => {
+        const res = await upload(server, editor, `/studio/chapters/new/?series=${seriesId}`, [{ name: 'series', value: String(seriesId) }, { name: 'number', value: number }, { name: 'language', value: language }, ...images.map((data, i) => ({ name: 'pages', file: { name: `${i + 1}.png`, data } }))]);
+        expect(res.status).toBe(303);
+        return Number(/drafts\/(\d+)\//.exec(res.headers.location ?? '')?.[1]);
+      };
+      const images = await Promise.all([1, 2, 3].map((i) => makeImage('png', i, 30 + i, 40)));
+      const counters = () => withDb(server, async (db) => Number((await db.selectFrom('series_languages').select('chapter_count').where('series_id', '=', seriesId).where('language', '=', 'en').executeTakeFirst())?.chapter_count ?? 0));
+      const before = await counters();
+      const id = await draftOf('9001.5');
+      const publish = (draft: number, fields: Record<string, string>) => form(server, editor, `/studio/chapters/drafts/${draft}/`, { action: 'publish', price: '0', purchase: '1', zone: 'UTC', release: 'now', ...fields });
+
+      const badPrice = await publish(id, { price: '-3' });
+      expect(badPrice.status).toBe(422);
+      expect(htmlText(badPrice.text)).toContain(message('en', 'studio.publish.error.price'));
+      const badZone = await publish(id, { zone: 'Mars/Olympus' });
+      expect(badZone.status).toBe(422);
+
+      const done = await publish(id, { price: '0', ads: '1' });
+      expect(done.status).toBe(303);
+      expect(done.headers.location).toMatch(new RegExp(`^/studio/chapters/new/\\?series=${seriesId}&done=published&at=\\d+&zone=UTC$`));
+      const chapter = await withDb(server, (db) => db.selectFrom('chapters').selectAll().where('series_id', '=', seriesId).where('language', '=', 'en').where('number', '=', 9001.5).executeTakeFirstOrThrow());
+      expect([Number(chapter.page_count), Number(chapter.original_price), Number(chapter.ads_enabled), Number(chapter.purchase_enabled), Number(chapter.daily_pass_enabled)]).toEqual([3, 0, 1, 1, 0]);
+      const rows = await withDb(server, (db) => db.selectFrom('chapter_pages').select(['position', 'media_key', 'width']).where('chapter_id', '=', chapter.id).orderBy('position').execute());
+      expect(rows.map((r) => [Number(r.position), Number(r.width)])).toEqual([[0, 31], [1, 32], [2, 33]]);
+      for (const r of rows) {
+        expect(r.media_key.startsWith(`chapters/${chapter.e4pid.toLowerCase()}/`)).toBe(true);
+        expect(fs.readFileSync(path.join(MEDIA_DIR, r.media_key)).equals(images[Number(r.position)]!)).toBe(true);
+      }
+      expect(fs.existsSync(path.join(STAGING, String(id)))).toBe(false);
+      expect(await pagesOf(server, id)).toEqual([]);
+      expect(await counters()).toBe(before + 1);
+      const audit = await withDb(server, (db) => db.selectFrom('audit_log').select(['action', 'after_json']).where('object_table', '=', 'chapters').where('object_id', '=', String(chapter.id)).execute());
+      expect(audit.map((a) => a.action)).toEqual(['chapter.publish']);
+      expect(JSON.parse(audit[0]!.after_json!)).toMatchObject({ e4pid: chapter.e4pid, number: 9001.5, price: 0, pages: 3 });
+      const notice = await server.request(done.headers.location!, { headers: { cookie: editor.cookie } });
+      const at = Number(/&at=(\d+)&/.exec(done.headers.location!)![1]);
+      expect(Math.abs(at - Math.floor(Date.now() / 1000))).toBeLessThan(120);
+      const label = dateTimeLabel(at, 'en', 'UTC');
+      expect(htmlText(notice.text)).toContain(message('en', 'studio.publish.done', { when: label, utc: label }));
+
+      // Scheduled in São Paulo's wall clock: 2031-03-04 18:30 there is 21:30 UTC.
+      const later = await draftOf('9002');
+      const scheduled = await publish(later, { release: 'at', release_at: '2031-03-04T18:30', zone: 'America/Sao_Paulo' });
+      expect(scheduled.status).toBe(303);
+      const row = await withDb(server, (db) => db.selectFrom('chapters').select(['released_at', 'sale_at']).where('series_id', '=', seriesId).where('number', '=', 9002).executeTakeFirstOrThrow());
+      expect([Number(row.released_at), Number(row.sale_at)]).toEqual([Date.UTC(2031, 2, 4, 21, 30) / 1000, Date.UTC(2031, 2, 4, 21, 30) / 1000]);
+      expect(await counters()).toBe(before + 1);
+
+      // The same number again in the same language is refused, and the draft stays.
+      const again = await draftOf('9001.5');
+      const taken = await publish(again, {});
+      expect(taken.status).toBe(409);
+      expect(htmlText(taken.text)).toContain(message('en', 'studio.publish.error.duplicate'));
+      expect((await pagesOf(server, again)).length).toBe(3);
     });
 
     it('answers 403 to a reader and to staff without content, and serves no staging file to them', async () => {

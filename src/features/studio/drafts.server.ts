@@ -17,7 +17,11 @@ import { bodyErrorKey, readFileUpload, type UploadedFile } from '~/server/body';
 import type { MessageKey, Values } from '~/lib/i18n';
 import { stageUpload, type StagedPage } from './uploads.server';
 import { UploadError, UPLOAD_LIMITS, isZip, uploadErrorArgs, uploadErrorKey } from './uploads';
-import { parseDraftFields, parseSeriesId, type DraftFields, type DraftFieldError } from './drafts';
+import { parseDraftFields, parseSeriesId, type DraftFields, type DraftFieldError, type PublishFields } from './drafts';
+import { catalogChanged } from '~/server/cache';
+import { refreshReleasedSeries } from '~/features/catalog/index.server';
+import { siteIdForLanguage } from '~/lib/site';
+import sharp from 'sharp';
 import * as repo from './repository.server';
 
 /** The staging folder's name inside MEDIA_DIR. */
@@ -346,4 +350,87 @@ export async function uploadDraftPages(db: DB, draftId: number, request: Request
   }
   const result = await addDraftPages(db, { draftId, replace, files: got.files, workDir: got.workDir, actor, mediaDir }, now);
   return result.ok ? { ...result, replaced: replace !== null } : refusedBy(result, got.form);
+}
+
+/** Where a published chapter's pages live in MEDIA_DIR: not under a public prefix, so only the reader's signed URLs serve them. */
+export function publishedPageKey(e4pid: string, position: number, ext: string): string {
+  return `chapters/${e4pid.toLowerCase()}/${String(position + 1).padStart(3, '0')}-${crypto.randomBytes(4).toString('hex')}.${ext}`;
+}
+
+const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
+
+async function newChapterE4pid(db: DB): Promise<string> {
+  for (;;) {
+    const bytes = crypto.randomBytes(8);
+    const e4pid = `EPI-${[...bytes].map((b) => BASE36[b % 36]).join('')}`;
+    if (!(await repo.e4pidTaken(db, e4pid))) return e4pid;
+  }
+}
+
+export type PublishResult =
+  | { ok: true; chapterId: number; e4pid: string; seriesId: number; releasedAt: number }
+  | { ok: false; error: 'missing' | 'noPages' | 'duplicate' | 'expiry' };
+
+/**
+ * Publishes a draft (or schedules it: a future release time) as a chapter: the pages are linked
+ * into the served layout (`chapters/{e4pid}/…`, behind the reader's signed URLs) and a
+ * thumbnail made from the first, then the chapter, its pages, the series' language row and the
+ * audit record are written and the draft deleted, in one transaction. The series' counters are
+ * recomputed at once for a chapter out now (a scheduled one is counted by the release check at
+ * its time), and the caches and page cache are emptied.
+ */
+export async function publishDraft(db: DB, input: { draftId: number; publish: PublishFields; actor: Actor; mediaDir?: string }, now: number): Promise<PublishResult> {
+  const mediaDir = input.mediaDir ?? config.mediaDir;
+  const { publish } = input;
+  const draft = await repo.draftById(db, input.draftId);
+  if (!draft) return { ok: false, error: 'missing' };
+  const pages = await repo.draftPages(db, draft.id);
+  if (pages.length === 0) return { ok: false, error: 'noPages' };
+  if (await repo.chapterNumberTaken(db, draft.series_id, draft.language, draft.number)) return { ok: false, error: 'duplicate' };
+  const releasedAt = publish.release === 'now' ? now : publish.release;
+  const saleAt = publish.saleAt ?? releasedAt;
+  if (publish.expiresAt !== null && publish.expiresAt <= Math.max(releasedAt, now)) return { ok: false, error: 'expiry' };
+  const e4pid = await newChapterE4pid(db);
+  const made: string[] = [];
+  const keys = pages.map((p, i) => publishedPageKey(e4pid, i, p.media_key.split('.').at(-1)!));
+  const thumbnail = `pool/thumbs/${e4pid.toLowerCase()}.webp`;
+  try {
+    await fsp.mkdir(path.join(mediaDir, 'chapters', e4pid.toLowerCase()), { recursive: true });
+    for (const [i, page] of pages.entries()) {
+      const dest = keyFile(keys[i]!, mediaDir);
+      // A hard link: instant and no second copy; the staging name goes with the draft.
+      await fsp.link(keyFile(page.media_key, mediaDir), dest).catch(() => fsp.copyFile(keyFile(page.media_key, mediaDir), dest));
+      made.push(dest);
+    }
+    const thumbFile = keyFile(thumbnail, mediaDir);
+    await fsp.mkdir(path.dirname(thumbFile), { recursive: true });
+    await sharp(keyFile(pages[0]!.media_key, mediaDir), { limitInputPixels: 10_000 * 10_000 }).resize({ width: 175, height: 250, fit: 'cover', position: 'top' }).webp({ quality: 70 }).toFile(thumbFile);
+    made.push(thumbFile);
+    const chapterId = await writeTransaction(db, async (tx) => {
+      await repo.ensureSeriesLanguage(tx, draft.series_id, draft.language, siteIdForLanguage(draft.language));
+      const flags = publish.flags;
+      const paid = publish.price > 0 && flags.purchase ? 1 : 0;
+      const id = await repo.insertChapter(tx, {
+        e4pid, series_id: draft.series_id, language: draft.language, number: draft.number, title: draft.title, subtitle: draft.subtitle,
+        released_at: releasedAt, sale_at: saleAt, expired_at: publish.expiresAt, original_price: publish.price, thumbnail,
+        purchase_enabled: flags.purchase ? 1 : 0, purchase_many_enabled: paid, daily_pass_enabled: flags.daily_pass ? 1 : 0, ads_enabled: flags.ads ? 1 : 0,
+        rental_enabled: flags.rental ? 1 : 0, subscription_enabled: flags.subscription ? 1 : 0, page_count: pages.length, created_at: now,
+      });
+      await repo.insertChapterPages(tx, pages.map((p, i) => ({ chapter_id: id, position: i, media_key: keys[i]!, width: p.width, height: p.height })));
+      await repo.deleteDraft(tx, draft.id);
+      await writeAudit(tx, input.actor, {
+        action: 'chapter.publish', object: { table: 'chapters', id },
+        before: { draft: draft.id },
+        after: { e4pid, series_id: draft.series_id, language: draft.language, number: draft.number, title: draft.title, price: publish.price, flags, released_at: releasedAt, sale_at: saleAt, expired_at: publish.expiresAt, pages: pages.length },
+      }, now);
+      return id;
+    });
+    await fsp.rm(path.join(stagingRoot(mediaDir), String(draft.id)), { recursive: true, force: true });
+    if (releasedAt <= now) await refreshReleasedSeries(db, releasedAt - 1, now);
+    catalogChanged();
+    return { ok: true, chapterId, e4pid, seriesId: draft.series_id, releasedAt };
+  } catch (error) {
+    await removeFiles(made);
+    throw error;
+  }
 }

@@ -2,4 +2,4 @@
 export { createShareLink, followShareLink } from './links.server';
 export { auditPage } from './audit.server';
 export { studioSections } from './sections.server';
-export { cleanupDrafts, draftPageFile, draftView, editDraft, seriesForNewChapter, uploadDraftPages, uploadNewDraft } from './drafts.server';
+export { cleanupDrafts, draftPageFile, draftView, editDraft, publishDraft, seriesForNewChapter, uploadDraftPages, uploadNewDraft } from './drafts.server';

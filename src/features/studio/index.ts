@@ -1,3 +1,3 @@
 /** The browser-safe door of the studio feature. */
 export { initShareLinks } from './share-link.client';
-export { CHAPTER_LANGUAGES, parseDraftFields, parseSeriesId } from './drafts';
+export { AVAILABILITY_FLAGS, CHAPTER_LANGUAGES, parseDraftFields, parsePublishFields, parseSeriesId } from './drafts';

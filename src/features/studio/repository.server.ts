@@ -146,3 +146,33 @@ export async function staleDrafts(db: DB, before: number): Promise<{ id: number;
 export async function allDraftIds(db: DB): Promise<Set<number>> {
   return new Set((await readRows(db, db.selectFrom('chapter_drafts').select('id'))).map((r) => Number(r.id)));
 }
+
+// ---------------------------------------------------------------- publishing a draft
+
+export async function chapterNumberTaken(db: DB, seriesId: number, language: string, number: number): Promise<boolean> {
+  return !!(await readRow(db, db.selectFrom('chapters').select('id').where('series_id', '=', seriesId).where('language', '=', language).where('number', '=', number)));
+}
+
+export async function e4pidTaken(db: DB, e4pid: string): Promise<boolean> {
+  return !!(await readRow(db, db.selectFrom('chapters').select('id').where('e4pid', '=', e4pid)));
+}
+
+/** The series is listed in the chapter's language (counters start at 0; the release refresh fills them). */
+export async function ensureSeriesLanguage(tx: WriteTx, seriesId: number, language: string, siteId: number): Promise<void> {
+  const row = await tx.selectFrom('series_languages').select('language').where('series_id', '=', seriesId).where('language', '=', language).executeTakeFirst();
+  if (!row) await tx.insertInto('series_languages').values({ series_id: seriesId, language, site_id: siteId, chapter_count: 0, last_updated: 0 }).execute();
+}
+
+export async function insertChapter(tx: WriteTx, row: {
+  e4pid: string; series_id: number; language: string; number: number; title: string | null; subtitle: string | null;
+  released_at: number; sale_at: number; expired_at: number | null; original_price: number; thumbnail: string | null;
+  purchase_enabled: number; purchase_many_enabled: number; daily_pass_enabled: number; ads_enabled: number; rental_enabled: number; subscription_enabled: number;
+  page_count: number; created_at: number;
+}): Promise<number> {
+  const r = await tx.insertInto('chapters').values(row).returning('id').executeTakeFirstOrThrow();
+  return Number(r.id);
+}
+
+export async function insertChapterPages(tx: WriteTx, rows: { chapter_id: number; position: number; media_key: string; width: number; height: number }[]): Promise<void> {
+  for (let at = 0; at < rows.length; at += 100) await tx.insertInto('chapter_pages').values(rows.slice(at, at + 100)).execute();
+}
