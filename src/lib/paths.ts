@@ -192,6 +192,10 @@ export function studioDraftPath(draftId: number): string {
 export function studioDraftUploadPath(draftId: number): string {
   return `${studioDraftPath(draftId)}pages/`;
 }
+/** A draft read as a reader would, in every reader mode (staff only). */
+export function studioDraftPreviewPath(draftId: number): string {
+  return `${studioDraftPath(draftId)}preview/`;
+}
 /** One page's image, for staff only (the staging folder is never a public media path). */
 export function studioDraftImagePath(draftId: number, position: number): string {
   return `${studioDraftPath(draftId)}pages/${position}/`;

@@ -124,6 +124,7 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'studio new chapter', file: 'studio/chapters/new/index.astro', path: '/studio/chapters/new/', query: `series=${s.id}`, kind: 'html', form: true },
     { name: 'studio chapter draft', file: 'studio/chapters/drafts/[id]/index.astro', path: '/studio/chapters/drafts/1/', query: '', kind: 'html', form: true, dynamic: [4] },
     { name: 'studio draft upload', file: 'studio/chapters/drafts/[id]/pages/index.astro', path: '/studio/chapters/drafts/1/pages/', query: '', kind: 'html', form: true, dynamic: [4] },
+    { name: 'studio draft preview', file: 'studio/chapters/drafts/[id]/preview.astro', path: '/studio/chapters/drafts/1/preview/', query: '', kind: 'html', dynamic: [4] },
     { name: 'studio draft page image', file: 'studio/chapters/drafts/[id]/pages/[position].ts', path: '/studio/chapters/drafts/1/pages/1/', query: '', kind: 'text', dynamic: [4, 6] },
   ];
 }

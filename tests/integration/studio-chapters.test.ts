@@ -130,6 +130,12 @@ for (const dialect of selectedDialects()) {
       expect([image.status, image.headers['content-type'], image.headers['cache-control']]).toEqual([200, 'image/png', 'private, no-store']);
       expect(image.body.equals(fs.readFileSync(path.join(MEDIA_DIR, pages[0]!.media_key)))).toBe(true);
 
+      // The preview: the reader's stage with every page, from the staff-only route, never cached.
+      const preview = await server.request(`/studio/chapters/drafts/${id}/preview/`, { headers: { cookie: editor.cookie } });
+      expect([preview.status, preview.headers['cache-control']]).toEqual([200, 'private, no-store']);
+      expect(preview.text).toContain('data-state="readable"');
+      expect([...preview.text.matchAll(/<img src="\/studio\/chapters\/drafts\/\d+\/pages\/(\d+)\/"/g)].map((m) => Number(m[1]))).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+
       // Move page 1 down, then delete page 3, then replace page 2 with a JPEG.
       expect((await form(server, editor, `/studio/chapters/drafts/${id}/`, { action: 'down', position: '1' })).status).toBe(303);
       expect((await pagesOf(server, id)).slice(0, 3).map((p) => p.original_name)).toEqual(['p2.png', 'p1.png', 'p3.png']);

@@ -62,6 +62,7 @@ export interface DraftRow {
   created_at: number;
   updated_at: number;
   series_name: string;
+  series_format: 'COMIC' | 'MANGA' | 'WEBTOON';
 }
 
 export interface DraftPageRow {
@@ -79,9 +80,9 @@ export async function seriesName(db: DB, seriesId: number): Promise<string | und
 
 export async function draftById(db: DB, id: number): Promise<DraftRow | undefined> {
   const row = await readRow(db, db.selectFrom('chapter_drafts as d').innerJoin('series as s', 's.id', 'd.series_id')
-    .select(['d.id', 'd.series_id', 'd.language', 'd.number', 'd.title', 'd.subtitle', 'd.created_by', 'd.created_at', 'd.updated_at', 's.name as series_name'])
+    .select(['d.id', 'd.series_id', 'd.language', 'd.number', 'd.title', 'd.subtitle', 'd.created_by', 'd.created_at', 'd.updated_at', 's.name as series_name', 's.format as series_format'])
     .where('d.id', '=', id));
-  return row && { ...row, id: Number(row.id), number: Number(row.number), created_at: Number(row.created_at), updated_at: Number(row.updated_at) };
+  return row && { ...row, series_format: row.series_format as DraftRow['series_format'], id: Number(row.id), number: Number(row.number), created_at: Number(row.created_at), updated_at: Number(row.updated_at) };
 }
 
 export async function draftPages(db: DB, draftId: number): Promise<DraftPageRow[]> {
