@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { anySeries, createReader, htmlText, MEDIA_DIR, message, selectedDialects, useServer, withDb, type Reader, type ServerClient } from './harness';
+import { anySeries, createReader, htmlText, MEDIA_DIR, message, npmRun, selectedDialects, useServer, withDb, type Reader, type ServerClient } from './harness';
 import { dateTimeLabel } from '~/lib/dates';
 import { declareSize, makeImage, makeZip, multipart, pngDeclaring, renameInZip, type Part } from '../support/uploads';
 
@@ -224,6 +224,36 @@ for (const dialect of selectedDialects()) {
       expect(taken.status).toBe(409);
       expect(htmlText(taken.text)).toContain(message('en', 'studio.publish.error.duplicate'));
       expect((await pagesOf(server, again)).length).toBe(3);
+    });
+
+    it('npm run drafts -- cleanup removes drafts untouched for a week, orphan staging folders and stale work folders, and keeps the rest', { timeout: 90_000 }, async () => {
+      const make = async () => {
+        const res = await newChapter([{ name: 'pages', file: { name: '1.png', data: await makeImage() } }]);
+        expect(res.status).toBe(303);
+        return Number(/drafts\/(\d+)\//.exec(res.headers.location ?? '')?.[1]);
+      };
+      const [stale, fresh] = [await make(), await make()];
+      const now = Math.floor(Date.now() / 1000);
+      await withDb(server, (db) => db.updateTable('chapter_drafts').set({ updated_at: now - 8 * 24 * 3600 }).where('id', '=', stale).execute());
+      const orphan = path.join(STAGING, '2147483000');
+      const work = path.join(STAGING, 'work-cleanup-test');
+      for (const dir of [orphan, work]) {
+        fs.mkdirSync(dir, { recursive: true });
+        fs.writeFileSync(path.join(dir, 'x.png'), 'x');
+      }
+      fs.utimesSync(orphan, now - 2 * 3600, now - 2 * 3600);
+      fs.utimesSync(work, now - 2 * 24 * 3600, now - 2 * 24 * 3600);
+      const run = await npmRun(server.databaseUrl, 'drafts', ['cleanup'], { MEDIA_DIR });
+      expect([run.code, run.stderr]).toEqual([0, '']);
+      expect(run.stdout).toContain('Removed 1 abandoned draft(s)');
+      expect(await pagesOf(server, stale)).toEqual([]);
+      expect(fs.existsSync(path.join(STAGING, String(stale)))).toBe(false);
+      expect(fs.existsSync(orphan)).toBe(false);
+      expect(fs.existsSync(work)).toBe(false);
+      expect((await pagesOf(server, fresh)).length).toBe(1);
+      expect(fs.existsSync(path.join(STAGING, String(fresh)))).toBe(true);
+      const audit = await withDb(server, (db) => db.selectFrom('audit_log').select(['action', 'actor_id']).where('object_table', '=', 'chapter_drafts').where('object_id', '=', String(stale)).orderBy('id').execute());
+      expect(audit.map((a) => [a.action, a.actor_id])).toEqual([['chapter_draft.create', editor.id], ['chapter_draft.expire', null]]);
     });
 
     it('answers 403 to a reader and to staff without content, and serves no staging file to them', async () => {
