@@ -14,7 +14,7 @@ function options(extra: Partial<FileUploadOptions> = {}): FileUploadOptions {
 }
 
 function post(body: Buffer | string, type: string, headers: Record<string, string> = {}): Request {
-  return new Request('http://localhost/studio/chapters/new/', { method: 'POST', body, headers: { 'content-type': type, ...headers } });
+  return new Request('http://localhost/studio/chapters/new/', { method: 'POST', body: typeof body === 'string' ? body : new Uint8Array(body), headers: { 'content-type': type, ...headers } });
 }
 
 describe('readFileUpload (multipart streamed to files)', () => {
