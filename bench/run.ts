@@ -3,7 +3,7 @@
  * production build, compared with a bare node:http server sending the same bytes; the series
  * page of a signed-in reader who owns chapters; and unlocks per second on SQLite and PostgreSQL
  * (bench/keys.ts). Closed loop, 25 connections, loopback only, bounded duration.
- * BENCH_ONLY=series|suggest|keys|signed|payments runs one part.
+ * BENCH_ONLY=series|suggest|keys|signed|payments|upload runs one part.
  */
 import { spawn, execSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,6 +17,7 @@ import { isCatalogEmpty, seedDemo } from '@db/seed/index';
 import { findChapter } from '~/features/catalog/index.server';
 import { benchPayments } from './payments';
 import { benchUnlocks, makeReaders, unlockable } from './keys';
+import { benchUpload, UPLOAD_TARGET_SECONDS } from './upload';
 
 const PORT = Number(process.env.BENCH_PORT ?? 4390);
 const CONNECTIONS = 25;
@@ -287,6 +288,9 @@ try {
     await warmUp(() => `/comics/${pick(slugs)}/`);
     const { anonymous, signedIn, signedOpen, ratio } = await benchSignedIn();
     console.log(`\nSigned-in series page (owns 5): ${signedIn.rps} req/s (anonymous page on the same series ${anonymous.rps} req/s); alternating: ${(ratio * 100).toFixed(0)} % of the anonymous page (reported, not a target: docs/decisions.md); at ${TARGETS.rps} req/s arriving p99 ${signedOpen.p99} ms. The anonymous page's targets (≥ ${TARGETS.rps} req/s, p99 ≤ ${TARGETS.p99Ms} ms at ${TARGETS.rps} req/s arriving): ${signedIn.rps >= TARGETS.rps && signedOpen.p99 <= TARGETS.p99Ms && signedIn.errors === 0 && signedOpen.errors === 0 ? 'met' : 'NOT met'}.`);
+  } else if (process.env.BENCH_ONLY === 'upload') {
+    const up = await benchUpload(DATABASE_URL, PORT);
+    console.log(`\nChapter upload: a ${up.pages}-page ${up.megabytes} MB CBZ is a draft with its preview in ${up.seconds} s (target ≤ ${UPLOAD_TARGET_SECONDS} s): ${up.seconds <= UPLOAD_TARGET_SECONDS ? 'met' : 'NOT met'}.`);
   } else if (process.env.BENCH_ONLY === 'suggest') {
     // Quick loop while tuning the search: only the suggestions rows.
     const { row, single } = await benchSuggestions();
@@ -345,6 +349,8 @@ try {
     console.log(`Home page: ${home.body.length} bytes HTML, ${homeGz} bytes gzipped; ${homeRow.rps} req/s, p99 ${homeRow.p99} ms at ${CONNECTIONS} connections.`);
     console.log(`Service time of one suggestions request (1 connection): p50 ${suggestSingle.p50} ms, p99 ${suggestSingle.p99} ms.`);
     console.log(`Series page reaches ${((series.rps / ceiling.rps) * 100).toFixed(1)}% of the bare-server ceiling rendered, ${((hot.rps / ceiling.rps) * 100).toFixed(1)}% from the page cache (p99 ${hot.p99} ms).`);
+    const upload = await benchUpload(DATABASE_URL, PORT);
+    console.log(`Chapter upload: a ${upload.pages}-page ${upload.megabytes} MB CBZ is a draft with its preview in ${upload.seconds} s (target ≤ ${UPLOAD_TARGET_SECONDS} s): ${upload.seconds <= UPLOAD_TARGET_SECONDS ? 'met' : 'NOT met'}.`);
     const unlocks = [await benchUnlocks('sqlite', PORT + 3, MEDIA_DIR), await benchUnlocks('postgres', PORT + 3, MEDIA_DIR)];
     const payments = [await benchPayments('sqlite', PORT + 3, MEDIA_DIR), await benchPayments('postgres', PORT + 3, MEDIA_DIR)];
     console.log(`Payments: order creation ${payments.map((r) => r.orders.rps).join(' / ')} orders/s, webhook confirmation ${payments.map((r) => r.webhooks.rps).join(' / ')} paid/s (SQLite / PostgreSQL).`);

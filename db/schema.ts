@@ -597,6 +597,30 @@ export interface SubscriptionChargeTable {
   paid_at: number | null;
 }
 
+/** A chapter being prepared in the studio (docs/staff.md, "Chapter uploads"); readers never see it. */
+export interface ChapterDraftTable {
+  id: Generated<number>;
+  series_id: number;
+  language: string;
+  number: number;
+  title: string | null;
+  subtitle: string | null;
+  created_by: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A draft's page: its file in the staging folder (`media_key`, relative to MEDIA_DIR). */
+export interface ChapterDraftPageTable {
+  draft_id: number;
+  position: number;
+  media_key: string;
+  width: number;
+  height: number;
+  original_name: string;
+  bytes: number;
+}
+
 export interface Database {
   charge_events: ChargeEventTable;
   refunds_due: RefundDueTable;
@@ -618,6 +642,9 @@ export interface Database {
   user_capabilities: UserCapabilityTable;
   audit_log: AuditLogTable;
   short_links: ShortLinkTable;
+  // Chapter drafts (studio chapters).
+  chapter_drafts: ChapterDraftTable;
+  chapter_draft_pages: ChapterDraftPageTable;
   sessions: SessionTable;
   rate_limits: RateLimitTable;
   app_check_uses: AppCheckUseTable;

@@ -41,10 +41,18 @@ export function isMalformedPath(url) {
 /** Requests with a body larger than this are refused before anything reads it (src/server/body.ts). */
 export const MAX_REQUEST_BODY = 64 * 1024;
 
-/** True when a request announces a body larger than any endpoint takes. */
-export function isOversized(headers) {
+/**
+ * The chapter upload routes take a chapter's pages: 300 MB and a little for the form
+ * (UPLOAD_BODY in src/features/studio/drafts.server.ts, which streams them to disk).
+ */
+export const UPLOAD_PATHS = /^\/studio\/chapters\/(new|drafts\/\d{1,12}\/pages)\/?(\?|$)/;
+export const MAX_UPLOAD_BODY = 301 * 1024 * 1024;
+
+/** True when a request announces a body larger than its route takes. */
+export function isOversized(headers, url = '/') {
   const declared = headers['content-length'];
-  return declared !== undefined && /^\d+$/.test(declared) && Number(declared) > MAX_REQUEST_BODY;
+  const max = UPLOAD_PATHS.test(url) ? MAX_UPLOAD_BODY : MAX_REQUEST_BODY;
+  return declared !== undefined && /^\d+$/.test(declared) && Number(declared) > max;
 }
 
 const catalogues = {};

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withTrailingSlash } from './slashless.mjs';
-import { applyProxyPolicy, isMalformedPath, isOversized, refuse } from './edge.mjs';
+import { applyProxyPolicy, isMalformedPath, isOversized, refuse, UPLOAD_PATHS } from './edge.mjs';
 import { MODULE_PRELOADS_FILE } from './module-preload-integration.mjs';
 
 process.env.NODE_ENV ??= 'production';
@@ -87,6 +87,25 @@ setInterval(() => {
   malformed = 0;
 }, 60_000).unref();
 
+/**
+ * Node's request time-out for one request: when its body has not all arrived within `ms`, the
+ * answer is 408 (if none has started) and the connection is closed, as Node does itself.
+ */
+function boundRequest(req, res, ms) {
+  if (req.complete) return;
+  const timer = setTimeout(() => {
+    if (req.complete) return;
+    if (!res.headersSent) {
+      res.writeHead(408, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close' });
+      res.end('Request Timeout');
+    }
+    req.socket.destroy();
+  }, ms);
+  const clear = () => clearTimeout(timer);
+  req.once('close', clear);
+  res.once('close', clear);
+}
+
 function onRequest(req, res) {
   if (req.method === 'GET' || req.method === 'HEAD') {
     const urlPath = (req.url ?? '/').split('?')[0];
@@ -97,7 +116,8 @@ function onRequest(req, res) {
     malformed++;
     return refuse(req, res, 400, 'error.url.malformed');
   }
-  if (isOversized(req.headers)) return refuse(req, res, 413, 'error.body.tooLarge');
+  if (isOversized(req.headers, req.url ?? '/')) return refuse(req, res, 413, 'error.body.tooLarge');
+  if (!UPLOAD_PATHS.test(req.url ?? '/')) boundRequest(req, res, REQUEST_TIMEOUT_MS);
   applyProxyPolicy(req.headers, config.trustProxy);
   req.url = withTrailingSlash(req.url ?? '/');
   const key = config.pageCacheBytes > 0 ? pages.pageCacheKey(req, config) : null;
@@ -123,9 +143,12 @@ function sendPage(req, res, page, state) {
   res.end(req.method === 'HEAD' ? undefined : page.body);
 }
 const server = http.createServer(onRequest);
-// A request, body included, must arrive within this time (Node's default is five minutes): a
-// client that announces a body and never sends it holds a socket and a queued page for no one.
-server.requestTimeout = 30_000;
+// A request, body included, must arrive within 30 s (Node's default is five minutes): a client
+// that announces a body and never sends it holds a socket and a queued page for no one. The
+// chapter upload routes take up to 300 MB, which needs 80 Mbit/s to arrive in 30 s: Node's own
+// limit is theirs (15 minutes), and every other request is held to 30 s by boundRequest.
+const REQUEST_TIMEOUT_MS = 30_000;
+server.requestTimeout = 15 * 60_000;
 server.headersTimeout = 20_000;
 
 /**

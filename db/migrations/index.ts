@@ -14,6 +14,7 @@ import * as demoAccounts from './2026-11-27T00-demo-accounts';
 import * as appCheck from './2026-11-27T01-app-check';
 import * as moneyOwners from './2026-11-27T02-money-owners';
 import * as staffCapabilities from './2026-11-28T00-staff-capabilities';
+import * as studioChapters from './2026-11-29T01-studio-chapters';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -32,6 +33,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T01-app-check': appCheck,
   '2026-11-27T02-money-owners': moneyOwners,
   '2026-11-28T00-staff-capabilities': staffCapabilities,
+  // Chapter drafts (studio chapters).
+  '2026-11-29T01-studio-chapters': studioChapters,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -190,6 +190,26 @@ export const studioSeriesPricesPath = (seriesId: number | string, at?: string): 
 export const studioChapterPricePath = (chapterId: number | string): string => `${STUDIO_PRICES_PATH}chapter/${chapterId}/`;
 /** A campaign's page; `new` with the series for a new one. */
 export const studioCampaignPath = (id: number | 'new', seriesId?: number): string => withQuery(`${STUDIO_PRICES_PATH}campaigns/${id}/`, { series: id === 'new' ? seriesId : null });
+/** Chapter drafts (docs/staff.md, "Chapter uploads"): a new one for a series, and a draft's pages. */
+export const STUDIO_NEW_CHAPTER_PATH = `${STUDIO_PATH}chapters/new/`;
+export function studioNewChapterPath(seriesId: number): string {
+  return `${STUDIO_NEW_CHAPTER_PATH}?series=${seriesId}`;
+}
+export function studioDraftPath(draftId: number): string {
+  return `${STUDIO_PATH}chapters/drafts/${draftId}/`;
+}
+/** Where a draft's uploads (more pages, or one page replaced) are posted. */
+export function studioDraftUploadPath(draftId: number): string {
+  return `${studioDraftPath(draftId)}pages/`;
+}
+/** A draft read as a reader would, in every reader mode (staff only). */
+export function studioDraftPreviewPath(draftId: number): string {
+  return `${studioDraftPath(draftId)}preview/`;
+}
+/** One page's image, for staff only (the staging folder is never a public media path). */
+export function studioDraftImagePath(draftId: number, position: number): string {
+  return `${studioDraftPath(draftId)}pages/${position}/`;
+}
 /** A page of the audit trail with its filters (empty ones left out). */
 export function studioAuditPath(query: Record<string, string | number>): string {
   const params = new URLSearchParams();

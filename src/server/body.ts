@@ -6,6 +6,11 @@
  * databases cannot store (NUL and other control characters, broken UTF-8) with 400, so both
  * dialects answer the same. scripts/edge.mjs refuses any body over 64 KB before the app sees it.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import busboy from 'busboy';
 import { config } from './config.mjs';
 
 /** Caps per kind of body: a login or favorite form is a few hundred bytes. */
@@ -134,4 +139,159 @@ export function field(form: URLSearchParams, name: string, max = 1024): string {
 /** The message key for a body error, for pages and endpoints that show it. */
 export function bodyErrorKey(error: BodyError): 'error.body.type' | 'error.body.malformed' | 'error.body.tooLarge' | 'error.body.timeout' {
   return `error.body.${error.reason}`;
+}
+
+/** A file of a multipart upload, written to disk as it arrived. */
+export interface UploadedFile {
+  field: string;
+  /** The browser's file name (its last path part), for ordering and messages only. */
+  name: string;
+  path: string;
+  size: number;
+}
+
+export interface FileUploadOptions {
+  /** Where the files go (created if missing; the caller removes it). */
+  dir: string;
+  /** Bytes the whole body may hold (announced or actual). */
+  maxBytes: number;
+  /** Bytes one file may hold, given its first bytes (at most 32), so an archive can be allowed more than an image. */
+  maxFileBytes: (head: Uint8Array) => number;
+  maxFiles: number;
+  /** Time the body may stay silent before the answer is 408 (an upload of 300 MB takes longer than a form). */
+  idleMs?: number;
+}
+
+export type FileUploadError = BodyError & { file?: string; limit?: 'file' | 'files' };
+export type FileUploadResult = { ok: true; fields: URLSearchParams; files: UploadedFile[] } | FileUploadError;
+
+/**
+ * A multipart form with files, streamed to files in `options.dir` with busboy
+ * (docs/decisions.md, "Chapter uploads"): nothing is held in memory but the text fields, and a
+ * file or body over its limit stops the reading at that byte (413, with the file's name). Text
+ * fields are clean text, as readForm's. On a refusal the files written so far are left for the
+ * caller to remove with the folder.
+ */
+export async function readFileUpload(request: Request, options: FileUploadOptions): Promise<FileUploadResult> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!MULTIPART.test(type)) return fail(415, 'type');
+  const declared = request.headers.get('content-length');
+  if (declared !== null && (!/^\d{1,15}$/.test(declared.trim()) || Number(declared) > options.maxBytes)) {
+    return /^\d{1,15}$/.test(declared.trim()) ? fail(413, 'tooLarge') : fail(400, 'malformed');
+  }
+  if (!request.body) return fail(400, 'malformed');
+  await fs.promises.mkdir(options.dir, { recursive: true });
+
+  let parser: ReturnType<typeof busboy>;
+  try {
+    parser = busboy({
+      headers: { 'content-type': type },
+      limits: { files: options.maxFiles, fields: 50, fieldSize: BODY_LIMITS.form, parts: options.maxFiles + 50, headerPairs: 20 },
+    });
+  } catch {
+    return fail(400, 'malformed');
+  }
+  const fields = new URLSearchParams();
+  const files: UploadedFile[] = [];
+  const writes: Promise<void>[] = [];
+  let total = 0;
+  let refusal: FileUploadError | null = null;
+  const input = Readable.fromWeb(request.body as WebReadableStream<Uint8Array>);
+
+  return new Promise<FileUploadResult>((resolve) => {
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    let settled = false;
+    const finish = (result: FileUploadResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(idle);
+      // Whatever was still writing is done (or destroyed) before the caller removes the folder.
+      void Promise.allSettled(writes).then(() => resolve(result));
+    };
+    const refuse = (error: FileUploadError) => {
+      if (refusal) return;
+      refusal = error;
+      input.unpipe(parser);
+      // The rest of the body is read and dropped, so the client (still sending) gets the answer
+      // instead of a reset; past the body cap, or when it went quiet, the connection goes.
+      let dropped = total;
+      if (error.status === 408) input.destroy();
+      else {
+        input.on('data', (chunk: Buffer) => {
+          dropped += chunk.length;
+          if (dropped > options.maxBytes) input.destroy();
+        });
+        input.resume();
+      }
+      finish(refusal);
+    };
+    const wake = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => refuse(fail(408, 'timeout')), options.idleMs ?? 60_000);
+    };
+    wake();
+
+    parser.on('field', (name, value, info) => {
+      if (info.nameTruncated || info.valueTruncated) return refuse(fail(413, 'tooLarge'));
+      if (!isCleanText(name) || !isCleanText(value)) return refuse(fail(400, 'malformed'));
+      fields.append(name, value);
+    });
+    parser.on('file', (field, stream, info) => {
+      const name = path.basename(String(info.filename ?? '').replaceAll('\\', '/')).slice(0, 255);
+      if (!isCleanText(name) || !isCleanText(field)) {
+        stream.resume();
+        return refuse(fail(400, 'malformed'));
+      }
+      const file = path.join(options.dir, `upload-${files.length}`);
+      const entry: UploadedFile = { field, name, path: file, size: 0 };
+      files.push(entry);
+      const out = fs.createWriteStream(file, { flags: 'wx' });
+      let head = new Uint8Array(0);
+      let max = Infinity;
+      writes.push(new Promise<void>((done) => {
+        out.on('close', () => done());
+        out.on('error', () => {
+          done();
+          refuse(fail(400, 'malformed'));
+        });
+      }));
+      stream.on('data', (chunk: Buffer) => {
+        wake();
+        entry.size += chunk.length;
+        total += chunk.length;
+        if (head.length < 32) {
+          head = Uint8Array.from([...head, ...chunk.subarray(0, 32 - head.length)]);
+          if (head.length >= 32) max = options.maxFileBytes(head);
+        }
+        if (entry.size > max || (head.length < 32 && entry.size > options.maxFileBytes(head))) {
+          stream.destroy();
+          out.destroy();
+          return refuse({ ...fail(413, 'tooLarge'), file: name, limit: 'file' });
+        }
+        if (total > options.maxBytes) {
+          stream.destroy();
+          out.destroy();
+          return refuse(fail(413, 'tooLarge'));
+        }
+        if (!out.write(chunk)) {
+          stream.pause();
+          out.once('drain', () => stream.resume());
+        }
+      });
+      stream.on('end', () => out.end());
+      stream.on('error', () => out.destroy());
+    });
+    parser.on('filesLimit', () => refuse({ ...fail(413, 'tooLarge'), limit: 'files' }));
+    parser.on('partsLimit', () => refuse({ ...fail(413, 'tooLarge'), limit: 'files' }));
+    parser.on('fieldsLimit', () => refuse(fail(413, 'tooLarge')));
+    parser.on('error', () => refuse(fail(400, 'malformed')));
+    parser.on('close', () => {
+      if (refusal) return;
+      // A file input left empty sends a part with no name and no bytes: not a file.
+      const sent = files.filter((f) => f.name !== '' || f.size > 0);
+      finish({ ok: true, fields, files: sent });
+    });
+    input.on('error', () => refuse(fail(400, 'malformed')));
+    input.pipe(parser);
+  });
 }

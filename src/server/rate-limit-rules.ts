@@ -42,6 +42,10 @@ export const LIMITS = {
   staffLinks: { max: 60, window: 10 * 60 },
   /** Capability changes from the studio's staff page (POST /studio/staff/): an admin setting up a few accounts. */
   staffChanges: { max: 30, window: 10 * 60 },
+  /** Chapter uploads (a new draft, more pages, a page replaced): each may be 300 MB of work for the server. */
+  studioUploads: { max: 60, window: 10 * 60 },
+  /** A draft's small forms (move a page, delete one, save its fields): a person reordering 30 pages clicks a lot. */
+  studioEdits: { max: 300, window: 10 * 60 },
   /** Bot-check challenges handed out. */
   appCheck: { max: 60, window: 60 },
   /** Unlocks by the form that works without JavaScript, taken without a bot-check token (docs/decisions.md, "App check"). */

@@ -60,6 +60,10 @@ export const ROUTES: readonly RoutePolicy[] = [
   // The studio's chapter offers: price, availability, times (pricing), a form without JavaScript.
   { path: /^\/studio\/prices\/chapter\/[^/]+\/$/, methods: ['POST'], limit: { name: 'staffChanges' }, answer: 'page' },
   { path: /^\/studio\/prices\/campaigns\/[^/]+\/$/, methods: ['POST'], limit: { name: 'staffChanges' }, answer: 'page' },
+  // Chapter drafts (content): uploads (a new draft, more pages or a page replaced; the edge lets
+  // these two take up to 300 MB), and the draft page's small forms (reorder, delete, fields).
+  { path: /^\/studio\/chapters\/(new|drafts\/[^/]+\/pages)\/$/, methods: ['POST'], limit: { name: 'studioUploads' }, answer: 'page' },
+  { path: /^\/studio\/chapters\/drafts\/[^/]+\/$/, methods: ['POST'], limit: { name: 'studioEdits' }, answer: 'page' },
   { path: /^\/webhooks\/pix\/$/, methods: ['POST'], limit: { exempt: "a payment provider's signed callback: the signature over the body authenticates it, and a provider retries what it is refused" }, answer: 'json' },
   // The bot check's challenge (src/server/app-check.ts): signing one derives a key, so it is counted.
   { path: /^\/api\/app-check\/challenge\/$/, methods: ['GET'], limit: { name: 'appCheck', anyone: true }, answer: 'json' },

@@ -126,6 +126,11 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'studio series prices', file: 'studio/prices/[series].astro', path: '/studio/prices/1/', query: 'at=2026-01-01T00:00', kind: 'html', dynamic: [3] },
     { name: 'studio campaign', file: 'studio/prices/campaigns/[id].astro', path: '/studio/prices/campaigns/new/', query: 'series=1&preview=1&discount=abc', kind: 'html', form: true, dynamic: [4] },
     { name: 'studio chapter offer', file: 'studio/prices/chapter/[id].astro', path: '/studio/prices/chapter/1/', query: '', kind: 'html', form: true, dynamic: [4] },
+    { name: 'studio new chapter', file: 'studio/chapters/new/index.astro', path: '/studio/chapters/new/', query: `series=${s.id}`, kind: 'html', form: true },
+    { name: 'studio chapter draft', file: 'studio/chapters/drafts/[id]/index.astro', path: '/studio/chapters/drafts/1/', query: '', kind: 'html', form: true, dynamic: [4] },
+    { name: 'studio draft upload', file: 'studio/chapters/drafts/[id]/pages/index.astro', path: '/studio/chapters/drafts/1/pages/', query: '', kind: 'html', form: true, dynamic: [4] },
+    { name: 'studio draft preview', file: 'studio/chapters/drafts/[id]/preview.astro', path: '/studio/chapters/drafts/1/preview/', query: '', kind: 'html', dynamic: [4] },
+    { name: 'studio draft page image', file: 'studio/chapters/drafts/[id]/pages/[position].ts', path: '/studio/chapters/drafts/1/pages/1/', query: '', kind: 'text', dynamic: [4, 6] },
   ];
 }
 

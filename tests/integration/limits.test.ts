@@ -33,6 +33,8 @@ const SAMPLES: Record<string, { path: string; body?: Record<string, string> }> =
   [/^\/studio\/prices\/chapter\/[^/]+\/$/.source]: { path: '/studio/prices/chapter/1/', body: { price: '1', zone: 'UTC' } },
   [/^\/studio\/prices\/campaigns\/[^/]+\/$/.source]: { path: '/studio/prices/campaigns/1/', body: { action: 'save', name: 'x' } },
   [/^\/studio\/staff\/$/.source]: { path: '/studio/staff/', body: { change: 'grant', email: 'nobody@example.test', capability: 'content' } },
+  [/^\/studio\/chapters\/(new|drafts\/[^/]+\/pages)\/$/.source]: { path: '/studio/chapters/new/', body: { series: '1', number: '1' } },
+  [/^\/studio\/chapters\/drafts\/[^/]+\/$/.source]: { path: '/studio/chapters/drafts/1/', body: { action: 'up', position: '2' } },
   [/^\/my\/purchase\/pix\/[^/]+\/$/.source]: { path: '/my/purchase/pix/ordnope/' },
   [/^\/my\/subscribe\/status\/[^/]+\/$/.source]: { path: '/my/subscribe/status/subnope/' },
   [/^\/api\/app-check\/challenge\/$/.source]: { path: '/api/app-check/challenge/' },

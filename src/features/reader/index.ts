@@ -1,4 +1,4 @@
 /** The browser-safe door of the reader feature: what pages and other features may use. */
-export { MODES, modeStorageKey } from './modes';
+export { defaultMode, MODES, modeStorageKey } from './modes';
 export { DEFAULT_FIT, FIT_STORAGE_KEY, FITS, pageSizes } from './view';
 export { initReader } from './reader.client';

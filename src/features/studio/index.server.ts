@@ -4,3 +4,4 @@ export { auditPage } from './audit.server';
 export { studioSections } from './sections.server';
 export { chapterOfferPage, MAX_CHAPTER_PRICE, OFFER_FLAGS, pricesSearch, saveChapterOffer, seriesPrices } from './prices.server';
 export { campaignPreview, campaignSubject, parseCampaign, saveCampaign, seriesCampaigns } from './campaigns.server';
+export { cleanupDrafts, draftPageFile, draftView, editDraft, publishDraft, seriesForNewChapter, uploadDraftPages, uploadNewDraft } from './drafts.server';

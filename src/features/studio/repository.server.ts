@@ -134,3 +134,132 @@ export async function updateCampaign(tx: WriteTx, id: number, values: CampaignVa
 export async function deleteCampaign(tx: WriteTx, id: number): Promise<void> {
   await tx.deleteFrom('campaigns').where('id', '=', id).execute();
 }
+
+// ---------------------------------------------------------------- chapter drafts
+
+export interface DraftRow {
+  id: number;
+  series_id: number;
+  language: string;
+  number: number;
+  title: string | null;
+  subtitle: string | null;
+  created_by: number | null;
+  created_at: number;
+  updated_at: number;
+  series_name: string;
+  series_format: 'COMIC' | 'MANGA' | 'WEBTOON';
+}
+
+export interface DraftPageRow {
+  position: number;
+  media_key: string;
+  width: number;
+  height: number;
+  original_name: string;
+  bytes: number;
+}
+
+export async function seriesName(db: DB, seriesId: number): Promise<string | undefined> {
+  return (await readRow(db, db.selectFrom('series').select('name').where('id', '=', seriesId)))?.name;
+}
+
+export async function draftById(db: DB, id: number): Promise<DraftRow | undefined> {
+  const row = await readRow(db, db.selectFrom('chapter_drafts as d').innerJoin('series as s', 's.id', 'd.series_id')
+    .select(['d.id', 'd.series_id', 'd.language', 'd.number', 'd.title', 'd.subtitle', 'd.created_by', 'd.created_at', 'd.updated_at', 's.name as series_name', 's.format as series_format'])
+    .where('d.id', '=', id));
+  return row && { ...row, series_format: row.series_format as DraftRow['series_format'], id: Number(row.id), number: Number(row.number), created_at: Number(row.created_at), updated_at: Number(row.updated_at) };
+}
+
+export async function draftPages(db: DB, draftId: number): Promise<DraftPageRow[]> {
+  const rows = await readRows(db, db.selectFrom('chapter_draft_pages').select(['position', 'media_key', 'width', 'height', 'original_name', 'bytes']).where('draft_id', '=', draftId).orderBy('position'));
+  return rows.map((r) => ({ ...r, position: Number(r.position), width: Number(r.width), height: Number(r.height), bytes: Number(r.bytes) }));
+}
+
+/** Drafts of a series, newest first (the series' chapter page lists them). */
+export async function draftsOfSeries(db: DB, seriesId: number): Promise<{ id: number; language: string; number: number; title: string | null; updated_at: number; pages: number }[]> {
+  const rows = await readRows(db, db.selectFrom('chapter_drafts as d')
+    .select((eb) => ['d.id', 'd.language', 'd.number', 'd.title', 'd.updated_at', eb.selectFrom('chapter_draft_pages as p').select((e) => e.fn.countAll<number>().as('n')).whereRef('p.draft_id', '=', 'd.id').as('pages')])
+    .where('d.series_id', '=', seriesId).orderBy('d.updated_at', 'desc').limit(50));
+  return rows.map((r) => ({ id: Number(r.id), language: r.language, number: Number(r.number), title: r.title, updated_at: Number(r.updated_at), pages: Number(r.pages ?? 0) }));
+}
+
+export async function insertDraft(tx: WriteTx, row: { series_id: number; language: string; number: number; title: string | null; subtitle: string | null; created_by: number; created_at: number; updated_at: number }): Promise<number> {
+  const r = await tx.insertInto('chapter_drafts').values(row).returning('id').executeTakeFirstOrThrow();
+  return Number(r.id);
+}
+
+export async function insertDraftPages(tx: WriteTx, rows: (DraftPageRow & { draft_id: number })[]): Promise<void> {
+  for (let at = 0; at < rows.length; at += 100) await tx.insertInto('chapter_draft_pages').values(rows.slice(at, at + 100)).execute();
+}
+
+export async function touchDraft(tx: WriteTx, id: number, now: number, fields: Partial<{ language: string; number: number; title: string | null; subtitle: string | null }> = {}): Promise<void> {
+  await tx.updateTable('chapter_drafts').set({ ...fields, updated_at: now }).where('id', '=', id).execute();
+}
+
+export async function replaceDraftPage(tx: WriteTx, draftId: number, position: number, page: Omit<DraftPageRow, 'position'>): Promise<void> {
+  await tx.updateTable('chapter_draft_pages').set(page).where('draft_id', '=', draftId).where('position', '=', position).execute();
+}
+
+/** Swaps two pages' positions (through -1, as (draft_id, position) is the key). */
+export async function swapDraftPages(tx: WriteTx, draftId: number, a: number, b: number): Promise<void> {
+  const move = (from: number, to: number) => tx.updateTable('chapter_draft_pages').set({ position: to }).where('draft_id', '=', draftId).where('position', '=', from).execute();
+  await move(a, -1);
+  await move(b, a);
+  await move(-1, b);
+}
+
+/**
+ * Deletes one page and closes the gap. The shift goes through negative positions: both
+ * databases check the key row by row, so `position - 1` in one statement could collide.
+ */
+export async function deleteDraftPage(tx: WriteTx, draftId: number, position: number): Promise<void> {
+  await tx.deleteFrom('chapter_draft_pages').where('draft_id', '=', draftId).where('position', '=', position).execute();
+  await tx.updateTable('chapter_draft_pages').set((eb) => ({ position: eb.neg(eb.ref('position')) })).where('draft_id', '=', draftId).where('position', '>', position).execute();
+  await tx.updateTable('chapter_draft_pages').set((eb) => ({ position: eb(eb.neg(eb.ref('position')), '-', 1) })).where('draft_id', '=', draftId).where('position', '<', 0).execute();
+}
+
+export async function deleteDraft(tx: WriteTx, id: number): Promise<void> {
+  await tx.deleteFrom('chapter_draft_pages').where('draft_id', '=', id).execute();
+  await tx.deleteFrom('chapter_drafts').where('id', '=', id).execute();
+}
+
+/** Drafts nobody has touched since `before` (the clean-up). */
+export async function staleDrafts(db: DB, before: number): Promise<{ id: number; series_id: number; number: number }[]> {
+  const rows = await readRows(db, db.selectFrom('chapter_drafts').select(['id', 'series_id', 'number']).where('updated_at', '<', before).orderBy('id'));
+  return rows.map((r) => ({ id: Number(r.id), series_id: Number(r.series_id), number: Number(r.number) }));
+}
+
+export async function allDraftIds(db: DB): Promise<Set<number>> {
+  return new Set((await readRows(db, db.selectFrom('chapter_drafts').select('id'))).map((r) => Number(r.id)));
+}
+
+// ---------------------------------------------------------------- publishing a draft
+
+export async function chapterNumberTaken(db: DB, seriesId: number, language: string, number: number): Promise<boolean> {
+  return !!(await readRow(db, db.selectFrom('chapters').select('id').where('series_id', '=', seriesId).where('language', '=', language).where('number', '=', number)));
+}
+
+export async function e4pidTaken(db: DB, e4pid: string): Promise<boolean> {
+  return !!(await readRow(db, db.selectFrom('chapters').select('id').where('e4pid', '=', e4pid)));
+}
+
+/** The series is listed in the chapter's language (counters start at 0; the release refresh fills them). */
+export async function ensureSeriesLanguage(tx: WriteTx, seriesId: number, language: string, siteId: number): Promise<void> {
+  const row = await tx.selectFrom('series_languages').select('language').where('series_id', '=', seriesId).where('language', '=', language).executeTakeFirst();
+  if (!row) await tx.insertInto('series_languages').values({ series_id: seriesId, language, site_id: siteId, chapter_count: 0, last_updated: 0 }).execute();
+}
+
+export async function insertChapter(tx: WriteTx, row: {
+  e4pid: string; series_id: number; language: string; number: number; title: string | null; subtitle: string | null;
+  released_at: number; sale_at: number; expired_at: number | null; original_price: number; thumbnail: string | null;
+  purchase_enabled: number; purchase_many_enabled: number; daily_pass_enabled: number; ads_enabled: number; rental_enabled: number; subscription_enabled: number;
+  page_count: number; created_at: number;
+}): Promise<number> {
+  const r = await tx.insertInto('chapters').values(row).returning('id').executeTakeFirstOrThrow();
+  return Number(r.id);
+}
+
+export async function insertChapterPages(tx: WriteTx, rows: { chapter_id: number; position: number; media_key: string; width: number; height: number }[]): Promise<void> {
+  for (let at = 0; at < rows.length; at += 100) await tx.insertInto('chapter_pages').values(rows.slice(at, at + 100)).execute();
+}
