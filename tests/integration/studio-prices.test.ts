@@ -120,7 +120,7 @@ for (const dialect of selectedDialects()) {
       const form = await get(`/studio/prices/chapter/${chapter.id}/`, pricing, 'br');
       expect(form.status).toBe(200);
       expect(htmlText(form.text)).toContain(message('pt-BR', 'studio.prices.listPrice'));
-      const saved = await save(pricing, chapter.id, { price: '12', purchase_enabled: '1', rental_enabled: '1', zone: 'UTC' });
+      const saved = await save(pricing, chapter.id, { price: '12', purchase: '1', rental: '1', zone: 'UTC' });
       expect([saved.status, saved.headers.location]).toEqual([303, `/studio/prices/chapter/${chapter.id}/?done=saved`]);
       const row = await offer(chapter.id);
       expect([Number(row.original_price), Number(row.purchase_enabled), Number(row.rental_enabled), Number(row.daily_pass_enabled)]).toEqual([12, 1, 1, 0]);
@@ -129,7 +129,7 @@ for (const dialect of selectedDialects()) {
       expect(JSON.parse(audit[0]!.before_json!)).toMatchObject({ price: 5, rental_enabled: 0 });
       expect(JSON.parse(audit[0]!.after_json!)).toMatchObject({ price: 12, rental_enabled: 1 });
       // The same form again changes nothing and writes no record.
-      const again = await save(pricing, chapter.id, { price: '12', purchase_enabled: '1', rental_enabled: '1', zone: 'UTC' });
+      const again = await save(pricing, chapter.id, { price: '12', purchase: '1', rental: '1', zone: 'UTC' });
       expect(again.headers.location).toBe(`/studio/prices/chapter/${chapter.id}/?done=unchanged`);
       expect(await withDb(server, async (db) => (await db.selectFrom('audit_log').select('id').where('object_table', '=', 'chapters').where('object_id', '=', String(chapter.id)).execute()).length)).toBe(1);
 
@@ -171,19 +171,19 @@ for (const dialect of selectedDialects()) {
     it('schedules in the staff member\'s zone, refuses a past release, and releases now on request', async () => {
       const chapter = await ownChapter(server, 3, now() + 10 * DAY);
       // 2040-01-15 09:30 in São Paulo (UTC-3) is 12:30 UTC.
-      const scheduled = await save(pricing, chapter.id, { price: '3', purchase_enabled: '1', zone: 'America/Sao_Paulo', release: '2040-01-15T09:30' });
+      const scheduled = await save(pricing, chapter.id, { price: '3', purchase: '1', zone: 'America/Sao_Paulo', release: '2040-01-15T09:30' });
       expect(scheduled.status).toBe(303);
       expect(Number((await offer(chapter.id)).released_at)).toBe(Date.UTC(2040, 0, 15, 12, 30) / 1000);
       expect(Number((await offer(chapter.id)).sale_at)).toBe(Date.UTC(2040, 0, 15, 12, 30) / 1000);
       const form = await get(`/studio/prices/chapter/${chapter.id}/`, pricing);
       expect(form.text).toContain('value="2040-01-15T12:30"');
-      const past = await save(pricing, chapter.id, { price: '3', purchase_enabled: '1', zone: 'UTC', release: '2020-01-01T00:00' });
+      const past = await save(pricing, chapter.id, { price: '3', purchase: '1', zone: 'UTC', release: '2020-01-01T00:00' });
       expect(past.status).toBe(422);
       expect(htmlText(past.text)).toContain(message('en', 'studio.prices.error.releasePast'));
       const reader = await createReader(server);
       await grantKeys(reader, 3);
       expect((await redeem(reader, chapter.e4pid)).status).toBe(409);
-      const release = await save(pricing, chapter.id, { price: '3', purchase_enabled: '1', zone: 'UTC', release_now: '1' });
+      const release = await save(pricing, chapter.id, { price: '3', purchase: '1', zone: 'UTC', release_now: '1' });
       expect(release.status).toBe(303);
       expect(Number((await offer(chapter.id)).released_at)).toBeLessThanOrEqual(now());
       const bought = await redeem(reader, chapter.e4pid);
@@ -202,7 +202,7 @@ for (const dialect of selectedDialects()) {
         headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin(), cookie: r.cookie, ...headers[i] },
       });
       const first = readers.slice(0, 4).map((r, i) => unlock(r, i));
-      const change = save(pricing, chapter.id, { price: '9', purchase_enabled: '1', zone: 'UTC' });
+      const change = save(pricing, chapter.id, { price: '9', purchase: '1', zone: 'UTC' });
       const rest = readers.slice(4).map((r, i) => unlock(r, i + 4));
       const answers = await Promise.all([...first, ...rest]);
       expect((await change).status).toBe(303);

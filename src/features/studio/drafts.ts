@@ -3,7 +3,7 @@
  * on the server, for both the new-chapter form and the draft's own form. Pure.
  */
 import { parseId } from '~/lib/params';
-import { isTimeZone, zoneOffset } from '~/lib/dates';
+import { fromLocalInput, isTimeZone } from '~/lib/dates';
 
 /** The content languages a chapter can be in: the sites' (src/lib/site.ts). */
 export const CHAPTER_LANGUAGES = ['en', 'pt-br'] as const;
@@ -44,18 +44,10 @@ export function parseSeriesId(raw: string | null): number | null {
   return parseId(raw);
 }
 
-/** `YYYY-MM-DDTHH:MM` (a datetime-local field) on the wall clock of `timeZone`, as unix seconds; null when malformed. */
+/** `YYYY-MM-DDTHH:MM` (a datetime-local field) on the wall clock of `timeZone`, as unix seconds; null when malformed or outside 2000-2200. */
 export function parseLocalDateTime(raw: string, timeZone: string): number | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(raw.trim());
-  if (!m) return null;
-  const [year, month, day, hour, minute, second] = m.slice(1).map((x) => Number(x ?? 0)) as [number, number, number, number, number, number];
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59 || year < 2000 || year > 2200) return null;
-  const wall = Date.UTC(year, month - 1, day, hour, minute, second) / 1000;
-  if (new Date(wall * 1000).getUTCDate() !== day) return null;
-  // Two passes settle the offset on either side of a daylight-saving change.
-  let at = wall - zoneOffset(wall, timeZone);
-  at = wall - zoneOffset(at, timeZone);
-  return at;
+  const at = fromLocalInput(raw.trim(), timeZone);
+  return at === null || at < 946_684_800 || at >= 7_258_118_400 ? null : at;
 }
 
 export const AVAILABILITY_FLAGS = ['purchase', 'daily_pass', 'ads', 'rental', 'subscription'] as const;
@@ -75,14 +67,15 @@ export interface PublishFields {
 
 export type PublishFieldError = 'price' | 'release' | 'sale' | 'expiry' | 'zone';
 
-export const PRICE_MAX = 10_000;
+/** The highest list price in keys: catches typos like 5000 (the seed's dearest chapter is 30). */
+export const PRICE_MAX = 999;
 
 /** The publish form, its times on the wall clock of `zone` (the zone field, checked). */
 export function parsePublishFields(form: URLSearchParams): { ok: true; value: PublishFields; zone: string } | { ok: false; error: PublishFieldError } {
   const zone = (form.get('zone') ?? '').trim();
   if (!zone || zone.length > 64 || !isTimeZone(zone)) return { ok: false, error: 'zone' };
   const priceText = (form.get('price') ?? '').trim();
-  if (!/^\d{1,5}$/.test(priceText) || Number(priceText) > PRICE_MAX) return { ok: false, error: 'price' };
+  if (!/^\d{1,4}$/.test(priceText) || Number(priceText) > PRICE_MAX) return { ok: false, error: 'price' };
   const flags = Object.fromEntries(AVAILABILITY_FLAGS.map((f) => [f, form.get(f) === '1'])) as Record<AvailabilityFlag, boolean>;
   let release: number | 'now' = 'now';
   if (form.get('release') === 'at') {

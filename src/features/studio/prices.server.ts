@@ -13,11 +13,10 @@ import { catalogChanged } from '~/server/cache';
 import { fromLocalInput, isTimeZone } from '~/lib/dates';
 import type { Site } from '~/lib/site';
 import * as repo from './repository.server';
+import { AVAILABILITY_FLAGS, PRICE_MAX, type AvailabilityFlag } from './drafts';
 
-/** The highest price a chapter may have, in keys (the seed's dearest is 30; a typo like 5000 is refused). */
-export const MAX_CHAPTER_PRICE = 999;
-export const OFFER_FLAGS = ['purchase_enabled', 'daily_pass_enabled', 'ads_enabled', 'rental_enabled', 'subscription_enabled'] as const;
-export type OfferFlag = (typeof OFFER_FLAGS)[number];
+/** A form's flag (the publish form's names) and its column. */
+const column = (f: AvailabilityFlag) => `${f}_enabled` as const;
 
 export type ChapterOffer = NonNullable<Awaited<ReturnType<typeof repo.chapterOffer>>>;
 
@@ -69,7 +68,8 @@ export type SaveOfferResult =
   | { outcome: 'invalid'; errors: OfferErrors };
 
 /**
- * Checks and saves one chapter's offer from the form's fields (times are `datetime-local`
+ * Checks and saves one chapter's offer from the form's fields (the publish form's names for the
+ * flags and the same price bound; times are `datetime-local`
  * values in `zone`, the staff member's zone). The release time can change only while the chapter
  * is still scheduled, and only to now or later: moving a released chapter back out of sight would
  * leave readers who own it, feeds and counts behind it. `release_now` releases a scheduled
@@ -81,7 +81,7 @@ export async function saveChapterOffer(db: DB, chapterId: number, form: Record<s
   if (!isTimeZone(zone)) errors.zone = 'zone';
   const priceText = (form.price ?? '').trim();
   const price = /^\d{1,4}$/.test(priceText) ? Number(priceText) : NaN;
-  if (!(price >= 0 && price <= MAX_CHAPTER_PRICE)) errors.price = 'price';
+  if (!(price >= 0 && price <= PRICE_MAX)) errors.price = 'price';
   const at = (field: 'release' | 'sale' | 'expiry'): number | null | undefined => {
     const v = (form[field] ?? '').trim();
     if (!v) return null;
@@ -113,7 +113,7 @@ export async function saveChapterOffer(db: DB, chapterId: number, form: Record<s
       released_at: releasedAt,
       sale_at: saleAt,
       expired_at: expiry ?? null,
-      ...Object.fromEntries(OFFER_FLAGS.map((f) => [f, form[f] === '1' ? 1 : 0])) as Record<OfferFlag, 0 | 1>,
+      ...Object.fromEntries(AVAILABILITY_FLAGS.map((f) => [column(f), form[f] === '1' ? 1 : 0])) as Record<ReturnType<typeof column>, 0 | 1>,
     };
     const old = summary(before);
     const next = summary({ ...before, ...change });
@@ -134,6 +134,6 @@ function summary(c: ChapterOffer) {
     released_at: Number(c.released_at),
     sale_at: Number(c.sale_at),
     expired_at: c.expired_at == null ? null : Number(c.expired_at),
-    ...Object.fromEntries(OFFER_FLAGS.map((f) => [f, Number(c[f])])),
+    ...Object.fromEntries(AVAILABILITY_FLAGS.map((f) => [column(f), Number(c[column(f)])])),
   };
 }
