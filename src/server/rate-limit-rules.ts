@@ -42,6 +42,8 @@ export const LIMITS = {
   staffLinks: { max: 60, window: 10 * 60 },
   /** Capability changes from the studio's staff page (POST /studio/staff/): an admin setting up a few accounts. */
   staffChanges: { max: 30, window: 10 * 60 },
+  /** Series saved in the studio's editor (POST /studio/series/new/ and /studio/series/{id}/): staff editing a catalogue, a save every few seconds at most. */
+  studioContent: { max: 60, window: 10 * 60 },
   /** Bot-check challenges handed out. */
   appCheck: { max: 60, window: 60 },
   /** Unlocks by the form that works without JavaScript, taken without a bot-check token (docs/decisions.md, "App check"). */

@@ -57,6 +57,8 @@ export const ROUTES: readonly RoutePolicy[] = [
   { path: /^\/_\/dynamic_link\/$/, methods: ['POST'], limit: { name: 'staffLinks' }, answer: 'json' },
   // The studio's staff page: grant and revoke capabilities (admin), a form without JavaScript.
   { path: /^\/studio\/staff\/$/, methods: ['POST'], limit: { name: 'staffChanges' }, answer: 'page' },
+  // The studio's series editor (content): create (new/) and save ({id}/; another segment is the page's 404), forms without JavaScript.
+  { path: /^\/studio\/series\/[^/]+\/$/, methods: ['POST'], limit: { name: 'studioContent' }, answer: 'page' },
   { path: /^\/webhooks\/pix\/$/, methods: ['POST'], limit: { exempt: "a payment provider's signed callback: the signature over the body authenticates it, and a provider retries what it is refused" }, answer: 'json' },
   // The bot check's challenge (src/server/app-check.ts): signing one derives a key, so it is counted.
   { path: /^\/api\/app-check\/challenge\/$/, methods: ['GET'], limit: { name: 'appCheck', anyone: true }, answer: 'json' },

@@ -121,6 +121,9 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'studio home', file: 'studio/index.astro', path: '/studio/', query: '', kind: 'html' },
     { name: 'studio audit trail', file: 'studio/audit/index.astro', path: '/studio/audit/', query: 'person=cli&from=2026-01-01&page=2', kind: 'html' },
     { name: 'studio staff', file: 'studio/staff/index.astro', path: '/studio/staff/', query: '', kind: 'html', form: true },
+    { name: 'studio series list', file: 'studio/series/index.astro', path: '/studio/series/', query: 'q=a&state=DRAFT&page=2', kind: 'html' },
+    { name: 'studio new series', file: 'studio/series/new/index.astro', path: '/studio/series/new/', query: '', kind: 'html', form: true },
+    { name: 'studio series editor', file: 'studio/series/[id]/index.astro', path: `/studio/series/${s.id}/`, query: '', kind: 'html', form: true },
   ];
 }
 

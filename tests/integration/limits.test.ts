@@ -31,6 +31,7 @@ const SAMPLES: Record<string, { path: string; body?: Record<string, string> }> =
   [/^\/(api|sapi)\/subscription\/add-comic\/$/.source]: { path: '/api/subscription/add-comic/' },
   [/^\/_\/dynamic_link\/$/.source]: { path: '/_/dynamic_link', body: { path: '/read/nope/nope/chapter-1/' } },
   [/^\/studio\/staff\/$/.source]: { path: '/studio/staff/', body: { change: 'grant', email: 'nobody@example.test', capability: 'content' } },
+  [/^\/studio\/series\/[^/]+\/$/.source]: { path: '/studio/series/new/', body: { 'original.name': 'Limited' } },
   [/^\/my\/purchase\/pix\/[^/]+\/$/.source]: { path: '/my/purchase/pix/ordnope/' },
   [/^\/my\/subscribe\/status\/[^/]+\/$/.source]: { path: '/my/subscribe/status/subnope/' },
   [/^\/api\/app-check\/challenge\/$/.source]: { path: '/api/app-check/challenge/' },

@@ -1,4 +1,6 @@
-/** The studio's rows: share links, and the audit trail's reading (its one writer is src/server/audit.ts). Private to the studio feature. */
+/** The studio's rows: share links, the audit trail's reading (its one writer is src/server/audit.ts), and the series editor's. Private to the studio feature. */
+import { sql, type Insertable, type Updateable } from 'kysely';
+import type { SeriesTable, SeriesTextTable } from '@db/schema';
 import { readRow, readRows, writeRows, type DB, type WriteTx } from '~/server/db';
 
 export async function insertShortLink(tx: WriteTx, row: { code: string; site_id: number; path: string; created_by: number; created_at: number }): Promise<number> {
@@ -47,4 +49,106 @@ export async function listAuditRecords(db: DB, filter: AuditFilter, offset: numb
   if (filter.from !== undefined) q = q.where('audit_log.at', '>=', filter.from);
   if (filter.to !== undefined) q = q.where('audit_log.at', '<', filter.to);
   return readRows(db, q.orderBy('audit_log.at', 'desc').orderBy('audit_log.id', 'desc').offset(offset).limit(limit + 1));
+}
+
+// ---------------------------------------------------------------- series (the series editor)
+
+/** What the studio's series list filters by: the site's series and every draft. */
+export interface StudioSeriesFilter {
+  siteId: number;
+  /** Lower-cased text found in the name or the slug; '' for all. */
+  text: string;
+  state: string | null;
+}
+
+/** `%text%` for LIKE, with the wildcards typed by staff taken literally. */
+const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * One page of the studio's series list, newest first: the series the site lists (any state but
+ * shown with it) and every draft, whichever site it will go to. Reads one row more than the page.
+ */
+export function listStudioSeries(db: DB, filter: StudioSeriesFilter, offset: number, limit: number) {
+  let q = db.selectFrom('series')
+    .select(['id', 'slug', 'name', 'state', 'format', 'adult', 'update_status', 'modified_at', 'chapter_count'])
+    .where((eb) => eb.or([
+      eb('state', '=', 'DRAFT'),
+      eb.exists(eb.selectFrom('series_languages').select('series_languages.series_id').whereRef('series_languages.series_id', '=', 'series.id').where('series_languages.site_id', '=', filter.siteId)),
+    ]));
+  if (filter.text) {
+    const pattern = likeText(filter.text);
+    q = q.where((eb) => eb.or([
+      eb(eb.fn('lower', ['name']), 'like', sql<string>`${pattern} escape '\\'`),
+      eb('slug', 'like', sql<string>`${pattern} escape '\\'`),
+    ]));
+  }
+  if (filter.state) q = q.where('state', '=', filter.state);
+  return readRows(db, q.orderBy('modified_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit + 1));
+}
+
+/** The languages (and sites) of these series. */
+export function languagesOfSeries(db: DB | WriteTx, ids: readonly number[]) {
+  if (!ids.length) return Promise.resolve([]);
+  return db.selectFrom('series_languages').select(['series_id', 'language', 'site_id']).where('series_id', 'in', [...ids]).orderBy('language').execute();
+}
+
+/** A series as the editor reads it, in any state (drafts included). */
+export function studioSeriesById(db: DB | WriteTx, id: number) {
+  return db.selectFrom('series').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function studioSeriesTexts(db: DB | WriteTx, id: number) {
+  return db.selectFrom('series_texts').selectAll().where('series_id', '=', id).orderBy('language').execute();
+}
+
+/** Whether another series (not `exceptId`) has this slug. */
+export async function slugTaken(db: DB | WriteTx, slug: string, exceptId: number | null): Promise<boolean> {
+  let q = db.selectFrom('series').select('id').where('slug', '=', slug);
+  if (exceptId !== null) q = q.where('id', '<>', exceptId);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+/** Slugs starting with `base` (to find the first free `base-N`). */
+export async function slugsLike(db: DB | WriteTx, base: string): Promise<Set<string>> {
+  const rows = await db.selectFrom('series').select('slug').where('slug', 'like', sql<string>`${likeText(base).slice(1)} escape '\\'`).execute();
+  return new Set(rows.map((r) => r.slug));
+}
+
+export async function e4pidTaken(db: DB | WriteTx, e4pid: string): Promise<boolean> {
+  return (await db.selectFrom('series').select('id').where('e4pid', '=', e4pid).executeTakeFirst()) !== undefined;
+}
+
+export async function insertSeries(tx: WriteTx, row: Insertable<SeriesTable>): Promise<number> {
+  const r = await tx.insertInto('series').values(row).returning('id').executeTakeFirstOrThrow();
+  return Number(r.id);
+}
+
+export async function updateSeries(tx: WriteTx, id: number, row: Updateable<SeriesTable>): Promise<void> {
+  await tx.updateTable('series').set(row).where('id', '=', id).execute();
+}
+
+/** Replaces one language's translation; null (every field empty) removes it. */
+export async function replaceSeriesText(tx: WriteTx, seriesId: number, language: string, text: Omit<SeriesTextTable, 'series_id' | 'language'> | null): Promise<void> {
+  await tx.deleteFrom('series_texts').where('series_id', '=', seriesId).where('language', '=', language).execute();
+  if (text) await tx.insertInto('series_texts').values({ series_id: seriesId, language, ...text }).execute();
+}
+
+/**
+ * Sets the languages a series is published in: removes the others, and adds the new ones with
+ * their released chapters counted now (the release check keeps them from then on).
+ */
+export async function setSeriesLanguages(tx: WriteTx, seriesId: number, languages: readonly { language: string; siteId: number }[], now: number): Promise<void> {
+  const wanted = languages.map((l) => l.language);
+  let del = tx.deleteFrom('series_languages').where('series_id', '=', seriesId);
+  if (wanted.length) del = del.where('language', 'not in', wanted);
+  await del.execute();
+  const have = new Set((await tx.selectFrom('series_languages').select('language').where('series_id', '=', seriesId).execute()).map((r) => r.language));
+  for (const l of languages) {
+    if (have.has(l.language)) continue;
+    const c = await tx.selectFrom('chapters')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('released_at').as('last')])
+      .where('series_id', '=', seriesId).where('language', '=', l.language).where('released_at', '<=', now)
+      .executeTakeFirst();
+    await tx.insertInto('series_languages').values({ series_id: seriesId, language: l.language, site_id: l.siteId, chapter_count: Number(c?.n ?? 0), last_updated: Number(c?.last ?? 0) }).execute();
+  }
 }

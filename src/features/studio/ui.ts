@@ -1,0 +1,2 @@
+/** The studio's components, for its pages. */
+export { default as SeriesForm } from './SeriesForm.astro';
