@@ -44,6 +44,8 @@ function seriesForm(name: string, changes: Record<string, string | string[]> = {
     state: 'DRAFT', languages: ['en'], slug: '', format: 'MANGA', update_status: 'WEEKLY', color: '#336699',
     'original.name': name, 'original.description': `The story of ${name}. It goes on.`, 'original.excerpt': `The story of ${name}.`,
     'original.update_text': '', 'original.chapter_name_format': '', alt: '',
+    publisher: '', geoblocks: '', new_tags: '', authors: '', artists: '',
+    starting_count: '0', catchup_count: '0', fpf: '', daily_pass_ttl: '72', daily_pass_recharge: '23', total_ads: '0', ads_ttl: '48', ads_hint: '',
     ...changes,
   };
   const form = new URLSearchParams();
@@ -183,6 +185,81 @@ for (const dialect of selectedDialects()) {
       expect((await get(server, '/sitemap-series.xml')).text).not.toContain(`/comics/${slug}/`);
       expect((await get(server, '/sitemap-series.xml', null, 'br')).text).toContain(`/comics/${slug}/`);
       expect(await auditRows(server, id)).toHaveLength(3);
+    });
+
+    it('tags (new ones too), people, publisher, country blocks and availability are saved in the shapes the pricing rule reads, shown by the API and found by search', async () => {
+      const editor = await staff(server, 'content');
+      const word = `zc${crypto.randomBytes(4).toString('hex')}`;
+      const { tag, person, publisher } = await withDb(server, async (db) => ({
+        tag: await db.selectFrom('tags').select(['id', 'slug']).orderBy('id').executeTakeFirstOrThrow(),
+        person: await db.selectFrom('people').select(['id', 'name']).orderBy('id').executeTakeFirstOrThrow(),
+        publisher: await db.selectFrom('publishers').select(['id']).orderBy('id').executeTakeFirstOrThrow(),
+      }));
+      const settings = {
+        state: 'ACTIVE', tags: [String(tag.id)], new_tags: `Zed ${word} | Zê ${word}`,
+        authors: `Ana ${word}\n${person.name.toUpperCase()}`, artists: `Bo ${word}`, publisher: String(publisher.id), geoblocks: 'pt, br BR',
+        starting_count: '2', catchup_count: '1', simulpub: '1', fpf: 'paid', daily_pass_enabled: '1', daily_pass_ttl: '24', daily_pass_recharge: '12',
+        ads_enabled: '1', total_ads: '3', ads_ttl: '6', ads_hint: 'Watch one',
+      };
+      const created = await post(server, '/studio/series/new/', editor, seriesForm(`Credits ${word}`, settings));
+      expect(created.status).toBe(303);
+      const id = idFrom(created.headers.location);
+      const api = (await get(server, `/api/comic.public/${id}`)).json().comic;
+      expect(api.author.map((p: { name: string }) => p.name)).toEqual([`Ana ${word}`, person.name]);
+      expect(api.artist.map((p: { name: string }) => p.name)).toEqual([`Bo ${word}`]);
+      expect(api.tags.map((t: { slug: string }) => t.slug)).toEqual([tag.slug, `zed-${word}`]);
+      expect(api.publisher.id).toBe(Number(publisher.id));
+      expect(api.geoblocks).toEqual(['BR', 'PT']);
+      expect(api.availability_strategy).toEqual({
+        starting_count: 2, simulpub: true, latest_only_free: false, fpf_becomes_paid: true, fpf_becomes_free: false, fpf_becomes_backlog: false,
+        backlog_becomes_backlog: false, catchup_count: 1, latest_episode_double: false,
+      });
+      const br = (await get(server, `/api/comic.public/${id}`, null, 'br')).json().comic;
+      expect(br.tags.map((t: { name: string }) => t.name)).toContain(`Zê ${word}`);
+      const row = (await seriesRow(server, id))!;
+      expect(JSON.parse(row.free_availability)).toEqual({
+        daily_pass_enabled: true, daily_pass_ttl: 86400, daily_pass_recharge: 43200, ads_enabled: true, total_ads: 3, available_ads: 3, ads_ttl: 21600,
+        subscribed: false, ads_hint: 'Watch one',
+      });
+      // The known person is reused (matched ignoring case), the new one made once.
+      expect(await withDb(server, async (db) => (await db.selectFrom('people').select('id').where('name', '=', person.name).execute()).length)).toBe(1);
+      // Search finds the series by its new author and its new tag.
+      expect((await get(server, `/search/suggest?q=${encodeURIComponent(`Ana ${word}`)}&site_id=1`)).text).toContain(row.slug);
+      expect((await get(server, `/search/suggest?q=${encodeURIComponent(`Zed ${word}`)}&site_id=1`)).text).toContain(row.slug);
+
+      // The editor shows what is stored; saving it as shown changes nothing.
+      const page = await get(server, `/studio/series/${id}/`, editor);
+      const newTag = (api.tags as { id: number; slug: string }[]).find((t) => t.slug === `zed-${word}`)!;
+      expect(page.text).toMatch(new RegExp(`name="tags" value="${newTag.id}" checked`));
+      expect(htmlText(page.text)).toContain(`Ana ${word} ${person.name}`);
+      const same = await post(server, `/studio/series/${id}/`, editor, seriesForm(`Credits ${word}`, {
+        ...settings, slug: row.slug, tags: [String(tag.id), String(newTag.id)], new_tags: '', authors: `Ana ${word}\n${person.name}`, geoblocks: 'BR, PT',
+      }));
+      expect(same.headers.location).toBe(`/studio/series/${id}/?done=unchanged`);
+      expect((await auditRows(server, id)).map((r) => r.action)).toEqual(['series.create']);
+
+      // Bad settings: 422 on the field, nothing written.
+      const bad: [Record<string, string | string[]>, string][] = [
+        [{ geoblocks: 'XX, Brazil' }, 'studio.series.error.countries'],
+        [{ starting_count: '-1' }, 'studio.series.error.count'],
+        [{ catchup_count: '10001' }, 'studio.series.error.count'],
+        [{ ads_enabled: '1', total_ads: '0' }, 'studio.series.error.adsNone'],
+        [{ total_ads: '101' }, 'studio.series.error.ads'],
+        [{ daily_pass_ttl: '0' }, 'studio.series.error.hours'],
+        [{ ads_ttl: 'soon' }, 'studio.series.error.hours'],
+        [{ tags: ['999999999'] }, 'studio.series.error.choice'],
+        [{ publisher: '999999999' }, 'studio.series.error.choice'],
+        [{ fpf: 'sometimes' }, 'studio.series.error.choice'],
+        [{ new_tags: 'Only English' }, 'studio.series.error.newTags'],
+        [{ authors: 'x'.repeat(121) }, 'studio.series.error.people'],
+      ];
+      for (const [change, key] of bad) {
+        const res = await post(server, `/studio/series/${id}/`, editor, seriesForm(`Credits ${word}`, { ...settings, new_tags: '', slug: row.slug, ...change }));
+        expect([key, res.status]).toEqual([key, 422]);
+        expect(htmlText(res.text)).toContain(message('en', key as never));
+      }
+      expect((await auditRows(server, id)).map((r) => r.action)).toEqual(['series.create']);
+      expect((await seriesRow(server, id))!.geoblocks).toBe('["BR","PT"]');
     });
 
     it('refused forms answer 422 with the message beside the field and the values kept; nothing is written', async () => {

@@ -2,5 +2,5 @@
 export { createShareLink, followShareLink } from './links.server';
 export { auditPage } from './audit.server';
 export { studioSections } from './sections.server';
-export { SERIES_FORM_MAX, createSeries, newSeriesValues, seriesValues, studioSeriesId, studioSeriesList, updateSeries } from './series.server';
-export type { FieldErrors, SeriesFormValues } from './series.server';
+export { SERIES_FORM_MAX, createSeries, newSeriesEditor, seriesEditor, studioSeriesId, studioSeriesList, updateSeries } from './series.server';
+export type { FieldErrors, SeriesFormOptions, SeriesFormValues } from './series.server';

@@ -152,3 +152,60 @@ export async function setSeriesLanguages(tx: WriteTx, seriesId: number, language
     await tx.insertInto('series_languages').values({ series_id: seriesId, language: l.language, site_id: l.siteId, chapter_count: Number(c?.n ?? 0), last_updated: Number(c?.last ?? 0) }).execute();
   }
 }
+
+/** Every tag and publisher, for the editor's choices. */
+export function allTags(db: DB | WriteTx) {
+  return db.selectFrom('tags').select(['id', 'slug', 'name', 'name_pt']).orderBy('name').orderBy('id').execute();
+}
+
+export function allPublishers(db: DB | WriteTx) {
+  return db.selectFrom('publishers').select(['id', 'name']).orderBy('name').orderBy('id').execute();
+}
+
+/** A series' tags (ids, in order) and people (role, name, in order). */
+export function tagsOfSeries(db: DB | WriteTx, seriesId: number) {
+  return db.selectFrom('series_tags').select('tag_id').where('series_id', '=', seriesId).orderBy('position').orderBy('tag_id').execute();
+}
+
+export function peopleOfSeries(db: DB | WriteTx, seriesId: number) {
+  return db.selectFrom('series_people').innerJoin('people', 'people.id', 'series_people.person_id')
+    .select(['series_people.role', 'people.name']).where('series_people.series_id', '=', seriesId)
+    .orderBy('series_people.role').orderBy('series_people.position').execute();
+}
+
+/** The tag with this slug, if any. */
+export function tagBySlug(db: DB | WriteTx, slug: string) {
+  return db.selectFrom('tags').select(['id']).where('slug', '=', slug).executeTakeFirst();
+}
+
+export async function insertTag(tx: WriteTx, row: { slug: string; name: string; name_pt: string }): Promise<number> {
+  const r = await tx.insertInto('tags').values({ ...row, description: '', color: '#888888', is_primary: 0, icon: 'NONE' }).returning('id').executeTakeFirstOrThrow();
+  return Number(r.id);
+}
+
+/** People whose name is one of these, ignoring case (the first made wins a tie). */
+export function peopleNamed(db: DB | WriteTx, lowerNames: readonly string[]) {
+  if (!lowerNames.length) return Promise.resolve([]);
+  return db.selectFrom('people').select(['id', 'name', 'slug'])
+    .where((eb) => eb(eb.fn('lower', ['name']), 'in', [...lowerNames])).orderBy('id').execute();
+}
+
+export async function peopleSlugsLike(db: DB | WriteTx, base: string): Promise<Set<string>> {
+  const rows = await db.selectFrom('people').select('slug').where('slug', 'like', sql<string>`${likeText(base).slice(1)} escape '\\'`).execute();
+  return new Set(rows.map((r) => r.slug));
+}
+
+export async function insertPerson(tx: WriteTx, row: { name: string; slug: string }): Promise<number> {
+  const r = await tx.insertInto('people').values({ ...row, alt: null }).returning('id').executeTakeFirstOrThrow();
+  return Number(r.id);
+}
+
+export async function setSeriesTags(tx: WriteTx, seriesId: number, tagIds: readonly number[]): Promise<void> {
+  await tx.deleteFrom('series_tags').where('series_id', '=', seriesId).execute();
+  if (tagIds.length) await tx.insertInto('series_tags').values(tagIds.map((tag_id, position) => ({ series_id: seriesId, tag_id, position }))).execute();
+}
+
+export async function setSeriesPeople(tx: WriteTx, seriesId: number, people: readonly { personId: number; role: 'author' | 'artist'; position: number }[]): Promise<void> {
+  await tx.deleteFrom('series_people').where('series_id', '=', seriesId).execute();
+  if (people.length) await tx.insertInto('series_people').values(people.map((p) => ({ series_id: seriesId, person_id: p.personId, role: p.role, position: p.position }))).execute();
+}
