@@ -42,9 +42,18 @@ export function isMalformedPath(url) {
 export const MAX_REQUEST_BODY = 64 * 1024;
 
 /** True when a request announces a body larger than any endpoint takes. */
-export function isOversized(headers) {
+/**
+ * The studio's image uploads (one image of up to 20 MB, issue 27) may carry more: the image and
+ * its multipart envelope. Only these paths; the route still checks the capability before reading.
+ */
+export const MAX_UPLOAD_BODY = 21 * 1024 * 1024;
+const UPLOAD_PATHS = /^\/studio\/series\/\d{1,12}\/images\/?(?:\?|$)/;
+
+/** Whether the declared body is larger than the path may take (`url`: the request target). */
+export function isOversized(headers, url = '') {
   const declared = headers['content-length'];
-  return declared !== undefined && /^\d+$/.test(declared) && Number(declared) > MAX_REQUEST_BODY;
+  const max = UPLOAD_PATHS.test(url) ? MAX_UPLOAD_BODY : MAX_REQUEST_BODY;
+  return declared !== undefined && /^\d+$/.test(declared) && Number(declared) > max;
 }
 
 const catalogues = {};

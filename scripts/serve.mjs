@@ -97,7 +97,7 @@ function onRequest(req, res) {
     malformed++;
     return refuse(req, res, 400, 'error.url.malformed');
   }
-  if (isOversized(req.headers)) return refuse(req, res, 413, 'error.body.tooLarge');
+  if (isOversized(req.headers, req.url ?? '/')) return refuse(req, res, 413, 'error.body.tooLarge');
   applyProxyPolicy(req.headers, config.trustProxy);
   req.url = withTrailingSlash(req.url ?? '/');
   const key = config.pageCacheBytes > 0 ? pages.pageCacheKey(req, config) : null;

@@ -187,6 +187,11 @@ export function studioSeriesPath(id: number, query?: Record<string, string>): st
   const qs = query ? new URLSearchParams(query).toString() : '';
   return `${STUDIO_SERIES_PATH}${id}/${qs ? `?${qs}` : ''}`;
 }
+/** A series' images in the studio. */
+export function studioSeriesImagesPath(id: number, query?: Record<string, string>): string {
+  const qs = query ? new URLSearchParams(query).toString() : '';
+  return `${STUDIO_SERIES_PATH}${id}/images/${qs ? `?${qs}` : ''}`;
+}
 /** A page of the series list with its filters (empty ones left out). */
 export function studioSeriesListPath(query: Record<string, string | number>): string {
   const params = new URLSearchParams();

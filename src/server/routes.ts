@@ -59,6 +59,8 @@ export const ROUTES: readonly RoutePolicy[] = [
   { path: /^\/studio\/staff\/$/, methods: ['POST'], limit: { name: 'staffChanges' }, answer: 'page' },
   // The studio's series editor (content): create (new/) and save ({id}/; another segment is the page's 404), forms without JavaScript.
   { path: /^\/studio\/series\/[^/]+\/$/, methods: ['POST'], limit: { name: 'studioContent' }, answer: 'page' },
+  // The series' images (content): one image per upload, sharp makes every size.
+  { path: /^\/studio\/series\/[^/]+\/images\/$/, methods: ['POST'], limit: { name: 'studioUploads' }, answer: 'page' },
   { path: /^\/webhooks\/pix\/$/, methods: ['POST'], limit: { exempt: "a payment provider's signed callback: the signature over the body authenticates it, and a provider retries what it is refused" }, answer: 'json' },
   // The bot check's challenge (src/server/app-check.ts): signing one derives a key, so it is counted.
   { path: /^\/api\/app-check\/challenge\/$/, methods: ['GET'], limit: { name: 'appCheck', anyone: true }, answer: 'json' },

@@ -124,6 +124,7 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'studio series list', file: 'studio/series/index.astro', path: '/studio/series/', query: 'q=a&state=DRAFT&page=2', kind: 'html' },
     { name: 'studio new series', file: 'studio/series/new/index.astro', path: '/studio/series/new/', query: '', kind: 'html', form: true },
     { name: 'studio series editor', file: 'studio/series/[id]/index.astro', path: `/studio/series/${s.id}/`, query: '', kind: 'html', form: true },
+    { name: 'studio series images', file: 'studio/series/[id]/images/index.astro', path: `/studio/series/${s.id}/images/`, query: '', kind: 'html', form: true },
   ];
 }
 

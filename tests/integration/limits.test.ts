@@ -32,6 +32,7 @@ const SAMPLES: Record<string, { path: string; body?: Record<string, string> }> =
   [/^\/_\/dynamic_link\/$/.source]: { path: '/_/dynamic_link', body: { path: '/read/nope/nope/chapter-1/' } },
   [/^\/studio\/staff\/$/.source]: { path: '/studio/staff/', body: { change: 'grant', email: 'nobody@example.test', capability: 'content' } },
   [/^\/studio\/series\/[^/]+\/$/.source]: { path: '/studio/series/new/', body: { 'original.name': 'Limited' } },
+  [/^\/studio\/series\/[^/]+\/images\/$/.source]: { path: '/studio/series/1/images/', body: { kind: 'cover' } },
   [/^\/my\/purchase\/pix\/[^/]+\/$/.source]: { path: '/my/purchase/pix/ordnope/' },
   [/^\/my\/subscribe\/status\/[^/]+\/$/.source]: { path: '/my/subscribe/status/subnope/' },
   [/^\/api\/app-check\/challenge\/$/.source]: { path: '/api/app-check/challenge/' },

@@ -74,7 +74,7 @@ for (const dialect of selectedDialects()) {
 
     it('every studio page sends the signed-out to the login page with the way back, and refuses a reader in its language', async () => {
       const pages = studioPages();
-      expect(pages).toEqual(expect.arrayContaining(['/studio/', '/studio/audit/', '/studio/staff/', '/studio/series/', '/studio/series/new/', '/studio/series/1/']));
+      expect(pages).toEqual(expect.arrayContaining(['/studio/', '/studio/audit/', '/studio/staff/', '/studio/series/', '/studio/series/new/', '/studio/series/1/', '/studio/series/1/images/']));
       const reader = await createReader(server);
       for (const page of pages) {
         const anon = await get(server, page, null);

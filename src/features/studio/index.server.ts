@@ -4,3 +4,4 @@ export { auditPage } from './audit.server';
 export { studioSections } from './sections.server';
 export { SERIES_FORM_MAX, createSeries, newSeriesEditor, seriesEditor, studioSeriesId, studioSeriesList, updateSeries } from './series.server';
 export type { FieldErrors, SeriesFormOptions, SeriesFormValues } from './series.server';
+export { IMAGE_KINDS, UPLOAD_MAX_BYTES, seriesImagesOf, uploadSeriesImage } from './images.server';
