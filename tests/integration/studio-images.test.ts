@@ -25,7 +25,7 @@ async function staff(server: ServerClient, capability: 'content' | 'pricing'): P
 async function multipart(kind: string, file: Uint8Array | null, name = 'image.bin'): Promise<{ body: Buffer; type: string }> {
   const form = new FormData();
   form.set('kind', kind);
-  if (file) form.set('image', new Blob([file]), name);
+  if (file) form.set('image', new Blob([new Uint8Array(file)]), name);
   const req = new Request('http://x/', { method: 'POST', body: form });
   return { body: Buffer.from(await req.arrayBuffer()), type: req.headers.get('content-type')! };
 }
