@@ -117,7 +117,10 @@ for (const dialect of selectedDialects()) {
         listing: false, suggest: false, sitemap: false, favorite: 404,
       });
 
-      // The studio lists it among the drafts.
+      // The studio's home offers the series section to content staff; its list shows the draft.
+      const home = await get(server, '/studio/', editor, 'br');
+      expect(home.text).toContain('href="/studio/series/"');
+      expect(htmlText(home.text)).toContain(message('pt-BR', 'studio.section.series'));
       const list = await get(server, `/studio/series/?q=${word}&state=DRAFT`, editor);
       expect(list.status).toBe(200);
       expect(list.text).toContain(`href="/studio/series/${id}/"`);
