@@ -157,6 +157,7 @@ for (const dialect of selectedDialects()) {
       const form = seriesForm(`Iron ${word} Bell`, {
         state: 'ACTIVE', languages: ['en', 'pt-br'],
         'pt-br.name': `Sino ${word} de Ferro`, 'pt-br.description': 'Uma história de ferro.',
+        'notes.en': `New chapters every Friday ${word}`, 'notes.pt-br': `Capítulos novos toda sexta ${word}`,
       });
       const created = await post(server, '/studio/series/new/', editor, form, { site: 'br' });
       expect(created.status).toBe(303);
@@ -165,8 +166,16 @@ for (const dialect of selectedDialects()) {
       const br = await get(server, `/comics/${slug}/`, null, 'br');
       expect(br.status).toBe(200);
       expect(htmlText(br.text)).toContain(`Sino ${word} de Ferro`);
+      expect(htmlText(br.text)).toContain(`Capítulos novos toda sexta ${word}`);
+      expect(htmlText(br.text)).not.toContain(`New chapters every Friday ${word}`);
       const en = await get(server, `/comics/${slug}/`);
       expect(htmlText(en.text)).toContain(`Iron ${word} Bell`);
+      expect(htmlText(en.text)).toContain(`New chapters every Friday ${word}`);
+      expect(htmlText(en.text)).not.toContain(`Capítulos novos toda sexta ${word}`);
+      expect(JSON.parse((await seriesRow(server, id))!.hints)).toEqual([
+        { text: `New chapters every Friday ${word}`, icon: 'NONE', language: 'en' },
+        { text: `Capítulos novos toda sexta ${word}`, icon: 'NONE', language: 'pt-br' },
+      ]);
 
       // The editor on the Brazilian host speaks Portuguese; an empty translation shows the original as its placeholder.
       const editorPage = await get(server, `/studio/series/${id}/`, editor, 'br');
@@ -255,6 +264,7 @@ for (const dialect of selectedDialects()) {
         [{ fpf: 'sometimes' }, 'studio.series.error.choice'],
         [{ new_tags: 'Only English' }, 'studio.series.error.newTags'],
         [{ authors: 'x'.repeat(121) }, 'studio.series.error.people'],
+        [{ 'notes.pt-br': 'y'.repeat(201) }, 'studio.series.error.notes'],
       ];
       for (const [change, key] of bad) {
         const res = await post(server, `/studio/series/${id}/`, editor, seriesForm(`Credits ${word}`, { ...settings, new_tags: '', slug: row.slug, ...change }));

@@ -18,6 +18,7 @@ import { catalogChanged } from '~/server/cache';
 import { writeAudit, type AuditActor } from '~/server/audit';
 import { writeTransaction, type DB, type WriteTx } from '~/server/db';
 import { reindexSeries } from '~/server/search-index';
+import { firstLanguage } from '~/features/catalog';
 import { refreshSearchIndexes } from '~/features/search/index.server';
 import * as repo from './repository.server';
 
@@ -50,6 +51,7 @@ export type Texts = Record<TextField, string>;
 /** What becomes of a chapter after its first period (free period, catch-up): the strategy's fpf_* flags, at most one set. */
 export const FPF_MODES = ['', 'backlog', 'paid', 'free'] as const;
 const MAX_TAGS = 20;
+const MAX_NOTES = 10;
 const MAX_NEW_TAGS = 10;
 const MAX_PEOPLE = 20;
 const MAX_COUNT = 10_000;
@@ -104,6 +106,8 @@ export interface SeriesFormValues {
   allFree: boolean;
   strategy: StrategyValues;
   free: FreeValues;
+  /** The series page's notes ("New chapters every Friday"), one a line, per site language. */
+  notes: Record<SeriesLanguage, string>;
 }
 
 /** The editor's choices: every tag and publisher. */
@@ -115,7 +119,7 @@ export interface SeriesFormOptions {
 /** A field's name in the form, also the key of its message. */
 export type FieldName = `original.${TextField}` | `${SeriesLanguage}.${TextField}` | 'alt' | 'format' | 'update_status' | 'color' | 'slug' | 'languages' | 'state'
   | 'tags' | 'new_tags' | 'authors' | 'artists' | 'publisher' | 'geoblocks' | 'starting_count' | 'catchup_count' | 'fpf'
-  | 'daily_pass_ttl' | 'daily_pass_recharge' | 'total_ads' | 'ads_ttl' | 'ads_hint';
+  | 'daily_pass_ttl' | 'daily_pass_recharge' | 'total_ads' | 'ads_ttl' | 'ads_hint' | `notes.${SeriesLanguage}`;
 export type FieldErrors = Partial<Record<FieldName, MessageKey>>;
 
 const emptyTexts = (): Texts => ({ name: '', description: '', excerpt: '', update_text: '', chapter_name_format: '' });
@@ -128,6 +132,7 @@ export function newSeriesValues(language: string): SeriesFormValues {
     tags: [], newTags: '', authors: '', artists: '', publisher: '', geoblocks: '', allFree: false,
     strategy: { starting_count: '0', catchup_count: '0', simulpub: false, latest_only_free: false, fpf: '', backlog_becomes_backlog: false, latest_episode_double: false },
     free: { daily_pass_enabled: false, daily_pass_ttl: '72', daily_pass_recharge: '23', ads_enabled: false, total_ads: '0', ads_ttl: '48', ads_hint: '' },
+    notes: { en: '', 'pt-br': '' },
   };
 }
 
@@ -249,6 +254,7 @@ export function readSeriesForm(form: URLSearchParams): { values: SeriesFormValue
       daily_pass_enabled: form.get('daily_pass_enabled') === '1', daily_pass_ttl: text('daily_pass_ttl'), daily_pass_recharge: text('daily_pass_recharge'),
       ads_enabled: form.get('ads_enabled') === '1', total_ads: text('total_ads'), ads_ttl: text('ads_ttl'), ads_hint: text('ads_hint'),
     },
+    notes: { en: text('notes.en'), 'pt-br': text('notes.pt-br') },
   };
   if (!values.original.name) errors['original.name'] = 'studio.series.error.name';
   if (values.alt.length > ALT_MAX) errors.alt = 'studio.series.error.tooLong';
@@ -275,6 +281,10 @@ export function readSeriesForm(form: URLSearchParams): { values: SeriesFormValue
   }
   if (!WHOLE.test(values.free.total_ads) || Number(values.free.total_ads) > 100) errors.total_ads = 'studio.series.error.ads';
   else if (values.free.ads_enabled && Number(values.free.total_ads) < 1) errors.total_ads = 'studio.series.error.adsNone';
+  for (const l of SERIES_LANGUAGES) {
+    const notes = lines(values.notes[l]);
+    if (values.notes[l].length > 2500 || notes.length > MAX_NOTES || notes.some((n) => n.length > 200)) errors[`notes.${l}`] = 'studio.series.error.notes';
+  }
   if (values.free.ads_hint.length > 200) errors.ads_hint = 'studio.series.error.tooLong';
   else if (/\n/.test(values.free.ads_hint)) errors.ads_hint = 'studio.series.error.oneLine';
   return { values, errors };
@@ -287,6 +297,7 @@ export async function seriesValues(db: DB, id: number): Promise<SeriesFormValues
   const [texts, languages, tags, people] = await Promise.all([repo.studioSeriesTexts(db, id), repo.languagesOfSeries(db, [id]), repo.tagsOfSeries(db, id), repo.peopleOfSeries(db, id)]);
   const strategy = jsonObject(row.availability_strategy);
   const free = jsonObject(row.free_availability);
+  const notes = notesOf(row.hints, languages.map((l) => l.language));
   let geoblocks: unknown = [];
   try {
     geoblocks = JSON.parse(row.geoblocks);
@@ -325,7 +336,42 @@ export async function seriesValues(db: DB, id: number): Promise<SeriesFormValues
       ads_enabled: bool(free.ads_enabled), total_ads: String(num(free.total_ads)), ads_ttl: hoursOf(num(free.ads_ttl) || 2 * 86400),
       ads_hint: typeof free.ads_hint === 'string' ? free.ads_hint : '',
     },
+    notes: { en: notes.en.map((n) => n.text).join('\n'), 'pt-br': notes['pt-br'].map((n) => n.text).join('\n') },
   };
+}
+
+interface Note { text: string; icon: string; language?: string }
+
+/** The stored notes (series.hints) by the site language they show on (a note without one is in the series' first language, as the series page reads it); others kept aside. */
+function notesOf(hintsJson: string, seriesLanguages: readonly string[]): Record<SeriesLanguage, Note[]> & { other: Note[] } {
+  const out: Record<SeriesLanguage, Note[]> & { other: Note[] } = { en: [], 'pt-br': [], other: [] };
+  let list: unknown = [];
+  try {
+    list = JSON.parse(hintsJson);
+  } catch { /* none */ }
+  const first = firstLanguage(seriesLanguages);
+  for (const h of Array.isArray(list) ? list : []) {
+    if (!h || typeof h !== 'object' || typeof (h as Note).text !== 'string') continue;
+    const note = h as Note;
+    const language = typeof note.language === 'string' ? note.language : first;
+    if (language === 'en' || language === 'pt-br') out[language].push(note);
+    else out.other.push(note);
+  }
+  return out;
+}
+
+/**
+ * The notes to store: each language's lines, with the language named (so a language added later
+ * does not move them), an unchanged note keeping its icon (new ones have none); notes of other
+ * languages kept as they were.
+ */
+function hintsJson(stored: string, seriesLanguages: readonly string[], v: SeriesFormValues): string {
+  const before = notesOf(stored, seriesLanguages);
+  const out: Note[] = [];
+  for (const l of SERIES_LANGUAGES) {
+    for (const text of lines(v.notes[l])) out.push({ text, icon: before[l].find((n) => n.text === text)?.icon ?? 'NONE', language: l });
+  }
+  return JSON.stringify([...out, ...before.other]);
 }
 
 /** What the audit record keeps of a series: the fields, long texts cut. */
@@ -346,6 +392,7 @@ function summary(v: SeriesFormValues): Record<string, unknown> {
   out.all_free = v.allFree;
   out.availability_strategy = JSON.stringify(strategyOf(v.strategy));
   out.free_availability = JSON.stringify(freeOf(v.free));
+  for (const l of SERIES_LANGUAGES) out[`notes.${l}`] = lines(v.notes[l]).join(' / ');
   return out;
 }
 
@@ -505,7 +552,7 @@ export async function createSeries(db: DB, form: URLSearchParams, actor: AuditAc
         ...columns(values), e4pid,
         in_exclusive: 0, in_hype: 0,
         free_availability: JSON.stringify({ ...NEW_FREE_AVAILABILITY, ...freeOf(values.free) }),
-        chapter_title: null, images: '{}', copyright: null, cover_copyright: null, chapter_copyright: null, hints: '[]',
+        chapter_title: null, images: '{}', copyright: null, cover_copyright: null, chapter_copyright: null, hints: hintsJson('[]', values.languages, values),
         popularity: 0, created_at: now, modified_at: now, last_updated: 0, largest_chapter: 0, chapter_count: 0,
       });
       await writeTexts(tx, id, values, now);
@@ -537,7 +584,12 @@ export async function updateSeries(db: DB, id: number, form: URLSearchParams, ac
   try {
     await writeTransaction(db, async (tx) => {
       // The free-availability JSON keeps the keys the form does not edit (its shape stays the seed's).
-      await repo.updateSeries(tx, id, { ...columns(values), free_availability: JSON.stringify({ ...jsonObject(stored?.free_availability ?? '{}'), ...freeOf(values.free) }), modified_at: now });
+      await repo.updateSeries(tx, id, {
+        ...columns(values),
+        free_availability: JSON.stringify({ ...jsonObject(stored?.free_availability ?? '{}'), ...freeOf(values.free) }),
+        hints: hintsJson(stored?.hints ?? '[]', current.languages, values),
+        modified_at: now,
+      });
       await writeTexts(tx, id, values, now);
       await writeAudit(tx, actor, { action: 'series.update', object: { table: 'series', id }, before: diff.before, after: diff.after }, now);
     });
