@@ -66,7 +66,11 @@ export interface SeriesTable {
   free_availability: Json;
   /** JSON array of ISO country codes. */
   geoblocks: Json;
-  /** 'ACTIVE', 'REMOVED' (withdrawn; owned chapters stay readable) or 'BLOCKED' (unavailable everywhere). */
+  /**
+   * 'ACTIVE', 'REMOVED' (withdrawn; owned chapters stay readable) or 'BLOCKED' (unavailable
+   * everywhere); 'DRAFT' (made in the studio, invisible to readers everywhere; migration
+   * 2026-11-29T00-studio-series, which makes the database refuse any other name).
+   */
   state: string;
   chapter_title: string | null;
   /** Contains {num} and optionally {ord}; null means the format's default. */

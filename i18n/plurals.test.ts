@@ -92,6 +92,9 @@ const NOT_COUNTED: Record<string, { args: string[]; why: string }> = {
   'studio.staff.done.granted': { args: ['id'], why: 'an account number, an identifier' },
   'studio.staff.done.revoked': { args: ['id'], why: 'an account number, an identifier' },
   'studio.staff.done.unchanged': { args: ['id'], why: 'an account number, an identifier' },
+  'studio.series.translation': { args: ['language'], why: 'a language name, text' },
+  'studio.images.done': { args: ['kind'], why: 'an image kind name, text' },
+  'studio.images.current': { args: ['kind'], why: 'an image kind name, text' },
 };
 
 /**

@@ -42,16 +42,20 @@ export function isMalformedPath(url) {
 export const MAX_REQUEST_BODY = 64 * 1024;
 
 /**
- * The chapter upload routes take a chapter's pages: 300 MB and a little for the form
- * (UPLOAD_BODY in src/features/studio/drafts.server.ts, which streams them to disk).
+ * Routes that take uploads, each with what it may carry (the route still checks the capability
+ * before reading): a chapter's pages, 300 MB and a little for the form (UPLOAD_BODY in
+ * src/features/studio/drafts.server.ts, which streams them to disk; serve.mjs also gives these
+ * the long request time); a series image, 20 MB and its multipart envelope.
  */
 export const UPLOAD_PATHS = /^\/studio\/chapters\/(new|drafts\/\d{1,12}\/pages)\/?(\?|$)/;
 export const MAX_UPLOAD_BODY = 301 * 1024 * 1024;
+const IMAGE_UPLOAD_PATHS = /^\/studio\/series\/\d{1,12}\/images\/?(?:\?|$)/;
+export const MAX_IMAGE_UPLOAD_BODY = 21 * 1024 * 1024;
 
-/** True when a request announces a body larger than its route takes. */
+/** True when a request announces a body larger than its route takes (`url`: the request target). */
 export function isOversized(headers, url = '/') {
   const declared = headers['content-length'];
-  const max = UPLOAD_PATHS.test(url) ? MAX_UPLOAD_BODY : MAX_REQUEST_BODY;
+  const max = UPLOAD_PATHS.test(url) ? MAX_UPLOAD_BODY : IMAGE_UPLOAD_PATHS.test(url) ? MAX_IMAGE_UPLOAD_BODY : MAX_REQUEST_BODY;
   return declared !== undefined && /^\d+$/.test(declared) && Number(declared) > max;
 }
 

@@ -15,6 +15,8 @@ import * as appCheck from './2026-11-27T01-app-check';
 import * as moneyOwners from './2026-11-27T02-money-owners';
 import * as staffCapabilities from './2026-11-28T00-staff-capabilities';
 import * as studioChapters from './2026-11-29T01-studio-chapters';
+// The studio's series editor: the DRAFT state.
+import * as studioSeries from './2026-11-29T00-studio-series';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -35,6 +37,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T00-staff-capabilities': staffCapabilities,
   // Chapter drafts (studio chapters).
   '2026-11-29T01-studio-chapters': studioChapters,
+  // The studio's series editor.
+  '2026-11-29T00-studio-series': studioSeries,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

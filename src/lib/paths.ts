@@ -210,6 +210,25 @@ export function studioDraftPreviewPath(draftId: number): string {
 export function studioDraftImagePath(draftId: number, position: number): string {
   return `${studioDraftPath(draftId)}pages/${position}/`;
 }
+/** The series editor: the list, a new series, one series. */
+export const STUDIO_SERIES_PATH = `${STUDIO_PATH}series/`;
+export const STUDIO_NEW_SERIES_PATH = `${STUDIO_SERIES_PATH}new/`;
+export function studioSeriesPath(id: number, query?: Record<string, string>): string {
+  const qs = query ? new URLSearchParams(query).toString() : '';
+  return `${STUDIO_SERIES_PATH}${id}/${qs ? `?${qs}` : ''}`;
+}
+/** A series' images in the studio. */
+export function studioSeriesImagesPath(id: number, query?: Record<string, string>): string {
+  const qs = query ? new URLSearchParams(query).toString() : '';
+  return `${STUDIO_SERIES_PATH}${id}/images/${qs ? `?${qs}` : ''}`;
+}
+/** A page of the series list with its filters (empty ones left out). */
+export function studioSeriesListPath(query: Record<string, string | number>): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== '' && !(k === 'page' && v === 1)) params.set(k, String(v));
+  const qs = params.toString();
+  return qs ? `${STUDIO_SERIES_PATH}?${qs}` : STUDIO_SERIES_PATH;
+}
 /** A page of the audit trail with its filters (empty ones left out). */
 export function studioAuditPath(query: Record<string, string | number>): string {
   const params = new URLSearchParams();

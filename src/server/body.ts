@@ -114,6 +114,35 @@ export async function readForm(request: Request, max: number = BODY_LIMITS.form)
   return { ok: true, value: form };
 }
 
+/** A form with files (multipart), as the studio's uploads send it. */
+export interface Upload {
+  fields: URLSearchParams;
+  files: Map<string, { name: string; bytes: Uint8Array }>;
+}
+
+/**
+ * A multipart form with its files, at most `max` bytes in all. Text fields are clean text (see
+ * isCleanText); a file's bytes are the caller's to judge (by content, never by name or type).
+ */
+export async function readUpload(request: Request, max: number): Promise<BodyResult<Upload>> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!MULTIPART.test(type)) return fail(415, 'type');
+  const bytes = await readBytes(request, max);
+  if (!bytes.ok) return bytes;
+  const upload: Upload = { fields: new URLSearchParams(), files: new Map() };
+  try {
+    const data = await new Response(bytes.value, { headers: { 'content-type': type } }).formData();
+    for (const [k, v] of data) {
+      if (typeof v === 'string') upload.fields.append(k, v);
+      else if (!upload.files.has(k)) upload.files.set(k, { name: v.name, bytes: new Uint8Array(await v.arrayBuffer()) });
+    }
+  } catch {
+    return fail(400, 'malformed');
+  }
+  for (const [k, v] of upload.fields) if (!isCleanText(k) || !isCleanText(v)) return fail(400, 'malformed');
+  return { ok: true, value: upload };
+}
+
 const JSON_TYPES = /^(application\/json|text\/plain)\s*(;|$)/i;
 
 /**

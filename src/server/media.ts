@@ -109,3 +109,28 @@ export function publicMediaResponse(url: URL, request: Request): Response {
   }
   return fileResponse(file, headers, request.method);
 }
+
+/**
+ * Writes a new public media file (the studio's images): to a temporary file beside it, then
+ * renamed into place, so a reader never gets half a file. Keys are new names: a served file is
+ * never overwritten (browsers and the page cache keep them a day).
+ */
+export async function writeMediaFile(key: string, data: Uint8Array, root: string = config.mediaDir): Promise<void> {
+  if (!isPublicMediaKey(key) || key.split('/').some((p) => p === '' || p === '.' || p === '..')) throw new Error(`not a public media key: ${key}`);
+  const file = path.join(path.resolve(root), ...key.split('/'));
+  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    await fs.promises.writeFile(tmp, data, { flag: 'wx' });
+    await fs.promises.rename(tmp, file);
+  } catch (e) {
+    await fs.promises.rm(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** Removes a media file by key (one the studio made and no row uses any more); a missing file is not an error. */
+export async function removeMediaFile(key: string, root: string = config.mediaDir): Promise<void> {
+  const found = mediaFile(key, root);
+  if (found) await fs.promises.rm(found.file, { force: true });
+}

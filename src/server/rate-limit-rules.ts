@@ -46,6 +46,10 @@ export const LIMITS = {
   studioUploads: { max: 60, window: 10 * 60 },
   /** A draft's small forms (move a page, delete one, save its fields): a person reordering 30 pages clicks a lot. */
   studioEdits: { max: 300, window: 10 * 60 },
+  /** Series saved in the studio's editor (POST /studio/series/new/ and /studio/series/{id}/): staff editing a catalogue, a save every few seconds at most. */
+  studioContent: { max: 60, window: 10 * 60 },
+  /** Image uploads in the studio (POST /studio/series/{id}/images/): each is decoded and resized several times, seconds of CPU for a large one. */
+  studioImages: { max: 30, window: 10 * 60 },
   /** Bot-check challenges handed out. */
   appCheck: { max: 60, window: 60 },
   /** Unlocks by the form that works without JavaScript, taken without a bot-check token (docs/decisions.md, "App check"). */

@@ -64,6 +64,10 @@ export const ROUTES: readonly RoutePolicy[] = [
   // these two take up to 300 MB), and the draft page's small forms (reorder, delete, fields).
   { path: /^\/studio\/chapters\/(new|drafts\/[^/]+\/pages)\/$/, methods: ['POST'], limit: { name: 'studioUploads' }, answer: 'page' },
   { path: /^\/studio\/chapters\/drafts\/[^/]+\/$/, methods: ['POST'], limit: { name: 'studioEdits' }, answer: 'page' },
+  // The studio's series editor (content): create (new/) and save ({id}/; another segment is the page's 404), forms without JavaScript.
+  { path: /^\/studio\/series\/[^/]+\/$/, methods: ['POST'], limit: { name: 'studioContent' }, answer: 'page' },
+  // The series' images (content): one image per upload, sharp makes every size.
+  { path: /^\/studio\/series\/[^/]+\/images\/$/, methods: ['POST'], limit: { name: 'studioImages' }, answer: 'page' },
   { path: /^\/webhooks\/pix\/$/, methods: ['POST'], limit: { exempt: "a payment provider's signed callback: the signature over the body authenticates it, and a provider retries what it is refused" }, answer: 'json' },
   // The bot check's challenge (src/server/app-check.ts): signing one derives a key, so it is counted.
   { path: /^\/api\/app-check\/challenge\/$/, methods: ['GET'], limit: { name: 'appCheck', anyone: true }, answer: 'json' },

@@ -141,8 +141,8 @@ export interface SuggestionRow {
 }
 
 /**
- * Every series the search may find on these sites: ACTIVE and REMOVED (BLOCKED never appear, as
- * in the listing), shown on one of the sites, with its texts in `language` and its search
+ * Every series the search may find on these sites: ACTIVE and REMOVED (BLOCKED and DRAFT never
+ * appear, as in the listing), shown on one of the sites, with its texts in `language` and its search
  * document. One query for SQLite and PostgreSQL.
  */
 export async function suggestionRows(db: AnyDb, siteIds: readonly number[], language: string): Promise<SuggestionRow[]> {
@@ -154,7 +154,8 @@ export async function suggestionRows(db: AnyDb, siteIds: readonly number[], lang
     .leftJoin('series_texts as t', (j) => j.onRef('t.series_id', '=', 's.id').on('t.language', '=', language))
     .select(['s.id', 's.slug', 's.state', 's.name', 's.excerpt', 's.alt', 's.images', 's.popularity', 's.geoblocks', 'p.geoblocks as publisher_geoblocks',
       'ss.document', 't.name as t_name', 't.excerpt as t_excerpt'])
-    .where('s.state', '<>', 'BLOCKED')
+    // Never a blocked series (as in the listing) nor a draft (not yet published).
+    .where('s.state', 'not in', ['BLOCKED', 'DRAFT'])
     .where((eb) => eb.exists(eb.selectFrom('series_languages as sl').select('sl.series_id').whereRef('sl.series_id', '=', 's.id').where('sl.site_id', 'in', ids)))
     .orderBy('s.id')
     .execute();

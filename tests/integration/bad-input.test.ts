@@ -131,6 +131,10 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'studio draft upload', file: 'studio/chapters/drafts/[id]/pages/index.astro', path: '/studio/chapters/drafts/1/pages/', query: '', kind: 'html', form: true, dynamic: [4] },
     { name: 'studio draft preview', file: 'studio/chapters/drafts/[id]/preview.astro', path: '/studio/chapters/drafts/1/preview/', query: '', kind: 'html', dynamic: [4] },
     { name: 'studio draft page image', file: 'studio/chapters/drafts/[id]/pages/[position].ts', path: '/studio/chapters/drafts/1/pages/1/', query: '', kind: 'text', dynamic: [4, 6] },
+    { name: 'studio series list', file: 'studio/series/index.astro', path: '/studio/series/', query: 'q=a&state=DRAFT&page=2', kind: 'html' },
+    { name: 'studio new series', file: 'studio/series/new/index.astro', path: '/studio/series/new/', query: '', kind: 'html', form: true },
+    { name: 'studio series editor', file: 'studio/series/[id]/index.astro', path: `/studio/series/${s.id}/`, query: '', kind: 'html', form: true },
+    { name: 'studio series images', file: 'studio/series/[id]/images/index.astro', path: `/studio/series/${s.id}/images/`, query: '', kind: 'html', form: true },
   ];
 }
 

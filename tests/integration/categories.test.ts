@@ -20,7 +20,7 @@ async function usedTags(server: ServerClient, siteId: number): Promise<Map<strin
       .innerJoin('series_languages', 'series_languages.series_id', 'series.id')
       .select(['tags.slug as tag', 'series.slug as series'])
       .where('series_languages.site_id', '=', siteId)
-      .where('series.state', '<>', 'BLOCKED')
+      .where('series.state', 'not in', ['BLOCKED', 'DRAFT'])
       .execute();
     const out = new Map<string, Set<string>>();
     for (const r of rows) {

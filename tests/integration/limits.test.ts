@@ -35,6 +35,8 @@ const SAMPLES: Record<string, { path: string; body?: Record<string, string> }> =
   [/^\/studio\/staff\/$/.source]: { path: '/studio/staff/', body: { change: 'grant', email: 'nobody@example.test', capability: 'content' } },
   [/^\/studio\/chapters\/(new|drafts\/[^/]+\/pages)\/$/.source]: { path: '/studio/chapters/new/', body: { series: '1', number: '1' } },
   [/^\/studio\/chapters\/drafts\/[^/]+\/$/.source]: { path: '/studio/chapters/drafts/1/', body: { action: 'up', position: '2' } },
+  [/^\/studio\/series\/[^/]+\/$/.source]: { path: '/studio/series/new/', body: { 'original.name': 'Limited' } },
+  [/^\/studio\/series\/[^/]+\/images\/$/.source]: { path: '/studio/series/1/images/', body: { kind: 'cover' } },
   [/^\/my\/purchase\/pix\/[^/]+\/$/.source]: { path: '/my/purchase/pix/ordnope/' },
   [/^\/my\/subscribe\/status\/[^/]+\/$/.source]: { path: '/my/subscribe/status/subnope/' },
   [/^\/api\/app-check\/challenge\/$/.source]: { path: '/api/app-check/challenge/' },

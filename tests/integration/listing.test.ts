@@ -32,7 +32,7 @@ async function expectedFrom(server: ServerClient): Promise<Expected> {
     for (const site of [1, 3] as const) {
       const seen = new Set<string>();
       for (const r of rows) {
-        if (Number(r.site_id) !== site || r.state === 'BLOCKED' || seen.has(r.slug)) continue;
+        if (Number(r.site_id) !== site || r.state === 'BLOCKED' || r.state === 'DRAFT' || seen.has(r.slug)) continue;
         seen.add(r.slug);
         bySite[site].push({ slug: r.slug, name: r.name, e4pid: r.e4pid });
       }

@@ -29,7 +29,7 @@ async function knownFrom(server: ServerClient): Promise<Known> {
       .select('people.name').where('series_people.series_id', '=', blade.id).where('series_people.role', '=', 'author').executeTakeFirstOrThrow();
     const tag = await db.selectFrom('tags').select(['id', 'name']).where('slug', '=', 'horror').executeTakeFirstOrThrow();
     const tagged = await db.selectFrom('series_tags').innerJoin('series', 'series.id', 'series_tags.series_id')
-      .select('series.slug').where('series_tags.tag_id', '=', tag.id).where('series.state', '<>', 'BLOCKED')
+      .select('series.slug').where('series_tags.tag_id', '=', tag.id).where('series.state', 'not in', ['BLOCKED', 'DRAFT'])
       .where((eb) => eb.exists(eb.selectFrom('series_languages').select('series_id').whereRef('series_languages.series_id', '=', 'series.id').where('site_id', '=', 1)))
       .execute();
     return {

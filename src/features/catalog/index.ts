@@ -14,4 +14,4 @@ export {
   adsPeriod, chooseCurrency, lineupOf, parseFreeAvailability, priceChapter, seriesAccess, unlockBonus,
   type Balances as PricingBalances, type ChapterAccess, type ClosedReason, type ReaderEntitlements, type Rental,
 } from './pricing';
-export { localizeRow } from './texts';
+export { firstLanguage, localizeRow } from './texts';

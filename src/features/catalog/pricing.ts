@@ -92,10 +92,10 @@ export interface PricedChapter {
   subscription_enabled: Flag;
 }
 
-export type SeriesState = 'ACTIVE' | 'REMOVED' | 'BLOCKED';
+export type SeriesState = 'DRAFT' | 'ACTIVE' | 'REMOVED' | 'BLOCKED';
 
 export interface PricedSeries {
-  /** Anything other than REMOVED or BLOCKED counts as ACTIVE. */
+  /** Anything other than ACTIVE or REMOVED (DRAFT, BLOCKED, an unknown name) counts as BLOCKED. */
   state: SeriesState | string;
   all_free: Flag;
   strategy: AvailabilityStrategy;
@@ -432,7 +432,9 @@ const RENTAL_REASON: Record<RentalKind, AccessReason> = { rental: 'rental', dail
 /** Prices a chapter for a reader at `now`: prices, readability and reason, row state and open unlock methods. */
 export function priceChapter(input: PricingInput): ChapterAccess {
   const { now, chapter, series, reader } = input;
-  const state = series.state === 'REMOVED' || series.state === 'BLOCKED' ? series.state : 'ACTIVE';
+  // A draft is not published: priced like a blocked series (nothing readable, nothing for sale),
+  // never as ACTIVE, in case a caller ever reaches one (the look-ups hide drafts first).
+  const state = series.state === 'ACTIVE' || series.state === 'REMOVED' ? series.state : 'BLOCKED';
   const base = { sale: null, tier: null, readableUntil: null, payWith: null } as const;
 
   // 1. Blocked everywhere, or in the reader's country: nothing is readable, not even owned chapters.

@@ -8,18 +8,25 @@ import { parseSeriesRef } from '~/lib/params';
 
 /** Row-level reads of the catalogue. Services turn these rows into page models. */
 
+/**
+ * States readers never see in a list (BLOCKED: unavailable everywhere; DRAFT: not yet published,
+ * made in the studio). Only drafts are also unknown to the look-ups below: a reader's every way
+ * to a series (page, reader, API, favorite, feed) finds nothing, so a draft answers 404.
+ */
+export const UNLISTED_STATES = ['BLOCKED', 'DRAFT'] as const;
+
 // The series page's reads are prepared (built and compiled once, see preparedRead).
-const seriesBySlug = preparedRead((db, slug: string) => db.selectFrom('series').selectAll().where('slug', '=', slug));
+const seriesBySlug = preparedRead((db, slug: string) => db.selectFrom('series').selectAll().where('slug', '=', slug).where('state', '<>', 'DRAFT'));
 export function findSeriesBySlug(db: DB, slug: string) {
   return seriesBySlug(db, slug).then((rows) => rows[0]);
 }
 
 export function findSeriesByE4pid(db: DB, e4pid: string) {
-  return readRow(db, db.selectFrom('series').selectAll().where('e4pid', '=', e4pid));
+  return readRow(db, db.selectFrom('series').selectAll().where('e4pid', '=', e4pid).where('state', '<>', 'DRAFT'));
 }
 
 export function findSeriesById(db: DB, id: number) {
-  return readRow(db, db.selectFrom('series').selectAll().where('id', '=', id));
+  return readRow(db, db.selectFrom('series').selectAll().where('id', '=', id).where('state', '<>', 'DRAFT'));
 }
 
 /** Accepts a numeric id or an e4pid (SER-...); anything else (an id out of range included) finds nothing. */
@@ -196,7 +203,7 @@ export function visibleSeriesOfSite(db: DB, siteId: number) {
   return db
     .selectFrom('series')
     .select(['slug', 'last_updated'])
-    .where('state', '!=', 'BLOCKED')
+    .where('state', 'not in', UNLISTED_STATES)
     .where((eb) => eb.exists(eb.selectFrom('series_languages').select('series_id').whereRef('series_languages.series_id', '=', 'series.id').where('series_languages.site_id', '=', siteId)))
     .orderBy('id')
     .execute();
@@ -319,7 +326,7 @@ const ORDER_COLUMN: Record<OrderKey, 'series.last_updated' | 'series.name' | 'se
 type SeriesEb = ExpressionBuilder<Database, 'series'>;
 
 function conditions(db: DB, eb: SeriesEb, q: Omit<ListingQuery, 'order' | 'offset' | 'limit'>): Expression<SqlBool>[] {
-  const where: Expression<SqlBool>[] = [eb('series.state', '<>', 'BLOCKED')];
+  const where: Expression<SqlBool>[] = [eb('series.state', 'not in', UNLISTED_STATES)];
   const siteIds = [...new Set(q.siteIds)];
   where.push(
     eb.exists(
@@ -447,7 +454,7 @@ export function usedTags(db: DB, siteIds: readonly number[]) {
           .whereRef('series_tags.tag_id', '=', 'tags.id')
           .where('series_languages.site_id', 'in', [...siteIds])
           // A listable series (the listing's own rule): a filter never leads to nothing.
-          .where('series.state', '<>', 'BLOCKED'),
+          .where('series.state', 'not in', UNLISTED_STATES),
       ),
     )
     .execute();

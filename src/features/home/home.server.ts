@@ -322,11 +322,12 @@ export interface Reel {
 /**
  * Data for a series card's hover reel: thumbnails of the first released chapters in the site's
  * language (else the series' first language) and the first free readable chapter. Null for an
- * unknown or BLOCKED series.
+ * unknown, BLOCKED or DRAFT series.
  */
 export async function reelFor(db: DB, e4pid: string, site: Site, now: number): Promise<Reel | null> {
   const series = await repo.reelSeries(db, e4pid);
-  if (!series || series.state === 'BLOCKED') return null;
+  // A draft is not published: as unknown as a blocked series.
+  if (!series || series.state === 'BLOCKED' || series.state === 'DRAFT') return null;
   const codes = (await repo.languagesWithChapters(db, series.id)).map((l) => l.language);
   const language = codes.includes(site.language) ? site.language : (codes[0] ?? site.language);
   const [rows, campaigns] = await Promise.all([repo.reelChapters(db, series.id, language, now), repo.campaigns(db, series.id)]);

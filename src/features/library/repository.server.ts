@@ -46,7 +46,8 @@ function favoritesBase(db: DB, userId: number, language: string | null) {
     .selectFrom('favorites')
     .innerJoin('series', 'series.id', 'favorites.series_id')
     .where('favorites.user_id', '=', userId)
-    .where('series.state', '<>', 'BLOCKED');
+    // Not a blocked series, nor one taken back to a draft (readers never see drafts).
+    .where('series.state', 'not in', ['BLOCKED', 'DRAFT']);
   if (language) {
     q = q.where((eb) =>
       eb.exists(
@@ -156,6 +157,8 @@ export function newestProgressPerSeries<C extends readonly SelectExpression<Data
       ...columns, 'series.free_availability',
     ])
     .where('rp.user_id', '=', userId)
+    // A series taken back to a draft is not shown, not even in one's own history.
+    .where('series.state', '<>', 'DRAFT')
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(

@@ -5,3 +5,6 @@ export { studioSections } from './sections.server';
 export { chapterOfferPage, pricesSearch, saveChapterOffer, seriesPrices } from './prices.server';
 export { campaignPreview, campaignSubject, parseCampaign, saveCampaign, seriesCampaigns } from './campaigns.server';
 export { cleanupDrafts, draftPageFile, draftView, editDraft, publishDraft, seriesForNewChapter, uploadDraftPages, uploadNewDraft } from './drafts.server';
+export { SERIES_FORM_MAX, createSeries, newSeriesEditor, seriesEditor, studioSeriesId, studioSeriesList, updateSeries } from './series.server';
+export type { FieldErrors, SeriesFormOptions, SeriesFormValues } from './series.server';
+export { IMAGE_KINDS, UPLOAD_MAX_BYTES, seriesImagesOf, uploadSeriesImage } from './images.server';
