@@ -1,0 +1,85 @@
+/**
+ * The release pipeline (issue 27), over real HTTP on both databases: a chapter staff schedule in
+ * the studio shows at once in the schedule (anonymous visitors, no restart), is refused as not
+ * out yet until its time, and at its time, on the same running server, is priced and sold,
+ * and is in the site feed, the series feed and the sitemap. The chapter is the test's own (a
+ * number no other test uses); its series keeps all its other chapters.
+ */
+import { describe, expect, it } from 'vitest';
+import { anySeries, appCheckHeader, createReader, selectedDialects, useServer, withDb, type Reader, type ServerClient } from './harness';
+import { makeImage, multipart } from '../support/uploads';
+
+async function staff(server: ServerClient): Promise<Reader> {
+  const r = await createReader(server);
+  await withDb(server, async (db) => {
+    const { changeCapability } = await import('~/features/accounts/index.server');
+    for (const capability of ['content', 'pricing'] as const) await changeCapability(db, { email: r.email, capability, change: 'grant', actor: { userId: null, capability: 'admin', ip: null, userAgent: null } });
+  });
+  return r;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+for (const dialect of selectedDialects()) {
+  describe(`release pipeline (${dialect})`, () => {
+    const server = useServer(dialect);
+
+    it('a chapter scheduled in the studio is in the schedule at once, then out, sold and in the feeds and the sitemap at its time, without a restart', { timeout: 90_000 }, async () => {
+      const editor = await staff(server);
+      const series = (await anySeries(server, 3))[2]!;
+      const number = `${7000 + Math.floor(Math.random() * 900)}.25`;
+      const page = await makeImage('png', 1, 200, 300);
+      const { body, type } = multipart([
+        { name: 'series', value: String(series.id) }, { name: 'number', value: number }, { name: 'language', value: 'en' }, { name: 'title', value: 'Release pipeline' },
+        { name: 'pages', file: { name: '1.png', data: page } }, { name: 'pages', file: { name: '2.png', data: page } },
+      ]);
+      const created = await server.request(`/studio/chapters/new/?series=${series.id}`, { method: 'POST', body, headers: { 'content-type': type, origin: server.origin(), 'sec-fetch-site': 'same-origin', cookie: editor.cookie } });
+      expect(created.status, created.text.slice(0, 300)).toBe(303);
+      const draftPath = created.headers.location!.split('?')[0]!;
+      // Out in a few seconds: a datetime-local value with seconds, in UTC.
+      const releaseAt = Math.floor(Date.now() / 1000) + 6;
+      const published = await server.request(draftPath, {
+        method: 'POST',
+        body: new URLSearchParams({ action: 'publish', price: '2', purchase: '1', zone: 'UTC', release: 'at', release_at: new Date(releaseAt * 1000).toISOString().slice(0, 19) }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin(), 'sec-fetch-site': 'same-origin', cookie: editor.cookie },
+      });
+      expect(published.status, published.text.slice(0, 300)).toBe(303);
+      const chapter = await withDb(server, (db) => db.selectFrom('chapters').select(['e4pid', 'released_at']).where('series_id', '=', series.id).where('language', '=', 'en').where('number', '=', Number(number)).executeTakeFirstOrThrow());
+      expect(Number(chapter.released_at)).toBe(releaseAt);
+      const readerPathPart = chapter.e4pid.slice(4);
+
+      // At once: the schedule lists it for anonymous visitors; it is not out yet.
+      const schedule = await server.request('/schedule/');
+      expect(schedule.status).toBe(200);
+      // Before its time an entry links to the series (the chapter cannot be read yet).
+      const entries = [...schedule.text.matchAll(/<li class="rel-item" data-at="(\d+)"[^>]*>([\s\S]*?)<\/li>/g)];
+      expect(entries.some(([, at, html]) => Number(at) === releaseAt && html!.includes(`href="/comics/${series.slug}/"`))).toBe(true);
+      const reader = await createReader(server);
+      await withDb(server, async (db) => {
+        const { grantKeys } = await import('~/features/wallet/index.server');
+        await grantKeys(db, { userId: reader.id, keys: 5, xtra: 0, reason: 'test', key: `release:${reader.id}`, now: Math.floor(Date.now() / 1000) });
+      });
+      const redeem = async () => server.request('/api/redeem/', {
+        method: 'POST', body: new URLSearchParams({ content: chapter.e4pid }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin(), cookie: reader.cookie, ...(await appCheckHeader(server, reader)) },
+      });
+      const early = await redeem();
+      expect(early.status).toBe(409);
+      const siteFeed = () => server.request('/feeds/latest.xml');
+      expect((await siteFeed()).text).not.toContain(readerPathPart);
+
+      // Its time comes on the same running server.
+      await sleep(Math.max(0, releaseAt * 1000 - Date.now()) + 1200);
+      const sold = await redeem();
+      expect(sold.status, sold.text).toBe(200);
+      expect(JSON.parse(sold.text).charged).toEqual({ price: 2, currency: 'keys' });
+      expect((await siteFeed()).text).toContain(readerPathPart);
+      expect((await server.request(`/feeds/comics/${series.slug}.xml`)).text).toContain(readerPathPart);
+      // The sitemap lists chapters by id: the newest is in the last file.
+      const index = await server.request('/sitemap.xml');
+      const files = [...index.text.matchAll(/<loc>[^<]*?(\/sitemaps\/[^<]+)<\/loc>/g)].map((m) => m[1]!).filter((f) => /chapter/.test(f));
+      expect(files.length).toBeGreaterThan(0);
+      expect((await server.request(files[files.length - 1]!)).text).toContain(readerPathPart);
+    });
+  });
+}
