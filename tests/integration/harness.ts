@@ -620,6 +620,19 @@ export async function createReader(server: ServerClient, opts: { site?: SiteName
   return { id, email, password, name, token, cookie };
 }
 
+/**
+ * A new reader (signed up as createReader does) holding these staff capabilities, granted as
+ * `npm run user -- grant-role` grants them (the command line as the actor, with its audit record).
+ */
+export async function createStaff(server: ServerClient, ...capabilities: ('content' | 'pricing' | 'support' | 'money' | 'moderation' | 'admin')[]): Promise<Reader> {
+  const r = await createReader(server);
+  await withDb(server, async (db) => {
+    const { changeCapability } = await import('~/features/accounts/index.server');
+    for (const capability of capabilities) await changeCapability(db, { email: r.email, capability, change: 'grant', actor: { userId: null, capability: 'admin', ip: null, userAgent: null } });
+  });
+  return r;
+}
+
 /** Forgets a reader's route limits (src/server/routes.ts), for a test that checks what comes after a burst the limiter cut. */
 export async function forgetLimits(server: { databaseUrl: string }, reader: { id: number }): Promise<void> {
   await withDb(server, (db) => db.deleteFrom('rate_limits').where('bucket', 'like', `route:%:reader:${reader.id}`).execute());

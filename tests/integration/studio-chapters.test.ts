@@ -10,21 +10,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { anySeries, createReader, htmlText, MEDIA_DIR, message, npmRun, selectedDialects, useServer, withDb, type Reader, type ServerClient } from './harness';
+import { anySeries, createReader, createStaff, htmlText, MEDIA_DIR, message, npmRun, type Reader, selectedDialects, type ServerClient, useServer, withDb } from './harness';
 import { dateTimeLabel } from '~/lib/dates';
 import { declareSize, makeImage, makeZip, multipart, pngDeclaring, renameInZip, type Part } from '../support/uploads';
 
-type Capability = 'content' | 'pricing' | 'admin';
 const STAGING = path.join(MEDIA_DIR, '.staging');
-
-async function staff(server: ServerClient, ...capabilities: Capability[]): Promise<Reader> {
-  const r = await createReader(server);
-  await withDb(server, async (db) => {
-    const { changeCapability } = await import('~/features/accounts/index.server');
-    for (const capability of capabilities) await changeCapability(db, { email: r.email, capability, change: 'grant', actor: { userId: null, capability: 'admin', ip: null, userAgent: null } });
-  });
-  return r;
-}
 
 /** Every file under the staging folder (work folders included). */
 function stagedFiles(): string[] {
@@ -62,7 +52,7 @@ for (const dialect of selectedDialects()) {
 
     beforeAll(async () => {
       seriesId = (await anySeries(server, 1))[0]!.id;
-      editor = await staff(server, 'content');
+      editor = await createStaff(server, 'content');
     });
 
     const newChapter = (parts: Part[], site: 'en' | 'br' = 'en', who = editor) =>
@@ -262,7 +252,7 @@ for (const dialect of selectedDialects()) {
       expect(created.status).toBe(303);
       const id = Number(/drafts\/(\d+)\//.exec(created.headers.location ?? '')?.[1]);
       const before = await draftCount(server);
-      for (const who of [await createReader(server), await staff(server, 'pricing', 'admin')]) {
+      for (const who of [await createReader(server), await createStaff(server, 'pricing', 'admin')]) {
         const res = await newChapter([{ name: 'pages', file: { name: '1.png', data: png } }], 'br', who);
         expect(res.status).toBe(403);
         expect(res.text).toContain(message('pt-BR', 'staff.error.forbidden'));

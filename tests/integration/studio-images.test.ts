@@ -10,16 +10,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { MEDIA_DIR, createReader, htmlText, message, selectedDialects, useServer, withDb, type Reader, type ServerClient } from './harness';
-
-async function staff(server: ServerClient, capability: 'content' | 'pricing'): Promise<Reader> {
-  const r = await createReader(server);
-  await withDb(server, async (db) => {
-    const { changeCapability } = await import('~/features/accounts/index.server');
-    await changeCapability(db, { email: r.email, capability, change: 'grant', actor: { userId: null, capability: 'admin', ip: null, userAgent: null } });
-  });
-  return r;
-}
+import { createReader, createStaff, htmlText, MEDIA_DIR, message, type Reader, selectedDialects, type ServerClient, useServer, withDb } from './harness';
 
 /** A multipart body as a browser sends it: the kind and one file. */
 async function multipart(kind: string, file: Uint8Array | null, name = 'image.bin'): Promise<{ body: Buffer; type: string }> {
@@ -78,7 +69,7 @@ for (const dialect of selectedDialects()) {
     }
 
     it('a cover is made in every size the site serves, under new names; a new one replaces it and the old files go', async () => {
-      const editor = await staff(server, 'content');
+      const editor = await createStaff(server, 'content');
       const id = await newSeries(editor);
       // Both databases' servers share the media folder, and their series ids can be equal.
       const before = filesOf(id);
@@ -122,7 +113,7 @@ for (const dialect of selectedDialects()) {
     });
 
     it('refuses what is not a JPEG, PNG, WebP or AVIF by content, huge dimensions, corrupt and empty files, and too large bodies, writing nothing', async () => {
-      const editor = await staff(server, 'content');
+      const editor = await createStaff(server, 'content');
       const id = await newSeries(editor);
       const before = filesOf(id);
       const jpeg = await picture(400, 600).jpeg().toBuffer();
@@ -159,7 +150,7 @@ for (const dialect of selectedDialects()) {
 
       // Strangers and bad ids.
       const reader = await createReader(server);
-      const pricing = await staff(server, 'pricing');
+      const pricing = await createStaff(server, 'pricing');
       const anon = await upload(server, id, null, 'cover', jpeg);
       expect([anon.status, anon.headers.location]).toEqual([303, `/auth/login/?next=${encodeURIComponent(`/studio/series/${id}/images/`)}`]);
       expect((await upload(server, id, reader, 'cover', jpeg)).status).toBe(403);

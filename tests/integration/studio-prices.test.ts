@@ -9,20 +9,11 @@
  */
 import crypto from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { appCheckHeader, createReader, htmlText, markup, message, selectedDialects, useServer, withDb, type Reader, type ServerClient } from './harness';
+import { appCheckHeader, createReader, createStaff, htmlText, markup, message, type Reader, selectedDialects, type ServerClient, useServer, withDb } from './harness';
 
 const now = () => Math.floor(Date.now() / 1000);
 const DAY = 86_400;
 let seq = 0;
-
-async function staff(server: ServerClient, ...capabilities: string[]): Promise<Reader> {
-  const r = await createReader(server);
-  await withDb(server, async (db) => {
-    const { changeCapability } = await import('~/features/accounts/index.server');
-    for (const capability of capabilities) await changeCapability(db, { email: r.email, capability: capability as 'pricing', change: 'grant', actor: { userId: null, capability: 'admin', ip: null, userAgent: null } });
-  });
-  return r;
-}
 
 interface TestChapter { id: number; e4pid: string; seriesId: number }
 
@@ -64,7 +55,7 @@ for (const dialect of selectedDialects()) {
     let pricing: Reader;
 
     beforeAll(async () => {
-      pricing = await staff(server, 'pricing');
+      pricing = await createStaff(server, 'pricing');
     });
     afterEach(async () => {
       expect(await withDb(server, async (db) => (await import('~/features/wallet/index.server')).auditLedger(db))).toEqual([]);
@@ -160,7 +151,7 @@ for (const dialect of selectedDialects()) {
       const garbage = await server.request(`/studio/prices/chapter/${chapter.id}/`, { method: 'POST', body: '%zz=%', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin(), cookie: pricing.cookie } });
       expect([400, 422]).toContain(garbage.status);
       // Without the capability, or from another site, nothing changes.
-      const content = await staff(server, 'content');
+      const content = await createStaff(server, 'content');
       expect((await save(content, chapter.id, { price: '1', zone: 'UTC' })).status).toBe(403);
       expect((await save(pricing, chapter.id, { price: '1', zone: 'UTC' }, { origin: 'https://evil.example' })).status).toBe(403);
       const anon = await save(null, chapter.id, { price: '1', zone: 'UTC' });

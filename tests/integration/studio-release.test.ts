@@ -6,17 +6,8 @@
  * number no other test uses); its series keeps all its other chapters.
  */
 import { describe, expect, it } from 'vitest';
-import { anySeries, appCheckHeader, createReader, selectedDialects, useServer, withDb, type Reader, type ServerClient } from './harness';
+import { anySeries, appCheckHeader, createReader, createStaff, selectedDialects, useServer, withDb } from './harness';
 import { makeImage, multipart } from '../support/uploads';
-
-async function staff(server: ServerClient): Promise<Reader> {
-  const r = await createReader(server);
-  await withDb(server, async (db) => {
-    const { changeCapability } = await import('~/features/accounts/index.server');
-    for (const capability of ['content', 'pricing'] as const) await changeCapability(db, { email: r.email, capability, change: 'grant', actor: { userId: null, capability: 'admin', ip: null, userAgent: null } });
-  });
-  return r;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -25,7 +16,7 @@ for (const dialect of selectedDialects()) {
     const server = useServer(dialect);
 
     it('a chapter scheduled in the studio is in the schedule at once, then out, sold and in the feeds and the sitemap at its time, without a restart', { timeout: 90_000 }, async () => {
-      const editor = await staff(server);
+      const editor = await createStaff(server, 'content', 'pricing');
       const series = (await anySeries(server, 3))[2]!;
       const number = `${7000 + Math.floor(Math.random() * 900)}.25`;
       const page = await makeImage('png', 1, 200, 300);

@@ -8,18 +8,8 @@
  */
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createReader, htmlText, message, selectedDialects, useServer, withDb, type Reader, type ServerClient } from './harness';
+import { createReader, createStaff, htmlText, message, type Reader, selectedDialects, type ServerClient, useServer, withDb } from './harness';
 
-type Capability = 'content' | 'pricing' | 'support' | 'money' | 'moderation' | 'admin';
-
-async function staff(server: ServerClient, ...capabilities: Capability[]): Promise<Reader> {
-  const r = await createReader(server);
-  await withDb(server, async (db) => {
-    const { changeCapability } = await import('~/features/accounts/index.server');
-    for (const capability of capabilities) await changeCapability(db, { email: r.email, capability, change: 'grant', actor: { userId: null, capability: 'admin', ip: null, userAgent: null } });
-  });
-  return r;
-}
 
 const get = (server: ServerClient, path: string, who: Reader | null = null, site: 'en' | 'br' = 'en') =>
   server.request(path, { site, headers: who ? { cookie: who.cookie } : {} });
@@ -66,7 +56,7 @@ for (const dialect of selectedDialects()) {
     const server = useServer(dialect);
 
     it('a draft made in the studio is invisible to readers everywhere, and appears everywhere once published', async () => {
-      const editor = await staff(server, 'content');
+      const editor = await createStaff(server, 'content');
       const word = `zq${crypto.randomBytes(4).toString('hex')}`;
       const name = `Quiet ${word} Harbor`;
       const created = await post(server, '/studio/series/new/', editor, seriesForm(name));
@@ -152,7 +142,7 @@ for (const dialect of selectedDialects()) {
     });
 
     it('translations show on their site, the original is the fallback, and removed shows the removed message', async () => {
-      const editor = await staff(server, 'content');
+      const editor = await createStaff(server, 'content');
       const word = `zt${crypto.randomBytes(4).toString('hex')}`;
       const form = seriesForm(`Iron ${word} Bell`, {
         state: 'ACTIVE', languages: ['en', 'pt-br'],
@@ -200,7 +190,7 @@ for (const dialect of selectedDialects()) {
     });
 
     it('tags (new ones too), people, publisher, country blocks and availability are saved in the shapes the pricing rule reads, shown by the API and found by search', async () => {
-      const editor = await staff(server, 'content');
+      const editor = await createStaff(server, 'content');
       const word = `zc${crypto.randomBytes(4).toString('hex')}`;
       const { tag, person, publisher } = await withDb(server, async (db) => ({
         tag: await db.selectFrom('tags').select(['id', 'slug']).orderBy('id').executeTakeFirstOrThrow(),
@@ -276,7 +266,7 @@ for (const dialect of selectedDialects()) {
     });
 
     it('refused forms answer 422 with the message beside the field and the values kept; nothing is written', async () => {
-      const editor = await staff(server, 'content');
+      const editor = await createStaff(server, 'content');
       const word = `zr${crypto.randomBytes(4).toString('hex')}`;
       const taken = await withDb(server, async (db) => (await db.selectFrom('series').select('slug').where('state', '=', 'ACTIVE').orderBy('id').executeTakeFirstOrThrow()).slug);
       const count = () => withDb(server, async (db) => Number((await db.selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n')).where('action', 'like', 'series.%').executeTakeFirstOrThrow()).n));
@@ -305,7 +295,7 @@ for (const dialect of selectedDialects()) {
     });
 
     it('bad ids are 404, bodies too large 413, garbage 400/415, strangers 303/403; nothing changes', async () => {
-      const editor = await staff(server, 'content');
+      const editor = await createStaff(server, 'content');
       const word = `zb${crypto.randomBytes(4).toString('hex')}`;
       const created = await post(server, '/studio/series/new/', editor, seriesForm(`Bad ${word}`));
       const id = idFrom(created.headers.location);
@@ -320,7 +310,7 @@ for (const dialect of selectedDialects()) {
       expect((await post(server, '/studio/series/new/', editor, '{"name":"x"}', { type: 'application/json' })).status).toBe(415);
       // Strangers: signed out to the login page, a reader and staff without content 403, another origin 403.
       const reader = await createReader(server);
-      const pricing = await staff(server, 'pricing');
+      const pricing = await createStaff(server, 'pricing');
       const anon = await post(server, `/studio/series/${id}/`, null, seriesForm('Hijack', { state: 'ACTIVE' }));
       expect([anon.status, anon.headers.location]).toEqual([303, `/auth/login/?next=${encodeURIComponent(`/studio/series/${id}/`)}`]);
       expect((await post(server, `/studio/series/${id}/`, reader, seriesForm('Hijack', { state: 'ACTIVE' }))).status).toBe(403);
