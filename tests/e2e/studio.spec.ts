@@ -106,6 +106,10 @@ async function grant(email: string, capabilities: readonly ('content' | 'pricing
 const previewPage = (page: Page, locale: 'en' | 'pt-BR', n: number) =>
   page.getByRole('img', { name: new RegExp(`${message(locale, 'reader.pageAlt', { series: '', chapter: '', page: n }).replace(/^, , /, ', ')}$`) });
 
+// A browser on UTC: the English site's own zone, not the Brazilian one's, so the Portuguese run
+// types its times on a clock other than the site's (the zone select moves them to the browser's).
+test.use({ timezoneId: 'UTC' });
+
 for (const [site, locale, url] of [['en', 'en', enUrl], ['br', 'pt-BR', brUrl]] as const) {
   test(`${site}: content and pricing staff publish a series and a scheduled chapter, which sells at its time, with a campaign and a share link`, async ({ page, reader, browser, context }) => {
     test.setTimeout(150_000);
@@ -212,11 +216,14 @@ for (const [site, locale, url] of [['en', 'en', enUrl], ['br', 'pt-BR', brUrl]] 
       await anonymous.close();
     });
 
-    const fake = await startFakeClockServer(Math.floor(releaseMs / 1000) + 30);
+    // 90 s past the release (3.5 to 4.5 minutes ahead of now): the campaign form's "Preview prices
+    // at" is the server's now to the minute, which must already be past the release's minute.
+    const fake = await startFakeClockServer(Math.floor(releaseMs / 1000) + 90);
     try {
       const there = (p: string) => (site === 'en' ? `http://localhost:${fake.port}${p}` : `http://br.localhost:${fake.port}${p}`);
       const anonymous = await browser.newContext();
       const visitor = await anonymous.newPage();
+      let previewed = NaN;
       await test.step('after its time, the series page sells it at 3 keys', async () => {
         await visitor.goto(there(`/comics/${slug}/`));
         const row = visitor.getByRole('listitem').filter({ hasText: title });
@@ -229,13 +236,13 @@ for (const [site, locale, url] of [['en', 'en', enUrl], ['br', 'pt-BR', brUrl]] 
         const zone = await page.getByLabel(m('studio.prices.zoneField'), { exact: true }).inputValue();
         await page.getByLabel(m('studio.campaign.name'), { exact: true }).fill(`Half off ${stamp}`);
         await page.getByLabel(m('studio.campaign.discount'), { exact: true }).fill('50');
-        const now = (Math.floor(releaseMs / 1000) + 60) * 1000;
+        const now = releaseMs + 90_000;
         await page.getByLabel(m('studio.campaign.starts'), { exact: true }).fill(wallClock(now - 3_600_000, zone));
         await page.getByLabel(m('studio.campaign.ends'), { exact: true }).fill(wallClock(now + 86_400_000, zone));
         await page.getByRole('button', { name: m('studio.campaign.preview') }).click();
         const previewRow = page.getByRole('row').filter({ hasText: title });
         await expect(previewRow).toBeVisible();
-        const previewed = keysIn(await previewRow.getByRole('cell').nth(1).textContent());
+        previewed = keysIn(await previewRow.getByRole('cell').nth(1).textContent());
         expect(previewed).toBeLessThan(3);
         await page.getByRole('button', { name: m('studio.prices.save') }).click();
         await expect(page.getByRole('status')).toHaveText(m('studio.campaigns.saved'));
@@ -254,7 +261,10 @@ for (const [site, locale, url] of [['en', 'en', enUrl], ['br', 'pt-BR', brUrl]] 
         expect(link).toMatch(new RegExp(`^${there('/l/').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[A-Za-z0-9_-]{16}$`));
         await expect(page.getByText(m('staff.link.copied', { link }))).toBeVisible();
         await visitor.goto(link);
-        await expect(visitor).toHaveURL(new RegExp(`/read/${slug}/[^/]+/[a-z]+-1/$`));
+        await expect(visitor).toHaveURL(new RegExp(`/read/${slug}/[^/]+/[a-z-]+-1/$`));
+        // The reader's locked view, at the campaign's price.
+        const locked = m('reader.locked.price', { chapter: '\u0000', series: shownName, price: previewed });
+        await expect(visitor.getByText(locked.slice(locked.indexOf('\u0000') + 1))).toBeVisible();
       });
       await anonymous.close();
     } finally {
