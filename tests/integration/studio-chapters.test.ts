@@ -129,6 +129,17 @@ for (const dialect of selectedDialects()) {
       // Move page 1 down, then delete page 3, then replace page 2 with a JPEG.
       expect((await form(server, editor, `/studio/chapters/drafts/${id}/`, { action: 'down', position: '1' })).status).toBe(303);
       expect((await pagesOf(server, id)).slice(0, 3).map((p) => p.original_name)).toEqual(['p2.png', 'p1.png', 'p3.png']);
+      // A drag and drop: page 6 to place 2 and back (the pages between shift by one), one record each; a target past the end is refused.
+      const moves = () => withDb(server, async (db) => (await db.selectFrom('audit_log').select('id').where('action', '=', 'chapter_draft.page_move').where('object_id', '=', String(id)).execute()).length);
+      const movesBefore = await moves();
+      expect((await form(server, editor, `/studio/chapters/drafts/${id}/`, { action: 'move', position: '6', to: '2' })).headers.location).toBe(`/studio/chapters/drafts/${id}/?done=moved`);
+      expect((await pagesOf(server, id)).slice(0, 7).map((p) => p.original_name)).toEqual(['p2.png', 'p6.png', 'p1.png', 'p3.png', 'p4.png', 'p5.png', 'p7.png']);
+      expect((await form(server, editor, `/studio/chapters/drafts/${id}/`, { action: 'move', position: '2', to: '6' })).status).toBe(303);
+      expect((await pagesOf(server, id)).slice(0, 7).map((p) => p.original_name)).toEqual(['p2.png', 'p1.png', 'p3.png', 'p4.png', 'p5.png', 'p6.png', 'p7.png']);
+      expect(await moves()).toBe(movesBefore + 2);
+      expect((await form(server, editor, `/studio/chapters/drafts/${id}/`, { action: 'move', position: '2', to: '99' })).headers.location).toBe(`/studio/chapters/drafts/${id}/?done=unchanged`);
+      expect((await form(server, editor, `/studio/chapters/drafts/${id}/`, { action: 'move', position: '2', to: 'x' })).status).toBe(422);
+      expect(await moves()).toBe(movesBefore + 2);
       const deleted = (await pagesOf(server, id))[2]!;
       expect((await form(server, editor, `/studio/chapters/drafts/${id}/`, { action: 'delete', position: '3' })).status).toBe(303);
       const afterDelete = await pagesOf(server, id);
@@ -148,7 +159,7 @@ for (const dialect of selectedDialects()) {
       expect(await pagesOf(server, id)).toEqual(afterReplace);
 
       const audit = await withDb(server, (db) => db.selectFrom('audit_log').select(['action', 'actor_id', 'capability']).where('object_table', '=', 'chapter_drafts').where('object_id', '=', String(id)).orderBy('id').execute());
-      expect(audit.map((a) => a.action)).toEqual(['chapter_draft.create', 'chapter_draft.page_move', 'chapter_draft.page_delete', 'chapter_draft.page_replace']);
+      expect(audit.map((a) => a.action)).toEqual(['chapter_draft.create', 'chapter_draft.page_move', 'chapter_draft.page_move', 'chapter_draft.page_move', 'chapter_draft.page_delete', 'chapter_draft.page_replace']);
       expect(audit.every((a) => Number(a.actor_id) === editor.id && a.capability === 'content')).toBe(true);
 
       // Discarding removes the rows and the files.

@@ -172,7 +172,11 @@ export async function addDraftPages(db: DB, input: { draftId: number; replace: n
 }
 
 export type DraftEdit =
-  | { action: 'up' | 'down' | 'delete'; position: number }
+  | { action: 'up'; position: number }
+  | { action: 'down'; position: number }
+  | { action: 'delete'; position: number }
+  /** Drag and drop: the page at `position` goes to `to`, the pages between shift by one. */
+  | { action: 'move'; position: number; to: number }
   | { action: 'fields'; fields: DraftFields }
   | { action: 'discard' };
 
@@ -186,14 +190,16 @@ export async function editDraft(db: DB, input: { draftId: number; edit: DraftEdi
   if (!draft) return { ok: false, error: 'missing' };
   const pages = await repo.draftPages(db, draft.id);
   const object = { table: 'chapter_drafts', id: draft.id };
-  if (edit.action === 'up' || edit.action === 'down') {
-    const other = edit.action === 'up' ? edit.position - 1 : edit.position + 1;
+  if (edit.action === 'up' || edit.action === 'down' || edit.action === 'move') {
+    const other = edit.action === 'up' ? edit.position - 1 : edit.action === 'down' ? edit.position + 1 : edit.to;
     const a = pages.find((p) => p.position === edit.position);
     const b = pages.find((p) => p.position === other);
     if (!a) return { ok: false, error: 'missing' };
-    if (!b) return { ok: true, outcome: 'unchanged', seriesId: draft.series_id };
+    if (!b || other === edit.position) return { ok: true, outcome: 'unchanged', seriesId: draft.series_id };
     await writeTransaction(db, async (tx) => {
-      await repo.swapDraftPages(tx, draft.id, edit.position, other);
+      // Neighbour swaps walk the page to its place, so the pages between keep their order.
+      const step = other > edit.position ? 1 : -1;
+      for (let at = edit.position; at !== other; at += step) await repo.swapDraftPages(tx, draft.id, at, at + step);
       await repo.touchDraft(tx, draft.id, now);
       await writeAudit(tx, actor, { action: 'chapter_draft.page_move', object, before: { position: a.position, name: a.original_name }, after: { position: other, name: a.original_name } }, now);
     });

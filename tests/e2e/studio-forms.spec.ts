@@ -4,7 +4,7 @@
  * Portuguese site); with it they are rewritten once into the browser's zone, which the form then
  * sends, and name the same instants. A browser in New York on the Portuguese site.
  */
-import { brUrl, expect, message, signIn, test } from './fixtures';
+import { brUrl, enUrl, expect, message, signIn, test } from './fixtures';
 
 test.use({ timezoneId: 'America/New_York' });
 
@@ -44,4 +44,29 @@ test('a campaign form on the Portuguese site moves its times to the browser\'s z
   expect(shown.starts).not.toBe(sent.starts);
   expect(await instant(shown.starts, 'America/New_York')).toBe(await instant(sent.starts, 'America/Sao_Paulo'));
   expect(await instant(shown.ends, 'America/New_York')).toBe(await instant(sent.ends, 'America/Sao_Paulo'));
+});
+
+test('a chapter upload shows its progress and lands on the draft, whose pages move by drag and drop', async ({ page, reader }) => {
+  const seriesId = await (async () => {
+    const [{ createDb }, { changeCapability }] = await Promise.all([import('~/server/db'), import('~/features/accounts/index.server')]);
+    const { db } = await createDb('file:./data/e2e.db');
+    await changeCapability(db, { email: reader.email, capability: 'content', change: 'grant', actor: { userId: null, capability: 'admin', ip: null, userAgent: null } });
+    const row = await db.selectFrom('series').innerJoin('series_languages', 'series_languages.series_id', 'series.id').select('series.id').where('series_languages.site_id', '=', 1).where('series.state', '=', 'ACTIVE').orderBy('series.id', 'desc').executeTakeFirstOrThrow();
+    await db.destroy();
+    return Number(row.id);
+  })();
+  const { makeImage, makeZip } = await import('../support/uploads');
+  const cbz = await makeZip(await Promise.all([1, 2, 3, 4].map(async (n) => ({ name: `${n}.png`, data: await makeImage('png', n, 200 + n, 300) }))));
+  await page.goto(enUrl(`/studio/chapters/new/?series=${seriesId}`));
+  await page.getByLabel(message('en', 'studio.chapters.field.number')).fill(`${8000 + Math.floor(Math.random() * 900)}.5`);
+  await page.getByLabel(message('en', 'studio.chapters.field.files')).setInputFiles({ name: 'pages.cbz', mimeType: 'application/zip', buffer: cbz });
+  await page.getByRole('button', { name: message('en', 'studio.chapters.create') }).click();
+  await expect(page.getByRole('progressbar', { name: message('en', 'studio.upload.progress') })).toBeAttached();
+  await page.waitForURL(/\/studio\/chapters\/drafts\/\d+\/\?done=created/);
+  const labels = page.locator('.draft-page-label');
+  await expect(labels.first()).toContainText('1.png');
+  await expect(page.getByText(message('en', 'studio.draft.dragHint'))).toBeVisible();
+  await page.locator('li.draft-page').nth(3).dragTo(page.locator('li.draft-page').nth(0));
+  await page.waitForURL(/done=moved/);
+  await expect(labels).toHaveText([/^Page 1: 4\.png/, /^Page 2: 1\.png/, /^Page 3: 2\.png/, /^Page 4: 3\.png/]);
 });
