@@ -2,3 +2,4 @@
 export { default as ZoneSelect } from './ZoneSelect.astro';
 export { default as SeriesForm } from './SeriesForm.astro';
 export { default as UploadProgress } from './UploadProgress.astro';
+export { default as DraftReorder } from './DraftReorder.astro';
