@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+import { E2E_DB_FILE, e2eServerEnv } from './tests/support/e2e-server';
 
 // End-to-end tests in Debian's Chromium (never `npx playwright install`: no network here)
 // against the built server on a fresh SQLite database. `npm test` builds first; alone, run
@@ -9,7 +10,7 @@ if (!fs.existsSync(new URL('./dist/server/entry.mjs', import.meta.url))) {
   throw new Error('dist/server/entry.mjs is missing: build first with `npx astro build` (npm test does it for you).');
 }
 
-const DB_FILE = 'data/e2e.db';
+const DB_FILE = E2E_DB_FILE;
 // INKPASS_E2E_PORT, or a port free right now, so that two checkouts (or two runs) never fight over
 // one. The config is evaluated in the runner and again in every worker: the runner picks the port
 // once and puts it in its environment, which the workers inherit, so all of them (and
@@ -54,27 +55,7 @@ export default defineConfig({
   webServer: {
     // A fresh database every run; page images are shared with the integration tests.
     command: `rm -f ${DB_FILE} ${DB_FILE}-wal ${DB_FILE}-shm && npx tsx scripts/prepare-db.ts && exec node scripts/serve.mjs`,
-    env: {
-      ...(process.env as Record<string, string>),
-      DATABASE_URL: `file:./${DB_FILE}`,
-      MEDIA_DIR: process.env.INKPASS_TEST_MEDIA_DIR || 'data/test-media',
-      PORT: String(E2E_PORT),
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      // The reader fixture signs a new reader up per test, each from its own X-Forwarded-For
-      // address, so the per-address sign-up limit does not trip (tests/e2e/fixtures.ts).
-      TRUST_PROXY: '1',
-      // House ads can be claimed after 2 s instead of 15 (tests/e2e/keys.spec.ts watches one).
-      AD_MIN_SECONDS: '2',
-      // Each test's fresh reader starts at 0 keys (the demo's sign-up welcome is off here; the
-      // integration suite's welcome.test.ts covers it).
-      WELCOME_XTRA_KEYS_EN: '0',
-      WELCOME_XTRA_KEYS_BR: '0',
-      // The bot check as in production, at its real difficulty: the islands solve their
-      // challenges in Chromium before every money call.
-      INKPASS_MODE: 'demo',
-      APP_CHECK: 'on',
-    },
+    env: e2eServerEnv(E2E_PORT),
     wait: { stdout: /Inkpass is serving/ },
     url: `http://127.0.0.1:${E2E_PORT}/favicon.svg`,
     reuseExistingServer: false,

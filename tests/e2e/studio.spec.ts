@@ -11,6 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { e2eServerEnv } from '../support/e2e-server';
 import { makeImage, makeZip } from '../support/uploads';
 import { brUrl, enUrl, expect, message, signIn, test } from './fixtures';
 
@@ -37,18 +38,7 @@ async function startFakeClockServer(nowSeconds: number): Promise<{ port: number;
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ['scripts/serve.mjs'], {
     env: {
-      ...process.env,
-      DATABASE_URL: 'file:./data/e2e.db',
-      MEDIA_DIR: process.env.INKPASS_TEST_MEDIA_DIR || 'data/test-media',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      TRUST_PROXY: '1',
-      AD_MIN_SECONDS: '2',
-      WELCOME_XTRA_KEYS_EN: '0',
-      WELCOME_XTRA_KEYS_BR: '0',
-      INKPASS_MODE: 'demo',
-      APP_CHECK: 'on',
+      ...e2eServerEnv(port),
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${path.resolve('tests/support/fake-clock.mjs')}`.trim(),
       INKPASS_FAKE_NOW: String(nowSeconds),
     },
