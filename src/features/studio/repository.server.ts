@@ -1,6 +1,6 @@
 /** The studio's rows: share links, the audit trail's reading (its one writer is src/server/audit.ts), prices and campaigns, chapter drafts, and the series editor's. Private to the studio feature. */
-import { sql, type Insertable, type Updateable } from 'kysely';
-import type { SeriesTable, SeriesTextTable } from '@db/schema';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { ChapterDraftPageTable, ChapterDraftTable, SeriesTable, SeriesTextTable } from '@db/schema';
 import { readRow, readRows, writeRows, type DB, type WriteTx } from '~/server/db';
 
 export async function insertShortLink(tx: WriteTx, row: { code: string; site_id: number; path: string; created_by: number; created_at: number }): Promise<number> {
@@ -138,28 +138,10 @@ export async function deleteCampaign(tx: WriteTx, id: number): Promise<void> {
 
 // ---------------------------------------------------------------- chapter drafts
 
-export interface DraftRow {
-  id: number;
-  series_id: number;
-  language: string;
-  number: number;
-  title: string | null;
-  subtitle: string | null;
-  created_by: number | null;
-  created_at: number;
-  updated_at: number;
-  series_name: string;
-  series_format: 'COMIC' | 'MANGA' | 'WEBTOON';
-}
+/** A draft with its series' name and format (the draft page's heading and the preview's words). */
+export type DraftRow = Selectable<ChapterDraftTable> & { series_name: string; series_format: 'COMIC' | 'MANGA' | 'WEBTOON' };
 
-export interface DraftPageRow {
-  position: number;
-  media_key: string;
-  width: number;
-  height: number;
-  original_name: string;
-  bytes: number;
-}
+export type DraftPageRow = Omit<ChapterDraftPageTable, 'draft_id'>;
 
 export async function seriesName(db: DB, seriesId: number): Promise<string | undefined> {
   return (await readRow(db, db.selectFrom('series').select('name').where('id', '=', seriesId)))?.name;
