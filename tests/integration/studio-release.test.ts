@@ -1,12 +1,13 @@
 /**
  * The release pipeline (issue 27), over real HTTP on both databases: a chapter staff schedule in
- * the studio shows at once in the schedule (anonymous visitors, no restart), is refused as not
- * out yet until its time, and at its time, on the same running server, is priced and sold,
- * and is in the site feed, the series feed and the sitemap. The chapter is the test's own (a
+ * the studio shows at once in the schedule and the home page's simulpub strip (anonymous
+ * visitors, no restart), is refused as not out yet until its time, and at its time, on the same
+ * running server, is out as the pricing rule says (sold at its price, or free by its series'
+ * rule), and is in the site feed, the series feed and the sitemap. The chapter is the test's own (a
  * number no other test uses); its series keeps all its other chapters.
  */
 import { describe, expect, it } from 'vitest';
-import { anySeries, appCheckHeader, createReader, createStaff, selectedDialects, useServer, withDb } from './harness';
+import { appCheckHeader, createReader, createStaff, message, selectedDialects, useServer, withDb } from './harness';
 import { makeImage, multipart } from '../support/uploads';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -15,9 +16,15 @@ for (const dialect of selectedDialects()) {
   describe(`release pipeline (${dialect})`, () => {
     const server = useServer(dialect);
 
-    it('a chapter scheduled in the studio is in the schedule at once, then out, sold and in the feeds and the sitemap at its time, without a restart', { timeout: 90_000 }, async () => {
+    it('a chapter scheduled in the studio is in the schedule and the simulpub strip at once, then out as the pricing rule says and in the feeds and the sitemap at its time, without a restart', { timeout: 90_000 }, async () => {
       const editor = await createStaff(server, 'content', 'pricing');
-      const series = (await anySeries(server, 3))[2]!;
+      // A simulpub series of the English site: the home page's simulpub strip lists its next chapter.
+      const series = await withDb(server, async (db) => {
+        const row = await db.selectFrom('series').innerJoin('series_languages', 'series_languages.series_id', 'series.id').select(['series.id', 'series.slug'])
+          .where('series_languages.site_id', '=', 1).where('series.state', '=', 'ACTIVE').where('series.availability_strategy', 'like', '%"simulpub":true%')
+          .orderBy('series.id', 'desc').executeTakeFirstOrThrow();
+        return { id: Number(row.id), slug: row.slug };
+      });
       const number = `${7000 + Math.floor(Math.random() * 900)}.25`;
       const page = await makeImage('png', 1, 200, 300);
       const { body, type } = multipart([
@@ -45,6 +52,9 @@ for (const dialect of selectedDialects()) {
       // Before its time an entry links to the series (the chapter cannot be read yet).
       const entries = [...schedule.text.matchAll(/<li class="rel-item" data-at="(\d+)"[^>]*>([\s\S]*?)<\/li>/g)];
       expect(entries.some(([, at, html]) => Number(at) === releaseAt && html!.includes(`href="/comics/${series.slug}/"`))).toBe(true);
+      const home = await server.request('/');
+      const strip = /<[^>]+id="home-simulpub"[\s\S]*?<\/section>/.exec(home.text)?.[0] ?? '';
+      expect(strip).toContain(`/comics/${series.slug}/`);
       const reader = await createReader(server);
       await withDb(server, async (db) => {
         const { grantKeys } = await import('~/features/wallet/index.server');
@@ -61,9 +71,23 @@ for (const dialect of selectedDialects()) {
 
       // Its time comes on the same running server.
       await sleep(Math.max(0, releaseAt * 1000 - Date.now()) + 1200);
+      // Out: as the pricing rule says for this series now (a simulpub series may give its newest
+      // chapter free for a while), and if it sells, at the price set.
+      const access = await withDb(server, async (db) => {
+        const { accessIn, pricingContext } = await import('~/features/catalog/index.server');
+        const at = Math.floor(Date.now() / 1000);
+        return accessIn((await pricingContext(db, chapter.e4pid, at))!, null, null, at);
+      });
+      expect(access.state).not.toBe('scheduled');
       const sold = await redeem();
-      expect(sold.status, sold.text).toBe(200);
-      expect(JSON.parse(sold.text).charged).toEqual({ price: 2, currency: 'keys' });
+      if (access.readable) {
+        expect(sold.status, sold.text).toBe(409);
+        expect([message('en', 'wallet.error.free'), message('en', 'wallet.error.freeEpisode')]).toContain(JSON.parse(sold.text).detail);
+      } else {
+        expect(sold.status, sold.text).toBe(200);
+        expect(JSON.parse(sold.text).charged).toEqual({ price: access.finalPrice, currency: 'keys' });
+        expect(access.originalPrice).toBe(2);
+      }
       expect((await siteFeed()).text).toContain(readerPathPart);
       expect((await server.request(`/feeds/comics/${series.slug}.xml`)).text).toContain(readerPathPart);
       // The sitemap lists chapters by id: the newest is in the last file.
