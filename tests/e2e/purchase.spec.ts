@@ -46,6 +46,9 @@ function checkout(page: Page, locale: 'en' | 'pt-BR' = 'en') {
 /** Fills the card sandbox's form (Card must be selected). */
 async function fillCard(page: Page, number: string, expiry = '12/30', cvv = '123') {
   const c = checkout(page);
+  // Typed once the checkout island has hydrated (Astro drops its `ssr` attribute then): typed
+  // into the server's plain fields before that, hydration put the fields back to empty (CI saw it).
+  await expect(c.number.locator('xpath=ancestor::astro-island[1]')).not.toHaveAttribute('ssr');
   await c.number.fill(number);
   await c.expiry.fill(expiry);
   await c.cvv.fill(cvv);
