@@ -13,6 +13,7 @@ import { catalogChanged } from '~/server/cache';
 import { fromLocalInput, isTimeZone } from '~/lib/dates';
 import type { Site } from '~/lib/site';
 import * as repo from './repository.server';
+import { pricingRow } from './prices.server';
 
 export type CampaignRow = NonNullable<Awaited<ReturnType<typeof repo.campaignById>>>;
 export type CampaignField = 'name' | 'discount' | 'range' | 'window' | 'zone';
@@ -82,7 +83,7 @@ export async function campaignPreview(db: DB, site: Site, seriesId: number, at: 
   const campaigns: Campaign[] = [...stored.map(asCampaign), ...(draft ? [asCampaign(draft)] : [])];
   const [chapters, price] = await Promise.all([repo.chapterOffers(db, seriesId, site.language), previewPricer(db, seriesId, site.language, at, campaigns)]);
   const rows: PreviewRow[] = chapters.map((c) => {
-    const row = { ...c, number: Number(c.number), original_price: Number(c.original_price), released_at: Number(c.released_at), sale_at: Number(c.sale_at), expired_at: c.expired_at == null ? null : Number(c.expired_at) };
+    const row = pricingRow(c);
     const anon = price(row, 'anonymous');
     const sub = price(row, 'subscriber');
     return {

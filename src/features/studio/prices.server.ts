@@ -44,8 +44,13 @@ export async function seriesPrices(db: DB, site: Site, seriesId: number, at: num
   return { series, rows: chapters.map((c) => priced(c, seriesId, price)) };
 }
 
+/** An offer row as the pricing rule reads it (PostgreSQL hands bigints and reals over as strings). */
+export function pricingRow(c: ChapterOffer) {
+  return { ...c, number: Number(c.number), original_price: Number(c.original_price), released_at: Number(c.released_at), sale_at: Number(c.sale_at), expired_at: c.expired_at == null ? null : Number(c.expired_at) };
+}
+
 function priced(chapter: ChapterOffer, seriesId: number, price: AnonymousPricer): PricedOfferRow {
-  const access = price(seriesId, { ...chapter, number: Number(chapter.number), original_price: Number(chapter.original_price), released_at: Number(chapter.released_at), sale_at: Number(chapter.sale_at), expired_at: chapter.expired_at == null ? null : Number(chapter.expired_at) });
+  const access = price(seriesId, pricingRow(chapter));
   return { chapter, finalPrice: access ? access.finalPrice : null, state: access ? access.state : null };
 }
 

@@ -53,6 +53,9 @@ export async function listAuditRecords(db: DB, filter: AuditFilter, offset: numb
 
 // Prices (the pricing capability) ------------------------------------------------------------
 
+/** `%text%` for LIKE, with the wildcards typed by staff taken literally. */
+const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 /** Series listed on a site whose name or slug contains `q` (lower-case), by name; at most `limit`. */
 export function seriesOnSite(db: DB, siteId: number, q: string, limit: number) {
   let query = db.selectFrom('series')
@@ -60,7 +63,7 @@ export function seriesOnSite(db: DB, siteId: number, q: string, limit: number) {
     .select(['series.id', 'series.name', 'series.slug', 'series.state', 'series.chapter_count'])
     .where('series_languages.site_id', '=', siteId);
   if (q) {
-    const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = likeText(q);
     query = query.where((eb) => eb.or([eb(eb.fn('lower', ['series.name']), 'like', sql<string>`${like} escape '\\'`), eb('series.slug', 'like', sql<string>`${like} escape '\\'`)]));
   }
   return readRows(db, query.orderBy('series.name').orderBy('series.id').limit(limit));
@@ -256,9 +259,6 @@ export interface StudioSeriesFilter {
   text: string;
   state: string | null;
 }
-
-/** `%text%` for LIKE, with the wildcards typed by staff taken literally. */
-const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * One page of the studio's series list, newest first: the series the site lists (any state but
