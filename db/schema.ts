@@ -393,7 +393,8 @@ export interface CouponTable {
   created_at: number;
 }
 
-export type OrderState = 'PENDING' | 'PAID' | 'FAILED' | 'EXPIRED';
+/** REFUNDED and PARTIALLY_REFUNDED follow PAID only, when a refund is confirmed (docs/money-states.md). */
+export type OrderState = 'PENDING' | 'PAID' | 'FAILED' | 'EXPIRED' | 'REFUNDED' | 'PARTIALLY_REFUNDED';
 
 export interface OrderTable {
   id: Generated<number>;
@@ -566,6 +567,68 @@ export interface RefundDueTable {
   created_at: number;
   resolved_at: number | null;
   resolution: string | null;
+  /** The staff account that resolved it. */
+  resolved_by: number | null;
+  /** The refund that gave it back, when it was refunded rather than dismissed. */
+  refund_id: number | null;
+}
+
+export type RefundState = 'PENDING' | 'CONFIRMED' | 'FAILED';
+
+/**
+ * A refund of one order, subscription charge or payment to refund (docs/money-states.md,
+ * "Refunds"): its keys held in the ledger while the provider is asked, reversed once it confirms.
+ */
+export interface RefundTable {
+  id: Generated<number>;
+  public_id: string;
+  user_id: number;
+  payable_kind: 'order' | 'charge' | 'due';
+  /** The order's or charge's public id; for `due`, the refunds_due row's id. */
+  payable_id: string;
+  provider: string;
+  payment_id: string;
+  amount: number;
+  currency: string;
+  keys: number;
+  xtra_keys: number;
+  /** 1: the whole payable; 0: part of it. */
+  whole: number;
+  state: RefundState;
+  origin: 'staff' | 'reader';
+  reason: string;
+  actor_id: number | null;
+  ending: 'now' | 'period_end' | null;
+  provider_action: 'void' | 'refund' | null;
+  provider_refund_id: string | null;
+  hold_transaction_id: number | null;
+  ledger_transaction_id: number | null;
+  failure: string | null;
+  created_at: number;
+  updated_at: number;
+  confirmed_at: number | null;
+}
+
+export interface RefundEventTable {
+  id: Generated<number>;
+  refund_id: number;
+  state: string;
+  source: string;
+  detail: string | null;
+  created_at: number;
+}
+
+/** The demo sandboxes' side of a refund. */
+export interface SandboxRefundTable {
+  id: Generated<number>;
+  provider: string;
+  payment_id: string;
+  correlation_id: string;
+  refund_id: string;
+  amount: number;
+  currency: string;
+  action: string;
+  created_at: number;
 }
 
 export interface TrialUseTable {
@@ -628,6 +691,9 @@ export interface ChapterDraftPageTable {
 export interface Database {
   charge_events: ChargeEventTable;
   refunds_due: RefundDueTable;
+  refunds: RefundTable;
+  refund_events: RefundEventTable;
+  sandbox_refunds: SandboxRefundTable;
   publishers: PublisherTable;
   people: PersonTable;
   tags: TagTable;

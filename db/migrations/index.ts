@@ -17,6 +17,8 @@ import * as staffCapabilities from './2026-11-28T00-staff-capabilities';
 import * as studioChapters from './2026-11-29T01-studio-chapters';
 // The studio's series editor: the DRAFT state.
 import * as studioSeries from './2026-11-29T00-studio-series';
+// Refunds (the support desk).
+import * as refunds from './2026-11-30T00-refunds';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -39,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T01-studio-chapters': studioChapters,
   // The studio's series editor.
   '2026-11-29T00-studio-series': studioSeries,
+  '2026-11-30T00-refunds': refunds,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,2 +1,3 @@
-/** The browser-safe door of the commerce feature: the purchase favorite stars of /my/purchases/. */
+/** The browser-safe door of the commerce feature: the purchase favorite stars of /my/purchases/, the payable states' names. */
 export { initPurchaseFavorites } from './purchase-favorite.client';
+export { PAYABLE_STATE_LABELS } from './payable-states';

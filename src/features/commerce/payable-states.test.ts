@@ -12,6 +12,8 @@ const EXPECTED: Record<PayableState, Record<PayableEvent, PayableStep | { same: 
     failed: { do: 'move', to: 'FAILED', grant: false, refund: false },
     expired: { do: 'move', to: 'EXPIRED', grant: false, refund: false },
     voided: { do: 'move', to: 'EXPIRED', grant: false, refund: true },
+    refunded: { do: 'refuse' },
+    partlyRefunded: { do: 'refuse' },
   },
   PAID: {
     paid: { same: { do: 'already' }, other: { do: 'refund' } },
@@ -19,9 +21,21 @@ const EXPECTED: Record<PayableState, Record<PayableEvent, PayableStep | { same: 
     failed: { do: 'ignore' },
     expired: { do: 'ignore' },
     voided: { do: 'ignore' },
+    refunded: { do: 'move', to: 'REFUNDED', grant: false, refund: false },
+    partlyRefunded: { do: 'move', to: 'PARTIALLY_REFUNDED', grant: false, refund: false },
   },
-  FAILED: { paid: { do: 'refund' }, mismatch: { do: 'refund' }, failed: { do: 'ignore' }, expired: { do: 'ignore' }, voided: { do: 'ignore' } },
-  EXPIRED: { paid: { do: 'refund' }, mismatch: { do: 'refund' }, failed: { do: 'ignore' }, expired: { do: 'ignore' }, voided: { do: 'ignore' } },
+  FAILED: { paid: { do: 'refund' }, mismatch: { do: 'refund' }, failed: { do: 'ignore' }, expired: { do: 'ignore' }, voided: { do: 'ignore' }, refunded: { do: 'refuse' }, partlyRefunded: { do: 'refuse' } },
+  EXPIRED: { paid: { do: 'refund' }, mismatch: { do: 'refund' }, failed: { do: 'ignore' }, expired: { do: 'ignore' }, voided: { do: 'ignore' }, refunded: { do: 'refuse' }, partlyRefunded: { do: 'refuse' } },
+  REFUNDED: {
+    paid: { same: { do: 'already' }, other: { do: 'refund' } },
+    mismatch: { same: { do: 'ignore' }, other: { do: 'refund' } },
+    failed: { do: 'ignore' }, expired: { do: 'ignore' }, voided: { do: 'ignore' }, refunded: { do: 'refuse' }, partlyRefunded: { do: 'refuse' },
+  },
+  PARTIALLY_REFUNDED: {
+    paid: { same: { do: 'already' }, other: { do: 'refund' } },
+    mismatch: { same: { do: 'ignore' }, other: { do: 'refund' } },
+    failed: { do: 'ignore' }, expired: { do: 'ignore' }, voided: { do: 'ignore' }, refunded: { do: 'refuse' }, partlyRefunded: { do: 'refuse' },
+  },
 };
 
 describe('the payable transition table', () => {
@@ -40,12 +54,13 @@ describe('the payable transition table', () => {
     }
   }
 
-  it('no final state is ever left, and only a matching payment of a pending record grants', () => {
+  it('no final state is ever left, PAID only by a refund, and only a matching payment of a pending record grants', () => {
     for (const state of PAYABLE_STATES) {
       for (const event of PAYABLE_EVENTS) {
         for (const same of [true, false]) {
           const step = payableStep(state, event, same);
-          if (state !== 'PENDING') expect(step.do, `${state} × ${event}`).not.toBe('move');
+          if (state === 'PAID' && step.do === 'move') expect(['refunded', 'partlyRefunded']).toContain(event);
+          else if (state !== 'PENDING') expect(step.do, `${state} × ${event}`).not.toBe('move');
           if (step.do === 'move' && step.grant) expect([state, event]).toEqual(['PENDING', 'paid']);
         }
       }

@@ -141,6 +141,8 @@ async function confirmWith<R extends PayableRow>(db: DB, kind: Kind<R>, c: Payme
         return { kind: 'already' };
       case 'ignore':
         return { kind: 'already' };
+      case 'refuse':
+        throw new Error(`${label}: a payment is never a refund`);
       case 'note':
         await kind.event(trx, row, row.state, c.source, `payment ${c.paymentId} of ${c.amount} ${c.currency} does not match the ${label} of ${kind.amount(row)} ${row.currency}`, c.now);
         return { kind: 'mismatch' };

@@ -85,6 +85,51 @@ export interface CardProvider {
    * asks when a process stopped between a sale and its confirmation.
    */
   findSale(orderId: string): Promise<Extract<CardSaleResult, { ok: true }> | null>;
+  /**
+   * Gives a sale back: voids it while it has not settled (whole only; a part of an unsettled sale
+   * is refused, to be asked again once it settles), refunds it after. Safe to repeat with the same
+   * refund id.
+   */
+  refund(input: RefundRequest): Promise<RefundOutcome>;
+  /** What became of a refund asked before (a crash between asking and recording): null when the provider never received it. */
+  findRefund(input: RefundRequest): Promise<RefundOutcome | null>;
+  /** The sale made for one of our orders (or subscription charges), as the gateway sees it now; null when it has none. */
+  paymentStatus(input: { orderId: string; paymentId: string | null }): Promise<PaymentStatus | null>;
+}
+
+/**
+ * Giving a payment back, in whole or in part (docs/payments.md, "Refunds"). Our refund's public
+ * id is the provider's idempotency key where it has one (Woovi's correlationID, Braintree's order
+ * id on the refund), so asking twice never refunds twice, and `findRefund` can tell, after a
+ * crash, whether the first request reached the provider.
+ */
+export interface RefundRequest {
+  /** Our refund's public id. */
+  refundId: string;
+  /** The provider's id of the payment to give back (a transaction id, a Pix end-to-end id). */
+  paymentId: string;
+  /** What to give back: the whole payment or less, never more. */
+  money: Money;
+  /** Whether `money` is the whole payment (a card sale not yet settled can only be voided whole). */
+  whole: boolean;
+}
+
+export type RefundOutcome =
+  /** The provider gave the money back (`void`: the sale was cancelled before it settled). */
+  | { status: 'confirmed'; providerRefundId: string; action: 'void' | 'refund' }
+  /** The provider took the request and will finish it later (a Pix refund in processing): ask again. */
+  | { status: 'pending'; providerRefundId: string | null }
+  /** The provider said no (nothing was given back): `message` says why, for staff. */
+  | { status: 'refused'; message: string | null }
+  /** The provider could not be reached or answered nonsense: whether it refunded is unknown, ask again. */
+  | { status: 'unavailable'; message: string | null };
+
+/** A payment as its provider sees it now, for the support desk (fetched on demand, never stored). */
+export interface PaymentStatus {
+  /** The provider's own word for it ('settled', 'submitted_for_settlement', 'COMPLETED', …). */
+  status: string;
+  /** A few facts worth showing staff: amounts, dates, refund ids; label → value, in the provider's terms. */
+  facts: Record<string, string>;
 }
 
 /** A Pix charge's state at the PSP (Woovi/OpenPix names). */
@@ -150,4 +195,10 @@ export interface PixProvider {
   closeCharge(correlationID: string): Promise<PixCloseResult>;
   /** Checks a webhook delivery's signature over its raw body, then reads it (ids through `providerId`, ids.ts). */
   verifyWebhook(rawBody: Buffer, headers: Headers): PixWebhook;
+  /** Gives a Pix payment back (Woovi: its refund call, keyed by our refund id); safe to repeat. */
+  refund(input: RefundRequest): Promise<RefundOutcome>;
+  /** What became of a refund asked before; null when the PSP never received it. */
+  findRefund(input: RefundRequest): Promise<RefundOutcome | null>;
+  /** The charge behind one of our orders (or subscription charges), as the PSP sees it now; null when it has none. */
+  paymentStatus(input: { orderId: string; paymentId: string | null }): Promise<PaymentStatus | null>;
 }
