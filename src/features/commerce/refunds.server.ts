@@ -29,7 +29,7 @@ import { writeAudit, type AuditActor } from '~/server/audit';
 import { isUniqueViolation, writeTransaction, type DB, type WriteTx } from '~/server/db';
 import { payableStep } from './payable-states';
 import { payableRefunded } from './payables.server';
-import { purchaseRefund, withdrawalTerms, type RefundTerms, type WithdrawalProblem } from './refund-rules';
+import { purchaseRefund, withdrawalTerms, type RefundTerms } from './refund-rules';
 import * as repo from './repository.server';
 
 export type RefundRow = NonNullable<Awaited<ReturnType<typeof repo.findRefund>>>;
@@ -193,10 +193,12 @@ export async function refundQuote(db: DB, payableId: string): Promise<RefundQuot
   return terms ? { terms, problem: null } : { terms: null, problem: 'spent' };
 }
 
-/** Whether the reader may withdraw this order now (the offer on /my/purchases/), and why not. */
-export function withdrawalOffer(order: { state: string; paidAt: number | null; total: number; keys: number; xtraKeys: number }, held: { keys: number; xtra: number }, now: number):
-  { ok: true; terms: RefundTerms } | { ok: false; problem: WithdrawalProblem } {
-  return withdrawalTerms(order, held, now);
+/**
+ * A reader's withdrawal of a key-pack purchase (the right of withdrawal, docs/payments.md): the
+ * same refund path as the desk's, allowed within 7 days of payment while nothing of it is spent.
+ */
+export async function withdrawPurchase(db: DB, input: { userId: number; orderId: string; now: number }): Promise<RefundAnswer> {
+  return refundPayable(db, { payableId: input.orderId, origin: 'reader', readerId: input.userId, reason: 'withdrawal by the reader (7 days)', actor: null, now: input.now });
 }
 
 // ---------------------------------------------------------------- step 1: begin

@@ -495,6 +495,13 @@ export async function liveRefundOf(db: DB, kind: RefundTable['payable_kind'], pa
   return row && num(row, ...REFUND_NUMBERS);
 }
 
+/** The live refund's state of each of these orders (at most one each). */
+export async function refundStatesOf(db: DB, orderIds: string[]): Promise<Map<string, RefundState>> {
+  if (orderIds.length === 0) return new Map();
+  const rows = await db.selectFrom('refunds').select(['payable_id', 'state']).where('payable_kind', '=', 'order').where('payable_id', 'in', orderIds).where('state', 'in', ['PENDING', 'CONFIRMED']).execute();
+  return new Map(rows.map((r) => [r.payable_id, r.state]));
+}
+
 /** Every refund of a payable, newest first (refused ones included). */
 export async function refundsOf(db: DB, kind: RefundTable['payable_kind'], payableId: string) {
   const rows = await db.selectFrom('refunds').selectAll().where('payable_kind', '=', kind).where('payable_id', '=', payableId).orderBy('id', 'desc').execute();
