@@ -51,6 +51,10 @@ export async function refundInSandbox(db: DB, provider: SandboxRefundProvider, r
   if (!Number.isSafeInteger(req.money.amount) || req.money.amount <= 0) return { status: 'refused', message: 'The amount must be positive.' };
   if (req.money.currency !== payment.currency) return { status: 'refused', message: `The payment was made in ${payment.currency}, not ${req.money.currency}.` };
   const refunds = await repo.sandboxRefundsOf(db, provider, req.paymentId);
+  // A concurrent request with this refund id may have recorded it since the first look: it is
+  // this refund, not an earlier one that leaves less to give back.
+  const same = refunds.find((r) => r.correlation_id === req.refundId);
+  if (same) return confirmedOf(same);
   if (refunds.some((r) => r.action === 'void')) return { status: 'refused', message: 'The payment was voided.' };
   const refunded = refunds.reduce((sum, r) => sum + r.amount, 0);
   const left = payment.amount - refunded;

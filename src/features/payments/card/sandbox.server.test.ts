@@ -203,7 +203,11 @@ describe('refunding a sandbox sale', () => {
     const { paymentId } = await paid();
     const request = ask(paymentId, 499, true);
     expect(await sandbox.findRefund(request)).toBeNull();
-    const outcomes = await Promise.all(Array.from({ length: 20 }, () => sandbox.refund(request)));
+    // Started a few microtasks apart, so some requests look while others are between their look and their insert.
+    const outcomes = await Promise.all(Array.from({ length: 20 }, async (_, i) => {
+      for (let tick = 0; tick < i; tick++) await null;
+      return sandbox.refund(request);
+    }));
     expect(new Set(outcomes.map((o) => JSON.stringify(o))).size).toBe(1);
     expect(outcomes[0]).toMatchObject({ status: 'confirmed', action: 'void' });
     expect(await count(paymentId)).toBe(1);
