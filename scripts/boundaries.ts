@@ -286,9 +286,6 @@ export function doorOf(file: string): { feature: string; door: string } | null {
 export const UNUSED_EXPORTS_KEPT: Readonly<Record<string, string>> = {
   // The refunds' seam, exported for the refund owner (commerce/refunds.server.ts) the lead writes
   // against it: remove these three once it imports them.
-  'payments/index.server: PaymentStatus': 'for commerce/refunds.server.ts, landing next',
-  'payments/index.server: RefundOutcome': 'for commerce/refunds.server.ts, landing next',
-  'payments/index.server: RefundRequest': 'for commerce/refunds.server.ts, landing next',
 };
 
 /** A feature: the features it imports (through their doors) and its doors. */
