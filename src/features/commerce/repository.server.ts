@@ -472,7 +472,8 @@ export type NewRefund = Pick<RefundTable, 'public_id' | 'user_id' | 'payable_kin
 /** Inserts a PENDING refund; null when the payable already has a live one (the partial unique index). */
 export async function insertRefund(trx: WriteTx, r: NewRefund, now: number): Promise<number | null> {
   const row = await trx.insertInto('refunds').values({ ...r, state: 'PENDING', created_at: now, updated_at: now })
-    .onConflict((oc) => oc.columns(['payable_kind', 'payable_id']).where('state', 'in', ['PENDING', 'CONFIRMED']).doNothing())
+    // The index's own predicate, literally: SQLite matches a partial index's conflict target by its text.
+    .onConflict((oc) => oc.columns(['payable_kind', 'payable_id']).where(sql.ref('state'), 'in', [sql.lit('PENDING'), sql.lit('CONFIRMED')]).doNothing())
     .returning('id').executeTakeFirst();
   return row ? Number(row.id) : null;
 }
