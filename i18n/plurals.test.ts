@@ -75,7 +75,6 @@ const NOT_COUNTED: Record<string, { args: string[]; why: string }> = {
   'checkout.pix.title': { args: ['total'], why: 'an amount of money' },
   'checkout.submit.pay': { args: ['total'], why: 'an amount of money' },
   'purchase.buyLabel': { args: ['price'], why: 'an amount of money' },
-  'receipts.refunded': { args: ['amount'], why: 'an amount of money (what a refund gave back)' },
   'purchase.perKey': { args: ['price'], why: 'an amount of money (what one key costs)' },
   'subscribe.checkout.price': { args: ['price'], why: 'an amount of money' },
   'subscribe.checkout.trialThen': { args: ['price'], why: 'an amount of money' },
