@@ -102,6 +102,7 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'checkout page', file: 'my/purchase/checkout/index.astro', path: '/my/purchase/checkout/', query: 'pack=popular', kind: 'html', form: true },
     { name: 'purchases page', file: 'my/purchases/index.astro', path: '/my/purchases/', query: 'page=2&withdrawn=ordnope', kind: 'html' },
     { name: 'withdrawal form', file: 'my/purchases/[id]/withdraw/index.astro', path: '/my/purchases/ordnope/withdraw/', query: '', kind: 'html', method: 'POST', dynamic: [3] },
+    { name: 'receipt page', file: 'my/purchases/[id]/receipt/index.astro', path: '/my/purchases/ordnope/receipt/', query: '', kind: 'html', dynamic: [3] },
     { name: 'plans page', file: 'plans/index.astro', path: '/plans/', query: 'tier=leitor', kind: 'html' },
     { name: 'subscriptions page', file: 'my/subscriptions/index.astro', path: '/my/subscriptions/', query: '', kind: 'html' },
     { name: 'coupon API', file: 'my/purchase/coupon/index.ts', path: '/my/purchase/coupon/', query: '', kind: 'text', method: 'POST' },
