@@ -1,4 +1,4 @@
-import type { DB } from '~/server/db';
+import type { DB, WriteTx } from '~/server/db';
 import { ABSOLUTE_LIFETIME, IDLE_TIMEOUT, needsRefresh, sessionAlive, sessionRemaining } from './cookie';
 import { generateSessionToken, parseSessionToken, secretMatches } from './token.server';
 import { type User, toUser } from './users.server';
@@ -63,7 +63,25 @@ export async function invalidateSession(db: DB, sessionId: string): Promise<void
   await repo.deleteSession(db, sessionId);
 }
 
-/** Ends every session of an account. */
-export async function invalidateUserSessions(db: DB, userId: number): Promise<void> {
-  await repo.deleteUserSessions(db, userId);
+/**
+ * Ends every session of an account ("sign out everywhere" on the support desk), inside the
+ * caller's write transaction so its audit record commits with it; returns how many ended. The
+ * next request with any of its cookies finds no session.
+ */
+export function invalidateUserSessions(tx: WriteTx, userId: number): Promise<number> {
+  return repo.deleteUserSessions(tx, userId);
+}
+
+export interface LiveSession {
+  createdAt: number;
+  lastSeenAt: number;
+  /** When it ends if unused: the sooner of the idle and the absolute limit. */
+  endsAt: number;
+}
+
+/** An account's sessions that are still alive at `now`, newest first (no ids, no secrets). */
+export async function liveSessionsOf(db: DB, userId: number, now: number): Promise<LiveSession[]> {
+  return (await repo.sessionsOfUser(db, userId))
+    .filter((s) => sessionAlive(s, now))
+    .map((s) => ({ createdAt: s.created_at, lastSeenAt: s.last_seen_at, endsAt: now + sessionRemaining(s, now) }));
 }

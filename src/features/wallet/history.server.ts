@@ -15,8 +15,10 @@ export const KEYS_PAGE_SIZE = 25;
 export interface KeysEntry {
   id: number;
   kind: 'unlock' | 'grant' | 'welcome' | 'purchase' | 'daily_pass' | 'ad' | 'other';
+  /** The ledger's own kind (an 'other' keeps its name here: `plan_rental`, a refund…). */
+  ledgerKind: string;
   at: number;
-  /** Staff's reason for a grant. */
+  /** The transaction's reason: staff's for a grant, `order {public id}` for a purchase. */
   reason: string | null;
   /** What it did to each balance (0: untouched). */
   keys: number;
@@ -52,6 +54,7 @@ export async function keysPage(db: DB, userId: number, page: number, t: T, local
       return {
         id: r.id,
         kind: (KINDS.has(r.kind) ? r.kind : 'other') as KeysEntry['kind'],
+        ledgerKind: r.kind,
         at: r.created_at,
         reason: r.reason,
         keys: sum('keys'),
