@@ -108,9 +108,9 @@ for (const dialect of selectedDialects()) {
       expect(narrow.headers.location).toBe(pageOf(others[0]!));
       const none = await search(`nobody-${hex(4)}@example.test`);
       expect(none.status).toBe(200);
-      expect(htmlText(none.text)).toContain((await message('en', 'desk.search.none', { q: '' })).replace('“”.', ''));
+      expect(htmlText(none.text)).toContain((message('en', 'desk.search.none', { q: '' })).replace('“”.', ''));
       const noneBr = await search(`nobody-${hex(4)}@example.test`, support, 'br');
-      expect(htmlText(noneBr.text)).toContain((await message('pt-BR', 'desk.search.none', { q: '' })).replace('“”.', ''));
+      expect(htmlText(noneBr.text)).toContain((message('pt-BR', 'desk.search.none', { q: '' })).replace('“”.', ''));
     });
 
     it('refuses bad search terms with 400, never 500, and keeps ids away from SQL unless shaped', async () => {
@@ -132,14 +132,24 @@ for (const dialect of selectedDialects()) {
     });
 
     it('shows support the account, balances, the ledger with what each entry was for, orders with events, the subscription and coupon, and no forms to act', async () => {
+      // A second session, begun in a phone's browser: listed with a summary of it, never its token.
+      const login = await server.request('/auth/login/', {
+        method: 'POST', body: new URLSearchParams({ email: subject.email, password: subject.password }).toString(),
+        headers: { 'content-type': FORM, origin: server.origin(), 'sec-fetch-site': 'same-origin', 'user-agent': 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36' },
+      });
+      expect(login.status).toBe(303);
+      const phoneToken = /(?:^|\n)inkpass_session=([^;]+)/.exec(login.headers['set-cookie'] ?? '')?.[1];
+      expect(phoneToken).toBeTruthy();
       const res = await get(pageOf(subject), support);
       expect(res.status).toBe(200);
       expect(res.headers['cache-control']).toBe('private, no-store');
       expect(res.text).toContain('noindex');
       const text = htmlText(res.text);
       expect(text).toContain(subject.email);
-      expect(text).toContain(await message('en', 'desk.reader.sessionCount', { n: 1 }));
-      expect(text).toContain(await message('en', 'keys.what.purchase'));
+      expect(text).toContain(message('en', 'desk.reader.sessionCount', { n: 2 }));
+      expect(text).toContain('Chrome · Android');
+      for (const secret of [subject.token, phoneToken!, subject.token.split('.')[0]!, phoneToken!.split('.')[0]!]) expect(res.text).not.toContain(secret);
+      expect(text).toContain(message('en', 'keys.what.purchase'));
       expect(res.text).toContain(`href="/studio/payments/${bought.orderId}/"`);
       expect(res.text).toContain(`href="/studio/payments/${bought.chargeId}/"`);
       expect(text).toContain(bought.paymentId);
@@ -162,7 +172,7 @@ for (const dialect of selectedDialects()) {
       expect((await postForm(`${pageOf(subject)}sign-out/`, support, {})).status).toBe(403);
       // Portuguese site, its own words and zone.
       const br = await get(pageOf(subject), support, 'br');
-      expect(htmlText(br.text)).toContain(await message('pt-BR', 'keys.what.purchase'));
+      expect(htmlText(br.text)).toContain(message('pt-BR', 'keys.what.purchase'));
     });
 
     it('lets money grant with a reason the reader reads in /my/keys/, once for a double submit and for ten at once, with one audit record', async () => {
@@ -181,14 +191,14 @@ for (const dialect of selectedDialects()) {
       expect(again.headers.location).toBe(`${pageOf(reader)}?done=already`);
       const after = await withDb(server, async (db) => (await import('~/features/wallet/index.server')).balancesOf(db, reader.id));
       expect(after).toEqual({ keys: before.keys + 7, xtra: before.xtra + 3 });
-      expect(htmlText((await get(`${pageOf(reader)}?done=granted`, money)).text)).toContain(await message('en', 'desk.grant.done'));
+      expect(htmlText((await get(`${pageOf(reader)}?done=granted`, money)).text)).toContain(message('en', 'desk.grant.done'));
       // The reader sees the reason, in both languages.
       const mine = htmlText((await get('/my/keys/', reader)).text);
-      expect(mine).toContain(await message('en', 'keys.what.grant', { reason }));
+      expect(mine).toContain(message('en', 'keys.what.grant', { reason }));
       const mineBr = htmlText((await get('/my/keys/', reader, 'br')).text);
-      expect(mineBr).toContain(await message('pt-BR', 'keys.what.grant', { reason }));
+      expect(mineBr).toContain(message('pt-BR', 'keys.what.grant', { reason }));
       // Support reads the reason in the ledger too.
-      expect(htmlText((await get(pageOf(reader), support)).text)).toContain(await message('en', 'keys.what.grant', { reason }));
+      expect(htmlText((await get(pageOf(reader), support)).text)).toContain(message('en', 'keys.what.grant', { reason }));
       const records = await auditRows('reader.grant', reader.id);
       expect(records).toHaveLength(1);
       expect(records[0]).toMatchObject({ actor_id: money.id, capability: 'money', object_table: 'users' });
@@ -208,12 +218,12 @@ for (const dialect of selectedDialects()) {
       const reader = await createReader(server);
       const key = requestKeyIn((await get(pageOf(reader), money)).text)!;
       const cases: [Record<string, string>, string][] = [
-        [{ keys: '0', xtra: '0', reason: 'nothing at all', request: key }, await message('en', 'desk.grant.error.none')],
-        [{ keys: '10001', reason: 'too many keys', request: key }, await message('en', 'desk.grant.error.amount', { max: 10000 })],
-        [{ keys: '-3', reason: 'negative keys', request: key }, await message('en', 'desk.grant.error.amount', { max: 10000 })],
-        [{ keys: '5', reason: 'ab', request: key }, await message('en', 'desk.grant.error.reasonShort', { min: 3 })],
-        [{ keys: '5', reason: 'x'.repeat(201), request: key }, await message('en', 'desk.grant.error.reasonLong', { reasonMax: 200 })],
-        [{ keys: '5', reason: 'no request key' }, await message('en', 'desk.grant.error.request')],
+        [{ keys: '0', xtra: '0', reason: 'nothing at all', request: key }, message('en', 'desk.grant.error.none')],
+        [{ keys: '10001', reason: 'too many keys', request: key }, message('en', 'desk.grant.error.amount', { max: 10000 })],
+        [{ keys: '-3', reason: 'negative keys', request: key }, message('en', 'desk.grant.error.amount', { max: 10000 })],
+        [{ keys: '5', reason: 'ab', request: key }, message('en', 'desk.grant.error.reasonShort', { min: 3 })],
+        [{ keys: '5', reason: 'x'.repeat(201), request: key }, message('en', 'desk.grant.error.reasonLong', { reasonMax: 200 })],
+        [{ keys: '5', reason: 'no request key' }, message('en', 'desk.grant.error.request')],
       ];
       for (const [fields, text] of cases) {
         const res = await postForm(`${pageOf(reader)}grant/`, money, fields);
@@ -241,8 +251,8 @@ for (const dialect of selectedDialects()) {
       const records = await auditRows('reader.sign_out_everywhere', reader.id);
       expect(records).toHaveLength(1);
       expect(records[0]).toMatchObject({ actor_id: money.id, capability: 'money' });
-      expect(htmlText((await get(`${pageOf(reader)}?done=signedOut&n=1`, money)).text)).toContain(await message('en', 'desk.signOut.done', { n: 1 }));
-      expect(htmlText((await get(pageOf(reader), money)).text)).toContain(await message('en', 'desk.reader.sessionCount', { n: 0 }));
+      expect(htmlText((await get(`${pageOf(reader)}?done=signedOut&n=1`, money)).text)).toContain(message('en', 'desk.signOut.done', { n: 1 }));
+      expect(htmlText((await get(pageOf(reader), money)).text)).toContain(message('en', 'desk.reader.sessionCount', { n: 0 }));
     });
 
     it('answers 403 to a reader, and staff without support, and sends the signed-out to the login page, on every route', async () => {

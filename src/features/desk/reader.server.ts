@@ -11,7 +11,7 @@ import { keysPage, type Balances, type KeysEntry } from '~/features/wallet/index
 import type { DB } from '~/server/db';
 import type { T } from '~/lib/i18n';
 import type { Locale } from '~/lib/site';
-import { DESK_PAGE_SIZE } from './rules';
+import { DESK_PAGE_SIZE, userAgentSummary } from './rules';
 import * as repo from './repository.server';
 
 const LIST_MAX = 100;
@@ -27,7 +27,7 @@ export interface EventLine {
 }
 
 export interface DeskReader {
-  account: { id: number; email: string; name: string; createdAt: number; lastSeenAt: number | null; sessions: LiveSession[] };
+  account: { id: number; email: string; name: string; createdAt: number; lastSeenAt: number | null; sessions: (LiveSession & { browser: string | null })[] };
   balances: Balances;
   ledger: { entries: KeysEntry[]; page: number; pages: number };
   unlocks: { total: number; rows: (Rows<typeof repo.unlocksOf>[number] & { chapter: ChapterLink | null })[] };
@@ -71,7 +71,7 @@ export async function deskReader(db: DB, id: number, opts: { ledgerPage: number;
     account: {
       id: user.id, email: user.email, name: user.display_name, createdAt: user.created_at,
       lastSeenAt: sessions.length ? Math.max(...sessions.map((s) => s.lastSeenAt)) : null,
-      sessions,
+      sessions: sessions.map((s) => ({ ...s, browser: userAgentSummary(s.userAgent) })),
     },
     balances: keys.balances,
     ledger: { entries: keys.entries, page: keys.page, pages: keys.pages },

@@ -49,7 +49,10 @@ describe('the grant form', () => {
   });
 });
 
-it('summarizes a user agent', () => {
+it('summarizes a user agent in a few words', () => {
   expect(userAgentSummary('Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0')).toBe('Firefox · Linux');
+  expect(userAgentSummary('Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36')).toBe('Chrome · Android');
+  expect(userAgentSummary('Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1')).toBe('Safari · iOS');
+  expect(userAgentSummary('curl/8.5.0')).toBe('curl/8.5.0');
   expect(userAgentSummary(null)).toBeNull();
 });
