@@ -255,6 +255,21 @@ for (const dialect of selectedDialects()) {
       expect(htmlText((await get(pageOf(reader), money)).text)).toContain(message('en', 'desk.reader.sessionCount', { n: 0 }));
     });
 
+    it('asks a money member who signed in over 15 minutes ago for the password before granting, and grants nothing meanwhile', async () => {
+      const late = await createStaff(server, 'support', 'money');
+      const reader = await createReader(server);
+      const key = requestKeyIn((await get(pageOf(reader), late)).text)!;
+      await withDb(server, (db) => db.updateTable('sessions').set({ created_at: now() - 16 * 60 }).where('user_id', '=', late.id).execute());
+      const res = await postForm(`${pageOf(reader)}grant/`, late, { keys: '5', reason: 'after a coffee', request: key });
+      expect(res.status).toBe(303);
+      expect(res.headers.location).toMatch(/^\/auth\/confirm\/\?next=/);
+      expect((await postForm(`${pageOf(reader)}sign-out/`, late, {})).headers.location).toMatch(/^\/auth\/confirm\//);
+      expect(await withDb(server, async (db) => (await import('~/features/wallet/index.server')).balancesOf(db, reader.id))).toEqual({ keys: 0, xtra: 0 });
+      expect(await auditRows('reader.grant', reader.id)).toHaveLength(0);
+      // Reading stays open to support without the password.
+      expect((await get(pageOf(reader), late)).status).toBe(200);
+    });
+
     it('answers 403 to a reader, and staff without support, and sends the signed-out to the login page, on every route', async () => {
       const reader = await createReader(server);
       const moneyOnly = await createStaff(server, 'money');
