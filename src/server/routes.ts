@@ -51,6 +51,8 @@ export const ROUTES: readonly RoutePolicy[] = [
   { path: /^\/my\/purchase\/checkout\/$/, methods: ['POST'], limit: { name: 'payments' }, appCheck: 'required', answer: 'page' },
   { path: /^\/payments\/sandbox\/nonce\/$/, methods: ['POST'], limit: { name: 'payments' }, answer: 'json' },
   { path: /^\/my\/subscribe\/(pix|card)\/$/, methods: ['POST'], limit: { name: 'charges' }, appCheck: 'required', answer: 'json' },
+  // The right of withdrawal: a refund asked of the provider, counted with new charges.
+  { path: /^\/my\/purchases\/[^/]+\/withdraw\/$/, methods: ['POST'], limit: { name: 'charges' }, answer: 'page' },
   { path: /^\/my\/subscriptions\/(cancel|add)\/$/, methods: ['POST'], limit: { name: 'subscriptionChanges' }, answer: 'page' },
   { path: /^\/(api|sapi)\/subscription\/add-comic\/$/, methods: ['POST'], limit: { name: 'subscriptionChanges' }, answer: 'json' },
   // Staff (src/server/staff.ts checks the capability inside): link generation, spec section 7.
@@ -60,6 +62,8 @@ export const ROUTES: readonly RoutePolicy[] = [
   // The support desk's actions on a reader (money): grant keys, sign out everywhere; forms without JavaScript.
   { path: /^\/studio\/readers\/[^/]+\/(grant|sign-out)\/$/, methods: ['POST'], limit: { name: 'deskActions' }, answer: 'page' },
   // The studio's chapter offers: price, availability, times (pricing), a form without JavaScript.
+  // The support desk's payments (money acts; support asks a provider for a payment's status): forms without JavaScript.
+  { path: /^\/studio\/payments\/([^/]+\/)?$/, methods: ['POST'], limit: { name: 'staffChanges' }, answer: 'page' },
   { path: /^\/studio\/prices\/chapter\/[^/]+\/$/, methods: ['POST'], limit: { name: 'staffChanges' }, answer: 'page' },
   { path: /^\/studio\/prices\/campaigns\/[^/]+\/$/, methods: ['POST'], limit: { name: 'staffChanges' }, answer: 'page' },
   // Chapter drafts (content): uploads (a new draft, more pages or a page replaced; the edge lets
