@@ -253,6 +253,8 @@ export interface SessionTable {
   last_seen_at: number;
   /** Absolute end of the session. */
   expires_at: number;
+  /** The browser's User-Agent when the session began (at most 300 characters; null before 2026-11-30 or when none was sent). */
+  user_agent: string | null;
 }
 
 export interface RateLimitTable {

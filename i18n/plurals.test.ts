@@ -35,6 +35,7 @@ const NOT_COUNTED: Record<string, { args: string[]; why: string }> = {
   'studio.prices.editChapter': { args: ['number'], why: 'a chapter number (a name, decimals allowed)' },
   'studio.prices.chapterTitle': { args: ['number'], why: 'a chapter number (a name, decimals allowed)' },
   'studio.prices.error.price': { args: ['max'], why: 'the upper end of a range the field accepts' },
+  'desk.grant.error.amount': { args: ['max'], why: 'the upper end of a range the field accepts' },
   'studio.campaigns.window': { args: ['starts', 'ends'], why: 'formatted dates and times' },
   'studio.campaigns.off': { args: ['percent'], why: 'a formatted percentage' },
   'history.progress': { args: ['percent'], why: 'a percentage' },

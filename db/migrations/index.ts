@@ -19,6 +19,8 @@ import * as studioChapters from './2026-11-29T01-studio-chapters';
 import * as studioSeries from './2026-11-29T00-studio-series';
 // Refunds (the support desk).
 import * as refunds from './2026-11-30T00-refunds';
+// The browser a session began in (the support desk's session list).
+import * as sessionUserAgent from './2026-11-30T01-session-user-agent';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -42,6 +44,7 @@ export const migrations: Record<string, Migration> = {
   // The studio's series editor.
   '2026-11-29T00-studio-series': studioSeries,
   '2026-11-30T00-refunds': refunds,
+  '2026-11-30T01-session-user-agent': sessionUserAgent,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

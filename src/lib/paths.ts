@@ -242,6 +242,22 @@ export function studioAuditPath(query: Record<string, string | number>): string 
   const qs = params.toString();
   return qs ? `${STUDIO_AUDIT_PATH}?${qs}` : STUDIO_AUDIT_PATH;
 }
+/** The support desk (docs/staff.md, "Support desk: readers"): find a reader, then their page. */
+export const STUDIO_READERS_PATH = `${STUDIO_PATH}readers/`;
+export function studioReadersSearchPath(q: string): string {
+  return q ? `${STUDIO_READERS_PATH}?${new URLSearchParams({ q }).toString()}` : STUDIO_READERS_PATH;
+}
+/** A reader's page on the desk; `ledger` and `orders` are the pages of those two lists (1 left out). */
+export function studioReaderPath(id: number, query: { ledger?: number; orders?: number; done?: string } = {}): string {
+  const params = new URLSearchParams();
+  if (query.ledger && query.ledger > 1) params.set('ledger', String(query.ledger));
+  if (query.orders && query.orders > 1) params.set('orders', String(query.orders));
+  if (query.done) params.set('done', query.done);
+  const qs = params.toString();
+  return `${STUDIO_READERS_PATH}${id}/${qs ? `?${qs}` : ''}`;
+}
+export const studioReaderGrantPath = (id: number): string => `${STUDIO_READERS_PATH}${id}/grant/`;
+export const studioReaderSignOutPath = (id: number): string => `${STUDIO_READERS_PATH}${id}/sign-out/`;
 /** Free ways in: the daily pass, and an ad (start, then complete with its token). */
 export const DAILY_PASS_ENDPOINT = '/api/daily-pass/';
 export const AD_START_ENDPOINT = '/api/ads/start/';

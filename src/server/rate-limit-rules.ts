@@ -42,6 +42,8 @@ export const LIMITS = {
   staffLinks: { max: 60, window: 10 * 60 },
   /** Capability changes from the studio's staff page (POST /studio/staff/): an admin setting up a few accounts. */
   staffChanges: { max: 30, window: 10 * 60 },
+  /** The support desk's actions on a reader (POST /studio/readers/{id}/grant/ and sign-out/): a person answering tickets, a few a minute at most. */
+  deskActions: { max: 60, window: 10 * 60 },
   /** Chapter uploads (a new draft, more pages, a page replaced): each may be 300 MB of work for the server. */
   studioUploads: { max: 60, window: 10 * 60 },
   /** A draft's small forms (move a page, delete one, save its fields): a person reordering 30 pages clicks a lot. */

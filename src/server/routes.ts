@@ -59,6 +59,8 @@ export const ROUTES: readonly RoutePolicy[] = [
   { path: /^\/_\/dynamic_link\/$/, methods: ['POST'], limit: { name: 'staffLinks' }, answer: 'json' },
   // The studio's staff page: grant and revoke capabilities (admin), a form without JavaScript.
   { path: /^\/studio\/staff\/$/, methods: ['POST'], limit: { name: 'staffChanges' }, answer: 'page' },
+  // The support desk's actions on a reader (money): grant keys, sign out everywhere; forms without JavaScript.
+  { path: /^\/studio\/readers\/[^/]+\/(grant|sign-out)\/$/, methods: ['POST'], limit: { name: 'deskActions' }, answer: 'page' },
   // The studio's chapter offers: price, availability, times (pricing), a form without JavaScript.
   // The support desk's payments (money acts; support asks a provider for a payment's status): forms without JavaScript.
   { path: /^\/studio\/payments\/([^/]+\/)?$/, methods: ['POST'], limit: { name: 'staffChanges' }, answer: 'page' },

@@ -96,6 +96,7 @@ for (const dialect of selectedDialects()) {
       expect(home.text).toContain('<meta name="robots" content="noindex"');
       expect(markup(home.text)).not.toContain('href="/studio/audit/"');
       expect(markup(home.text)).not.toContain('href="/studio/staff/"');
+      expect(markup(home.text)).toContain('href="/studio/readers/"');
       expect(markup(home.text)).toContain('href="/studio/payments/"');
       // Moderation has no studio page yet (comments come later).
       const moderator = await staff(server, 'moderation');

@@ -2,6 +2,6 @@
 export { confirmPassword, login, signup } from './auth.server';
 export { clearSessionCookie, clientIp, resolveSession, setSessionCookie } from './middleware.server';
 export { markRateLimited } from './request.server';
-export { createSession, invalidateSession, isSessionAlive } from './sessions.server';
+export { createSession, invalidateSession, invalidateUserSessions, isSessionAlive, liveSessionsOf, type LiveSession } from './sessions.server';
 export { AccountInputError, changePassword, createUser, findUserByEmail, type SignedInReader } from './users.server';
 export { changeCapability, changeCapabilityFromForm, listStaff } from './staff.server';

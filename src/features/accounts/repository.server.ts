@@ -48,7 +48,7 @@ export async function setPassword(db: DB, userId: number, passwordHash: string, 
 
 // ---------------------------------------------------------------- sessions
 
-export async function insertSession(db: DB, s: { id: string; secret_hash: string; user_id: number; created_at: number; last_seen_at: number; expires_at: number }): Promise<void> {
+export async function insertSession(db: DB, s: { id: string; secret_hash: string; user_id: number; created_at: number; last_seen_at: number; expires_at: number; user_agent: string | null }): Promise<void> {
   await db.insertInto('sessions').values(s).execute();
 }
 
@@ -77,11 +77,19 @@ export async function deleteSession(db: DB, sessionId: string): Promise<void> {
   await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
 }
 
-/** Deletes every session of a user but `keep` (null: all). */
-export async function deleteUserSessions(db: DB, userId: number, keep: string | null = null): Promise<void> {
+/** A user's sessions, newest first (the support desk lists the live ones; never the secret). */
+export async function sessionsOfUser(db: DB, userId: number) {
+  const rows = await db.selectFrom('sessions').select(['created_at', 'last_seen_at', 'expires_at', 'user_agent'])
+    .where('user_id', '=', userId).orderBy('created_at', 'desc').limit(200).execute();
+  return rows.map((r) => ({ created_at: Number(r.created_at), last_seen_at: Number(r.last_seen_at), expires_at: Number(r.expires_at), user_agent: r.user_agent }));
+}
+
+/** Deletes every session of a user but `keep` (null: all); returns how many ended. */
+export async function deleteUserSessions(db: DB, userId: number, keep: string | null = null): Promise<number> {
   let q = db.deleteFrom('sessions').where('user_id', '=', userId);
   if (keep) q = q.where('id', '!=', keep);
-  await q.execute();
+  const result = await q.executeTakeFirst();
+  return Number(result.numDeletedRows ?? 0);
 }
 
 /** Every account holding a capability, with them, by email (the studio's staff page). */

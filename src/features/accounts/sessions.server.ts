@@ -1,4 +1,4 @@
-import type { DB } from '~/server/db';
+import type { DB, WriteTx } from '~/server/db';
 import { ABSOLUTE_LIFETIME, IDLE_TIMEOUT, needsRefresh, sessionAlive, sessionRemaining } from './cookie';
 import { generateSessionToken, parseSessionToken, secretMatches } from './token.server';
 import { type User, toUser } from './users.server';
@@ -12,10 +12,13 @@ export interface NewSession {
   maxAge: number;
 }
 
-/** Starts a new session for a user (every login gets a fresh one: no fixation). */
-export async function createSession(db: DB, userId: number, now = Math.floor(Date.now() / 1000)): Promise<NewSession> {
+/**
+ * Starts a new session for a user (every login gets a fresh one: no fixation), noting the browser
+ * it began in (the support desk lists it).
+ */
+export async function createSession(db: DB, userId: number, now = Math.floor(Date.now() / 1000), userAgent: string | null = null): Promise<NewSession> {
   const t = generateSessionToken();
-  await repo.insertSession(db, { id: t.id, secret_hash: t.secretHash, user_id: userId, created_at: now, last_seen_at: now, expires_at: now + ABSOLUTE_LIFETIME });
+  await repo.insertSession(db, { id: t.id, secret_hash: t.secretHash, user_id: userId, created_at: now, last_seen_at: now, expires_at: now + ABSOLUTE_LIFETIME, user_agent: userAgent ? userAgent.slice(0, 300) : null });
   return { id: t.id, token: t.token, maxAge: Math.min(IDLE_TIMEOUT, ABSOLUTE_LIFETIME) };
 }
 
@@ -63,7 +66,27 @@ export async function invalidateSession(db: DB, sessionId: string): Promise<void
   await repo.deleteSession(db, sessionId);
 }
 
-/** Ends every session of an account. */
-export async function invalidateUserSessions(db: DB, userId: number): Promise<void> {
-  await repo.deleteUserSessions(db, userId);
+/**
+ * Ends every session of an account ("sign out everywhere" on the support desk), inside the
+ * caller's write transaction so its audit record commits with it; returns how many ended. The
+ * next request with any of its cookies finds no session.
+ */
+export function invalidateUserSessions(tx: WriteTx, userId: number): Promise<number> {
+  return repo.deleteUserSessions(tx, userId);
+}
+
+export interface LiveSession {
+  createdAt: number;
+  lastSeenAt: number;
+  /** When it ends if unused: the sooner of the idle and the absolute limit. */
+  endsAt: number;
+  /** The browser it began in, as sent (null when unknown). */
+  userAgent: string | null;
+}
+
+/** An account's sessions that are still alive at `now`, newest first (no ids, no secrets). */
+export async function liveSessionsOf(db: DB, userId: number, now: number): Promise<LiveSession[]> {
+  return (await repo.sessionsOfUser(db, userId))
+    .filter((s) => sessionAlive(s, now))
+    .map((s) => ({ createdAt: s.created_at, lastSeenAt: s.last_seen_at, endsAt: now + sessionRemaining(s, now), userAgent: s.user_agent }));
 }

@@ -16,8 +16,10 @@ export const KEYS_PAGE_SIZE = 25;
 export interface KeysEntry {
   id: number;
   kind: 'unlock' | 'grant' | 'welcome' | 'purchase' | 'daily_pass' | 'ad' | 'refund_hold' | 'refund_release' | 'other';
+  /** The ledger's own kind (an 'other' keeps its name here: `plan_rental`…). */
+  ledgerKind: string;
   at: number;
-  /** Staff's reason for a grant. */
+  /** The transaction's reason: staff's for a grant, `order {public id}` for a purchase. */
   reason: string | null;
   /** What it did to each balance (0: untouched). */
   keys: number;
@@ -53,6 +55,7 @@ export async function keysPage(db: DB, userId: number, page: number, t: T, local
       return {
         id: r.id,
         kind: (KINDS.has(r.kind) ? r.kind : 'other') as KeysEntry['kind'],
+        ledgerKind: r.kind,
         at: r.created_at,
         reason: r.reason,
         keys: sum('keys'),

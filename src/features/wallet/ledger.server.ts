@@ -115,19 +115,31 @@ export interface Grant {
   kind?: 'grant' | 'welcome';
 }
 
-/** Credits a reader from the grants account (staff, demos). Idempotent on `key`. */
+/** Credits a reader from the grants account (staff, demos) in a transaction of its own. Idempotent on `key`. */
 export async function grantKeys(db: DB, g: Grant): Promise<{ created: boolean; balances: Balances }> {
+  checkGrant(g);
+  return writeTransaction(db, (trx) => grantKeysIn(trx, g));
+}
+
+/**
+ * The same grant inside the caller's write transaction, so that what commits with it (the desk's
+ * audit record) commits together or not at all. `created` is false when the key was used before:
+ * nothing more is credited.
+ */
+export async function grantKeysIn(trx: WriteTx, g: Grant): Promise<{ created: boolean; balances: Balances }> {
+  checkGrant(g);
+  await lockReader(trx, g.userId);
+  const postings: Posting[] = [];
+  if (g.keys) postings.push({ party: { user: g.userId }, currency: 'keys', amount: g.keys }, { party: { system: 'grants' }, currency: 'keys', amount: -g.keys });
+  if (g.xtra) postings.push({ party: { user: g.userId }, currency: 'xtra', amount: g.xtra }, { party: { system: 'grants' }, currency: 'xtra', amount: -g.xtra });
+  const { created } = await post(trx, { key: g.key, kind: g.kind ?? 'grant', userId: g.userId, reason: g.reason, now: g.now, postings });
+  return { created, balances: balancesFrom(await repo.userBalances(trx, g.userId)) };
+}
+
+function checkGrant(g: Grant): void {
   if (!Number.isSafeInteger(g.keys) || !Number.isSafeInteger(g.xtra) || g.keys < 0 || g.xtra < 0 || g.keys + g.xtra === 0) {
     throw new Error('a grant credits a whole, positive number of keys or Xtra keys');
   }
-  return writeTransaction(db, async (trx) => {
-    await lockReader(trx, g.userId);
-    const postings: Posting[] = [];
-    if (g.keys) postings.push({ party: { user: g.userId }, currency: 'keys', amount: g.keys }, { party: { system: 'grants' }, currency: 'keys', amount: -g.keys });
-    if (g.xtra) postings.push({ party: { user: g.userId }, currency: 'xtra', amount: g.xtra }, { party: { system: 'grants' }, currency: 'xtra', amount: -g.xtra });
-    const { created } = await post(trx, { key: g.key, kind: g.kind ?? 'grant', userId: g.userId, reason: g.reason, now: g.now, postings });
-    return { created, balances: balancesFrom(await repo.userBalances(trx, g.userId)) };
-  });
 }
 
 export interface PurchaseCredit {

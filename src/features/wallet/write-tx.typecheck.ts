@@ -6,13 +6,15 @@
  * compiles.
  */
 import { writeTransaction, type DB } from '~/server/db';
-import { creditPurchase, grantKeys, lockReader, post } from './ledger.server';
+import { creditPurchase, grantKeys, grantKeysIn, lockReader, post } from './ledger.server';
 import * as repo from './repository.server';
 
 export async function typeTest(db: DB): Promise<void> {
   const credit = { userId: 1, keys: 1, xtra: 0, key: 'order:x', reason: 'x', now: 0 };
   // @ts-expect-error a purchase credit outside a transaction
   await creditPurchase(db, credit);
+  // @ts-expect-error a grant meant for the caller's transaction, given none
+  await grantKeysIn(db, { userId: 1, keys: 1, xtra: 0, reason: 'r', key: 'k', now: 0 });
   // @ts-expect-error a ledger posting outside a transaction
   await post(db, { kind: 'grant', userId: 1, key: 'k', reason: 'r', postings: [], now: 0 });
   // @ts-expect-error locking a reader's accounts outside a transaction

@@ -1,0 +1,2 @@
+/** The Astro components of the support desk, for pages. */
+export { default as GrantForm } from './GrantForm.astro';
