@@ -126,6 +126,8 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'studio series prices', file: 'studio/prices/[series].astro', path: '/studio/prices/1/', query: 'at=2026-01-01T00:00', kind: 'html', dynamic: [3] },
     { name: 'studio campaign', file: 'studio/prices/campaigns/[id].astro', path: '/studio/prices/campaigns/new/', query: 'series=1&preview=1&discount=abc', kind: 'html', form: true, dynamic: [4] },
     { name: 'studio chapter offer', file: 'studio/prices/chapter/[id].astro', path: '/studio/prices/chapter/1/', query: '', kind: 'html', form: true, dynamic: [4] },
+    { name: 'studio shop', file: 'studio/shop/index.astro', path: '/studio/shop/', query: '', kind: 'html' },
+    { name: 'studio shop item', file: 'studio/shop/[kind]/[id].astro', path: '/studio/shop/packs/new/', query: '', kind: 'html', form: true, dynamic: [3, 4] },
     { name: 'studio new chapter', file: 'studio/chapters/new/index.astro', path: '/studio/chapters/new/', query: `series=${s.id}`, kind: 'html', form: true },
     { name: 'studio chapter draft', file: 'studio/chapters/drafts/[id]/index.astro', path: '/studio/chapters/drafts/1/', query: '', kind: 'html', form: true, dynamic: [4] },
     { name: 'studio draft upload', file: 'studio/chapters/drafts/[id]/pages/index.astro', path: '/studio/chapters/drafts/1/pages/', query: '', kind: 'html', form: true, dynamic: [4] },
