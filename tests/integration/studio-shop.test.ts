@@ -166,7 +166,7 @@ for (const dialect of selectedDialects()) {
       await post(`/studio/shop/packs/${id}/`, pricing, { currency: 'USD', price: '12', keys: '50', xtra_keys: '0', position: '91' });
     });
 
-    it('a coupon made in the studio is taken by the coupon box, its window is typed in the site's zone, and off it is refused', async () => {
+    it('a coupon made in the studio is taken by the coupon box, its window is typed in the site zone, and off it is refused', async () => {
       const code = `ST${hex(4).toUpperCase()}`;
       const created = await post('/studio/shop/coupons/new/', pricing, { code: code.toLowerCase(), percent_off: '25', amount_off: '', currency: 'USD', xtra_keys: '3', max_redemptions: '', per_reader_limit: '1', starts_at: '', ends_at: '', active: '1' });
       expect(created.status, created.text.slice(0, 500)).toBe(303);
