@@ -70,6 +70,8 @@ try {
   } else {
     const s = await reconcile(db, now);
     console.log(`reconcile: ${s.checked} pending orders checked; ${s.paid} paid, ${s.expired} expired, ${s.failed} failed, ${s.pending} still pending.`);
+    const r = s.refunds;
+    if (r.confirmed + r.refused + r.pending > 0) console.log(`refunds: ${r.confirmed} confirmed, ${r.refused} refused by the provider, ${r.pending} still waiting.`);
   }
 } finally {
   await db.destroy();

@@ -51,6 +51,8 @@ const OWNERS: Record<string, { file: string; fns: string[] }> = {
   subscription_charges: { file: 'src/features/commerce/repository.server.ts', fns: ['insertChargeOnce', 'changeCharge', 'claimCardCharge'] },
   subscriptions: { file: 'src/features/subscriptions/repository.server.ts', fns: ['insertSubscription', 'changeSubscription', 'setPaymentToken'] },
   rentals: { file: 'src/features/wallet/repository.server.ts', fns: ['insertRental'] },
+  refunds: { file: 'src/features/commerce/repository.server.ts', fns: ['insertRefund', 'changeRefund'] },
+  refunds_due: { file: 'src/features/commerce/repository.server.ts', fns: ['insertRefundDue', 'resolveRefundDue'] },
 };
 
 /** Who may call the repository functions that change a state column: the owner's one guarded move. */
@@ -58,6 +60,8 @@ const MOVERS: Record<string, string> = {
   changeOrder: 'src/features/commerce/payables.server.ts',
   changeCharge: 'src/features/commerce/payables.server.ts',
   changeSubscription: 'src/features/subscriptions/moves.server.ts',
+  changeRefund: 'src/features/commerce/refunds.server.ts',
+  resolveRefundDue: 'src/features/commerce/refunds.server.ts',
 };
 
 describe('one owner per stateful money record', () => {
@@ -86,7 +90,7 @@ describe('one owner per stateful money record', () => {
   });
 
   it('a state column is set only through a from-state guard', () => {
-    for (const [fn, table] of [['changeOrder', 'orders'], ['changeCharge', 'subscription_charges'], ['changeSubscription', 'subscriptions']] as const) {
+    for (const [fn, table] of [['changeOrder', 'orders'], ['changeCharge', 'subscription_charges'], ['changeSubscription', 'subscriptions'], ['changeRefund', 'refunds']] as const) {
       const owner = OWNERS[table]!;
       const text = fs.readFileSync(path.join(ROOT, owner.file), 'utf8');
       const body = text.slice(text.indexOf(`export async function ${fn}(`), text.indexOf('\n}\n', text.indexOf(`export async function ${fn}(`)));

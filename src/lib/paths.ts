@@ -183,6 +183,12 @@ export function shortLinkPath(code: string): string {
 /** The staff studio (docs/staff.md): its home lists the sections the member of staff may use. */
 export const STUDIO_PATH = '/studio/';
 export const STUDIO_AUDIT_PATH = `${STUDIO_PATH}audit/`;
+/** The support desk's reconciliation page (support reads; money acts). */
+export const STUDIO_PAYMENTS_PATH = `${STUDIO_PATH}payments/`;
+/** One order or subscription charge on the support desk. */
+export function studioPayablePath(payableId: string): string {
+  return `${STUDIO_PAYMENTS_PATH}${encodeURIComponent(payableId)}/`;
+}
 export const STUDIO_STAFF_PATH = `${STUDIO_PATH}staff/`;
 /** Prices (capability `pricing`): search series, a series' chapters, one chapter's offer. */
 export const STUDIO_PRICES_PATH = `${STUDIO_PATH}prices/`;
@@ -269,6 +275,10 @@ export function pixStatusPath(orderId: string): string {
 /** The reader's orders, page `page` (1-based). */
 export function purchasesPath(page = 1): string {
   return `${MY_PREFIX}purchases/${page > 1 ? `?page=${page}` : ''}`;
+}
+/** A reader's withdrawal of one of their orders (POST, a form without JavaScript). */
+export function purchaseWithdrawPath(orderId: string): string {
+  return `${MY_PREFIX}purchases/${encodeURIComponent(orderId)}/withdraw/`;
 }
 /** The purchase favorite star of one order (POST stars, DELETE unstars). */
 export function purchaseFavoriteEndpoint(orderId: string): string {

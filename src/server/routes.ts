@@ -51,6 +51,8 @@ export const ROUTES: readonly RoutePolicy[] = [
   { path: /^\/my\/purchase\/checkout\/$/, methods: ['POST'], limit: { name: 'payments' }, appCheck: 'required', answer: 'page' },
   { path: /^\/payments\/sandbox\/nonce\/$/, methods: ['POST'], limit: { name: 'payments' }, answer: 'json' },
   { path: /^\/my\/subscribe\/(pix|card)\/$/, methods: ['POST'], limit: { name: 'charges' }, appCheck: 'required', answer: 'json' },
+  // The right of withdrawal: a refund asked of the provider, counted with new charges.
+  { path: /^\/my\/purchases\/[^/]+\/withdraw\/$/, methods: ['POST'], limit: { name: 'charges' }, answer: 'page' },
   { path: /^\/my\/subscriptions\/(cancel|add)\/$/, methods: ['POST'], limit: { name: 'subscriptionChanges' }, answer: 'page' },
   { path: /^\/(api|sapi)\/subscription\/add-comic\/$/, methods: ['POST'], limit: { name: 'subscriptionChanges' }, answer: 'json' },
   // Staff (src/server/staff.ts checks the capability inside): link generation, spec section 7.
@@ -58,6 +60,8 @@ export const ROUTES: readonly RoutePolicy[] = [
   // The studio's staff page: grant and revoke capabilities (admin), a form without JavaScript.
   { path: /^\/studio\/staff\/$/, methods: ['POST'], limit: { name: 'staffChanges' }, answer: 'page' },
   // The studio's chapter offers: price, availability, times (pricing), a form without JavaScript.
+  // The support desk's payments (money acts; support asks a provider for a payment's status): forms without JavaScript.
+  { path: /^\/studio\/payments\/([^/]+\/)?$/, methods: ['POST'], limit: { name: 'staffChanges' }, answer: 'page' },
   { path: /^\/studio\/prices\/chapter\/[^/]+\/$/, methods: ['POST'], limit: { name: 'staffChanges' }, answer: 'page' },
   { path: /^\/studio\/prices\/campaigns\/[^/]+\/$/, methods: ['POST'], limit: { name: 'staffChanges' }, answer: 'page' },
   // The studio's shop (pricing): key packs, coupons and plans ({packs,coupons,plans}/), created (new/) and saved ({id}/; another kind is the page's 404), forms without JavaScript.

@@ -67,6 +67,17 @@ export function requireCapability(ctx: StaffContext, capability: Capability, ans
   };
 }
 
+/**
+ * The check of a page readable with any of several capabilities (the support desk: `support`
+ * reads, and a `money` member reads what they act on): the first one the account holds is the
+ * one checked (re-authentication included), so a member holding `support` reads without being
+ * asked for their password again. Signed out, or holding none: as requireCapability with the first.
+ */
+export function requireAnyCapability(ctx: StaffContext, capabilities: readonly [Capability, ...Capability[]], answer: 'page' | 'json', next?: string): StaffCheck {
+  const held = capabilities.find((c) => ctx.locals.user?.capabilities.includes(c)) ?? capabilities[0];
+  return requireCapability(ctx, held, answer, next);
+}
+
 /** The socket's address (scripts/serve.mjs keeps only the trusted proxy's hop). */
 function address(ctx: StaffContext): string | null {
   try {

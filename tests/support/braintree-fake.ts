@@ -29,7 +29,19 @@
  * Every sale that made a transaction (approved, declined, rejected or failed; not one refused
  * by validation) is kept, oldest first, for the search. The search takes only the criteria
  * `id` and `order_id` (`is`) and `ids`, `status` and `type` (a list); anything else gets a 400
- * rather than a wrong answer. It supports no other call.
+ * rather than a wrong answer.
+ *
+ * Refunds (docs/payments.md, "Refunds at the providers"): `GET .../transactions/{id}` (the SDK's
+ * `transaction.find`; 404 for an unknown id), `PUT .../transactions/{id}/void` (authorized or
+ * submitted_for_settlement only, else validation error 91504) and `POST .../transactions/{id}/
+ * refund` with an optional `amount` and `order_id` (settling or settled only, else 91506; more
+ * than is left 91521; nothing left 91512; a credit 91505). A refund is a transaction of type
+ * `credit` (status submitted_for_settlement, `refunded-transaction-id` its sale, the order id
+ * given or else the sale's), and its id joins the sale's `refund-ids`. Sales stay
+ * submitted_for_settlement until a test calls `settle(id)` (as the nightly batch would);
+ * `refuseNextRefund(code, message)` makes the next refund call fail with that validation error,
+ * and `dropNextAnswer('/refund')` makes the next such call do its work and then cut the
+ * connection without answering (the gateway refunded, the answer was lost). It supports no other call.
  *
  * Shared by the unit tests and, later, the integration suite (which runs the built server with
  * BRAINTREE_ENVIRONMENT pointing here), so it lives in tests/support/ and is never bundled.
@@ -79,12 +91,27 @@ export interface FakeBraintree {
    * gateway. Throws for an unknown id.
    */
   setStatus(transactionId: string, status: string): void;
+  /** Settles a transaction (status settled, with a settlement batch id), as the nightly batch would. Throws for an unknown id. */
+  settle(transactionId: string): void;
+  /** The next refund call is refused with this validation error (91506, 91512, …) and changes nothing. */
+  refuseNextRefund(code: string, message: string): void;
+  /**
+   * The next request (or the next whose path ends with `pathEnd`, e.g. '/refund') is carried out,
+   * then its connection is cut without an answer: the gateway acted, the answer was lost (crash tests).
+   */
+  dropNextAnswer(pathEnd?: string): void;
   close(): Promise<void>;
 }
 
 /** A transaction the fake made, as the search reads it. */
 export interface FakeTransaction {
   readonly id: string;
+  /** 'sale', or 'credit' for a refund. */
+  readonly type: string;
+  /** A sale's refunds (credit transaction ids), oldest first. */
+  readonly refundIds: readonly string[];
+  /** A refund's sale. */
+  readonly refundedTransactionId: string | null;
   readonly orderId: string | null;
   readonly status: string;
   readonly amount: string;
@@ -184,6 +211,8 @@ export async function startFakeBraintree(
   const transactions: TransactionXml[] = [];
   const vaulted = new Map<string, FakeVaultedMethod>();
   let sequence = 0;
+  let refusal: ValidationErrorXml | null = null;
+  let dropNext: string | null = null;
   const nextId = () => (++sequence).toString(36).padStart(8, 'f');
   /** Keeps a payment method in a new customer; answers its token (Braintree's are short and random). */
   const vault = (instrument: Instrument): { token: string; customerId: string } => {
@@ -215,8 +244,14 @@ export async function startFakeBraintree(
       };
       requests.push(record);
       const answer = route(record, raw);
+      const drop = dropNext !== null && record.path.endsWith(dropNext);
+      if (drop) dropNext = null;
       const send = async () => {
         record.status = answer.status;
+        if (drop) {
+          res.destroy();
+          return;
+        }
         if (answer.xml === null) {
           res.writeHead(answer.status, { 'Content-Length': '0' });
           res.end();
@@ -243,6 +278,18 @@ export async function startFakeBraintree(
   function route(record: FakeBraintreeRequest, raw: string): { status: number; xml: string | null } {
     if (!record.authOk) return { status: 401, xml: null };
     if (record.apiVersion !== API_VERSION) return { status: 426, xml: null };
+    const one = /^\/merchants\/([^/?]+)\/transactions\/([^/?]+)(\/void|\/refund)?$/.exec(record.path);
+    if (one && !/^advanced_search/.test(one[2]!)) {
+      if (decodeURIComponent(one[1]!) !== merchantId) return { status: 403, xml: null };
+      if (raw && record.body === null) return { status: 400, xml: null };
+      const tx = transactions.find((t) => t.id === decodeURIComponent(one[2]!));
+      const action = `${record.method} ${one[3] ?? ''}`;
+      if (action !== 'GET ' && action !== 'PUT /void' && action !== 'POST /refund') return { status: 404, xml: null };
+      if (!tx) return { status: 404, xml: null };
+      if (action === 'GET ') return { status: 200, xml: transactionXml(tx) };
+      if (action === 'PUT /void') return voidTransaction(tx);
+      return refund(tx, (record.body ?? {}) as Record<string, unknown>);
+    }
     const m = /^\/merchants\/([^/?]+)\/(client_token|customers|transactions|transactions\/advanced_search_ids|transactions\/advanced_search)$/.exec(record.path);
     if (record.method !== 'POST' || !m) return { status: 404, xml: null };
     // Keys belong to one merchant: another merchant's path is not theirs to call.
@@ -306,7 +353,7 @@ export async function startFakeBraintree(
       } else if (field === 'ids' || field === 'status' || field === 'type') {
         if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return null;
         const values = new Set(value);
-        tests.push(field === 'ids' ? (t) => values.has(t.id) : field === 'status' ? (t) => values.has(t.status) : () => values.has('sale'));
+        tests.push(field === 'ids' ? (t) => values.has(t.id) : field === 'status' ? (t) => values.has(t.status) : (t) => values.has(t.type));
       } else {
         return null;
       }
@@ -368,6 +415,11 @@ export async function startFakeBraintree(
     const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     const tx: TransactionXml = {
       id: nextId(),
+      type: 'sale',
+      refundIds: [],
+      refundedTransactionId: null,
+      settlementBatchId: null,
+      history: [],
       createdAt: now,
       updatedAt: now,
       amount: amount as string,
@@ -396,12 +448,71 @@ export async function startFakeBraintree(
       const kept = vault(tx.instrument);
       Object.assign(tx, { token: kept.token, customerId: kept.customerId });
     }
+    tx.history.push({ status: tx.status, amount: tx.amount, timestamp: now });
     transactions.push(tx);
 
     if (approved) return { status: 201, xml: transactionXml(tx) };
     // A declined or rejected sale is still a transaction: it comes back inside the error response.
     const message = tx.status === 'gateway_rejected' ? `Gateway Rejected: ${tx.rejection}` : (tx.responseText ?? 'Failed');
     return errorResponse(message, ['transaction'], [], transactionXml(tx), { amount: tx.amount, orderId, type: 'sale' });
+  }
+
+  /** Voids a sale that has not begun settling (Braintree: authorized or submitted_for_settlement). */
+  function voidTransaction(tx: TransactionXml): { status: number; xml: string | null } {
+    if (tx.type !== 'sale' || !['authorized', 'submitted_for_settlement'].includes(tx.status)) {
+      const error = { code: '91504', attribute: 'base', message: 'Transaction can only be voided if status is authorized, submitted_for_settlement, or - for PayPal - settlement_pending.' };
+      return errorResponse(error.message, ['transaction'], [error]);
+    }
+    moveTo(tx, 'voided');
+    return { status: 200, xml: transactionXml(tx) };
+  }
+
+  /** Refunds a settling or settled sale, in whole (no amount) or in part, as a new credit transaction. */
+  function refund(sale: TransactionXml, body: Record<string, unknown>): { status: number; xml: string | null } {
+    const t = (body.transaction ?? {}) as Record<string, unknown>;
+    const refuse = (error: ValidationErrorXml) => errorResponse(error.message, ['transaction'], [error]);
+    if (refusal) {
+      const error = refusal;
+      refusal = null;
+      return refuse(error);
+    }
+    if (sale.type !== 'sale') return refuse({ code: '91505', attribute: 'base', message: 'Cannot refund credit' });
+    if (!['settling', 'settled'].includes(sale.status)) return refuse({ code: '91506', attribute: 'base', message: 'Cannot refund transaction unless it is settled.' });
+    const refunded = sale.refundIds.map((id) => transactions.find((c) => c.id === id)!).filter((c) => !['voided', 'failed', 'processor_declined'].includes(c.status)).reduce((sum, c) => sum + cents(c.amount), 0);
+    const left = cents(sale.amount) - refunded;
+    if (left <= 0) return refuse({ code: '91512', attribute: 'base', message: 'Transaction has already been fully refunded.' });
+    const amount = t.amount;
+    if (amount !== undefined && (typeof amount !== 'string' || !/^\d+(\.\d{1,2})?$/.test(amount))) return refuse({ code: '81503', attribute: 'amount', message: 'Amount is an invalid format.' });
+    const wanted = amount === undefined ? left : cents(amount);
+    if (wanted <= 0) return refuse({ code: '81531', attribute: 'amount', message: 'Amount must be greater than zero.' });
+    if (wanted > left) return refuse({ code: '91521', attribute: 'amount', message: 'Refund amount is too large.' });
+    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const credit: TransactionXml = {
+      ...sale,
+      id: nextId(),
+      type: 'credit',
+      createdAt: now,
+      updatedAt: now,
+      amount: decimal(wanted),
+      orderId: typeof t.order_id === 'string' ? t.order_id : sale.orderId,
+      status: 'submitted_for_settlement',
+      responseCode: '1002',
+      responseText: 'Processed',
+      refundIds: [],
+      refundedTransactionId: sale.id,
+      settlementBatchId: null,
+      history: [{ status: 'submitted_for_settlement', amount: decimal(wanted), timestamp: now }],
+      source: null,
+    };
+    sale.refundIds.push(credit.id);
+    transactions.push(credit);
+    return { status: 201, xml: transactionXml(credit) };
+  }
+
+  function moveTo(tx: TransactionXml, status: string): void {
+    tx.status = status;
+    tx.updatedAt = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    tx.history.push({ status, amount: tx.amount, timestamp: tx.updatedAt });
   }
 
   /**
@@ -457,8 +568,19 @@ export async function startFakeBraintree(
     setStatus(transactionId, status) {
       const tx = transactions.find((t) => t.id === transactionId);
       if (!tx) throw new Error(`the fake has no transaction ${transactionId}`);
-      tx.status = status;
-      tx.updatedAt = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+      moveTo(tx, status);
+    },
+    settle(transactionId) {
+      const tx = transactions.find((t) => t.id === transactionId);
+      if (!tx) throw new Error(`the fake has no transaction ${transactionId}`);
+      moveTo(tx, 'settled');
+      tx.settlementBatchId = `${tx.updatedAt.slice(0, 10)}_${merchantId}_batch`;
+    },
+    refuseNextRefund(code, message) {
+      refusal = { code, attribute: 'base', message };
+    },
+    dropNextAnswer(pathEnd = '') {
+      dropNext = pathEnd;
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -477,6 +599,12 @@ interface ValidationErrorXml {
 
 interface TransactionXml {
   id: string;
+  type: 'sale' | 'credit';
+  refundIds: string[];
+  refundedTransactionId: string | null;
+  settlementBatchId: string | null;
+  /** Every status it entered, oldest first. */
+  history: { status: string; amount: string; timestamp: string }[];
   createdAt: string;
   updatedAt: string;
   amount: string;
@@ -498,6 +626,16 @@ interface VerificationXml {
   responseCode: string | null;
   responseText: string | null;
   rejection: string | null;
+}
+
+/** "4.99" -> 499 (the fake's amounts have at most two places). */
+function cents(decimal: string): number {
+  const [whole, fraction = ''] = decimal.split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+}
+
+function decimal(minor: number): string {
+  return `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
 }
 
 function escapeXml(s: string): string {
@@ -580,7 +718,7 @@ function transactionXml(t: TransactionXml): string {
     '<transaction>',
     el('id', t.id),
     el('status', t.status),
-    el('type', 'sale'),
+    el('type', t.type),
     el('currency-iso-code', t.currency),
     el('amount', t.amount),
     el('merchant-account-id', t.merchantAccountId),
@@ -594,7 +732,10 @@ function transactionXml(t: TransactionXml): string {
     el('transaction-source', t.source),
     instrumentXml(t.instrument, t.token),
     t.customerId ? `<customer>${el('id', t.customerId)}</customer>` : '<customer><id nil="true"/></customer>',
-    `<status-history type="array"><status-event>${el('status', t.status)}${el('amount', t.amount)}<timestamp type="datetime">${t.updatedAt}</timestamp></status-event></status-history>`,
+    `<refund-ids type="array">${t.refundIds.map((id) => el('item', id)).join('')}</refund-ids>`,
+    el('refunded-transaction-id', t.refundedTransactionId),
+    el('settlement-batch-id', t.settlementBatchId),
+    `<status-history type="array">${t.history.map((h) => `<status-event>${el('status', h.status)}${el('amount', h.amount)}<timestamp type="datetime">${h.timestamp}</timestamp></status-event>`).join('')}</status-history>`,
     '</transaction>',
   ].join('\n');
 }

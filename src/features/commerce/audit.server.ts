@@ -11,6 +11,46 @@ export interface AuditFinding {
   rows: unknown[];
 }
 
+/**
+ * The refunds' rules (docs/money-states.md, "Refunds"): each refund took back and reversed exactly
+ * what it held, never more than its order credited; no reversal, and no refunded order or charge,
+ * without a refund the provider confirmed; the keys held for refunds are those of refunds still
+ * asked of a provider.
+ */
+export async function auditRefunds(db: DB): Promise<AuditFinding[]> {
+  const [refunds, payables, transactions, held] = await Promise.all([repo.refundLedgerAmiss(db), repo.refundedPayables(db), repo.refundTransactions(db), repo.heldForRefunds(db)]);
+  const amiss = refunds.filter((r) => {
+    const heldRight = r.hold_keys === (r.payable_kind === 'order' ? r.keys : 0) && r.hold_xtra === (r.payable_kind === 'order' ? r.xtra_keys : 0);
+    const reversed = r.state === 'CONFIRMED' ? r.reversed_keys === -r.keys && r.reversed_xtra === -r.xtra_keys : r.ledger_transaction_id == null;
+    if (r.payable_kind === 'order') {
+      if (r.order_total == null || r.order_user !== r.user_id) return true;
+      const within = r.keys <= r.order_keys! && r.xtra_keys <= r.order_xtra! && r.amount <= r.order_total && r.keys > 0;
+      const whole = r.whole === 1 ? r.keys === r.order_keys && r.amount === r.order_total : r.keys < r.order_keys! && r.amount < r.order_total;
+      return !heldRight || !reversed || !within || !whole;
+    }
+    if (r.payable_kind === 'charge') return r.charge_amount == null || r.amount !== r.charge_amount || !heldRight || !reversed;
+    return !heldRight || !reversed;
+  });
+  const stateAmiss = payables.filter((p) => {
+    if (p.state === 'PAID') return p.whole + p.part !== 0;
+    if (p.state === 'REFUNDED') return p.whole !== 1 || p.part !== 0;
+    return p.whole !== 0 || p.part !== 1;
+  });
+  const unconfirmed = transactions.filter((t) => (t.kind === 'refund' ? !t.reversal_of || t.reversal_state !== 'CONFIRMED' || !t.provider_refund_id : t.kind === 'refund_hold' ? !t.hold_of : false));
+  const pending = refunds.filter((r) => r.state === 'PENDING');
+  const heldWrong = (['keys', 'xtra'] as const).flatMap((currency) => {
+    const want = pending.reduce((sum, r) => sum + (currency === 'keys' ? r.hold_keys : r.hold_xtra), 0);
+    const have = held.find((h) => h.currency === currency)?.balance ?? 0;
+    return have === want ? [] : [{ currency, held: have, pending: want }];
+  });
+  return [
+    { rule: 'each refund held and reversed exactly its keys, never more than its order credited (a whole refund: all of them and the whole total)', rows: amiss },
+    { rule: 'an order or charge is refunded exactly when a refund of it was confirmed (REFUNDED: one whole; PARTIALLY_REFUNDED: one part)', rows: stateAmiss },
+    { rule: 'no refund reversal without a refund its provider confirmed', rows: unconfirmed },
+    { rule: 'the keys held for refunds are those of the refunds still asked of a provider', rows: heldWrong },
+  ].filter((f) => f.rows.length > 0);
+}
+
 /** Every invariant of orders, coupons, subscription charges, subscriptions and payments to refund. */
 export async function auditOrders(db: DB): Promise<AuditFinding[]> {
   const [miscredited, orphans, counts, closedHolding, overLimit, ungranted, severalLive, grantsAmiss, closedGranted, closedCredited, live, refunds] = await Promise.all([
@@ -36,5 +76,6 @@ export async function auditOrders(db: DB): Promise<AuditFinding[]> {
     { rule: 'no live subscription without a paid period or a trial covering it (its paid time is its latest paid period\'s end, or the reader\'s one trial)', rows: uncovered },
     { rule: 'no payment credited to a closed order or charge', rows: [...closedGranted, ...closedCredited] },
     { rule: 'every payment to refund matches a payment of that reader', rows: refunds },
+    ...(await auditRefunds(db)),
   ].filter((f) => f.rows.length > 0);
 }

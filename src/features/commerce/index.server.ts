@@ -9,3 +9,5 @@ export { changeCoupon, changePack, couponById, couponProblem, couponProblems, li
 export { plansCheckoutPage, subscribeWithCard, subscribeWithPix, subscriptionPage, subscriptionStatus } from './subscribe.server';
 export { renewSubscriptions } from './renew.server';
 export { maybeSettleDuePayments } from './settle.server';
+export { withdrawPurchase, type RefundProblem } from './refunds.server';
+export { deskDue, deskRefund, payableDesk, paymentsDesk, providerStatus, type DeskOutcome } from './desk.server';

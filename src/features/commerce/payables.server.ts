@@ -14,7 +14,7 @@
  */
 import crypto from 'node:crypto';
 import type { OrderState } from '@db/schema';
-import { grantPaidPeriod } from '~/features/subscriptions/index.server';
+import { endSubscriptionForRefund, grantPaidPeriod } from '~/features/subscriptions/index.server';
 import { creditPurchase } from '~/features/wallet/index.server';
 import { isUniqueViolation, writeTransaction, type DB, type WriteTx } from '~/server/db';
 import * as repo from './repository.server';
@@ -203,6 +203,30 @@ async function closeWith<R extends PayableRow>(db: DB, kind: Kind<R>, input: { i
     await kind.event(trx, row, step.to, input.source, input.reason, input.now);
     return { state: step.to };
   });
+}
+
+/**
+ * A refund the provider confirmed (refunds.server.ts, in the refund's transaction): the order or
+ * charge moves PAID → REFUNDED / PARTIALLY_REFUNDED through the table, with its event; a whole
+ * order refund gives its coupon use back; a charge's subscription ends now or at its period's end.
+ */
+export async function payableRefunded(trx: WriteTx, r: { payableId: string; whole: boolean; ending: 'now' | 'period_end'; refundId: string; detail: string; source: string; now: number }): Promise<void> {
+  const event = r.whole ? 'refunded' : 'partlyRefunded';
+  if (kindOf(r.payableId) === ORDERS) {
+    const order = await repo.lockOrder(trx, r.payableId);
+    const step = order && payableStep(order.state, event);
+    if (!order || step?.do !== 'move') throw new Error(`order ${r.payableId} cannot be ${event} from ${order?.state}`);
+    if (!(await repo.changeOrder(trx, order.id, order.state, { state: step.to }, r.now))) throw new Error(`order ${r.payableId} changed under its lock`);
+    if (step.to === 'REFUNDED') await repo.releaseRedemption(trx, order.id);
+    await repo.insertOrderEvent(trx, { order_id: order.id, state: step.to, source: r.source, detail: r.detail, created_at: r.now });
+    return;
+  }
+  const charge = await repo.lockCharge(trx, r.payableId);
+  const step = charge && payableStep(charge.state, event);
+  if (!charge || step?.do !== 'move') throw new Error(`charge ${r.payableId} cannot be ${event} from ${charge?.state}`);
+  if (!(await repo.changeCharge(trx, charge.id, charge.state, { state: step.to }, r.now))) throw new Error(`charge ${r.payableId} changed under its lock`);
+  await repo.insertChargeEvent(trx, { charge_id: charge.id, state: step.to, source: r.source, detail: r.detail, created_at: r.now });
+  await endSubscriptionForRefund(trx, { subscriptionId: charge.subscription_id, ending: r.ending, detail: `charge ${charge.public_id} refunded (${r.refundId})`, now: r.now });
 }
 
 // ---------------------------------------------------------------- making them

@@ -1,8 +1,9 @@
-/** `npm run payments -- reconcile` (docs/payments.md): pending payments settled with their providers. */
+/** `npm run payments -- reconcile` (docs/payments.md): pending payments and refunds settled with their providers. */
 import { cardProvider, paymentsOffered } from '~/features/payments/index.server';
 import type { DB } from '~/server/db';
 import { syncPix } from './settle.server';
 import { closePayable, confirmPayment, findPayable, pendingCharges, pendingOrders } from './payables.server';
+import { resumeRefunds } from './refunds.server';
 
 /** A card order still PENDING this long after its sale was asked for, with no sale found, failed. */
 const CARD_GIVE_UP_SECONDS = 30 * 60;
@@ -13,6 +14,8 @@ export interface ReconcileSummary {
   expired: number;
   failed: number;
   pending: number;
+  /** Refunds that were waiting for their provider: confirmed, refused, or still waiting. */
+  refunds: { confirmed: number; refused: number; pending: number };
 }
 
 /**
@@ -21,7 +24,7 @@ export interface ReconcileSummary {
  * or beside the server.
  */
 export async function reconcile(db: DB, now: number): Promise<ReconcileSummary> {
-  const summary: ReconcileSummary = { checked: 0, paid: 0, expired: 0, failed: 0, pending: 0 };
+  const summary: ReconcileSummary = { checked: 0, paid: 0, expired: 0, failed: 0, pending: 0, refunds: { confirmed: 0, refused: 0, pending: 0 } };
   const payables = [
     ...(await pendingOrders(db, now - 60)).map((o) => ({ id: o.public_id, method: o.method, expiresAt: o.expires_at, createdAt: o.created_at })),
     ...(await pendingCharges(db, now - 60)).map((c) => ({ id: c.public_id, method: c.method, expiresAt: c.expires_at, createdAt: c.created_at })),
@@ -43,6 +46,7 @@ export async function reconcile(db: DB, now: number): Promise<ReconcileSummary> 
     else if (after?.state === 'FAILED') summary.failed++;
     else summary.pending++;
   }
+  summary.refunds = await resumeRefunds(db, { before: now - 60, now, source: 'reconcile' });
   return summary;
 }
 

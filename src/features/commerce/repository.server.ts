@@ -6,9 +6,12 @@
  * `changeOrder`/`changeCharge`, which only the payables' owner calls (payables.server.ts).
  */
 import { sql } from 'kysely';
-import type { OrderState, OrderTable, SubscriptionChargeTable } from '@db/schema';
+import type { OrderState, OrderTable, RefundState, RefundTable, SubscriptionChargeTable } from '@db/schema';
 import type { CouponTerms } from './rules';
 import { isPostgres, type DB, type WriteTx } from '~/server/db';
+
+/** States of a record that was paid (and may since have been refunded): its payment and what it granted stand. */
+const PAID_LIKE: OrderState[] = ['PAID', 'REFUNDED', 'PARTIALLY_REFUNDED'];
 
 /** PostgreSQL hands bigints and counts over as strings. */
 const num = <T extends Record<string, unknown>>(row: T, ...keys: (keyof T)[]): T => {
@@ -297,7 +300,7 @@ export async function paidOrdersMiscredited(db: DB) {
         .select((e) => e.fn.coalesce(e.fn.sum('e.amount'), sql.lit(0)).as('s'))
         .whereRef('e.transaction_id', '=', 't.id').whereRef('a.user_id', '=', 'orders.user_id').where('e.currency', '=', 'xtra').as('credited_xtra'),
     ])
-    .where('orders.state', '=', 'PAID')
+    .where('orders.state', 'in', PAID_LIKE)
     .execute();
   return rows
     .map((r) => num(r, 'id', 'user_id', 'keys', 'xtra_keys', 'transaction_id', 'tx_user', 'credited_keys', 'credited_xtra'))
@@ -311,7 +314,7 @@ export async function purchasesWithoutPaidOrder(db: DB) {
     .leftJoin('orders', 'orders.ledger_transaction_id', 't.id')
     .select(['t.id', 't.idempotency_key', 't.user_id', 'orders.state'])
     .where('t.kind', '=', 'purchase')
-    .where((eb) => eb.or([eb('orders.id', 'is', null), eb('orders.state', '<>', 'PAID')]))
+    .where((eb) => eb.or([eb('orders.id', 'is', null), eb('orders.state', 'not in', PAID_LIKE)]))
     .execute();
   return rows.map((r) => num(r, 'id', 'user_id'));
 }
@@ -325,11 +328,11 @@ export async function couponCountsAmiss(db: DB) {
   return rows.map((r) => num(r, 'id', 'redemptions', 'max_redemptions', 'held')).filter((r) => Number(r.redemptions) !== Number(r.held) || (r.max_redemptions != null && Number(r.held) > Number(r.max_redemptions)));
 }
 
-/** Coupon uses held by orders that failed or expired (they should have been given back). */
+/** Coupon uses held by orders that failed, expired or were refunded whole (they should have been given back). */
 export async function redemptionsOfClosedOrders(db: DB) {
   const rows = await db.selectFrom('coupon_redemptions').innerJoin('orders', 'orders.id', 'coupon_redemptions.order_id')
     .select(['orders.id', 'orders.public_id', 'orders.state', 'coupon_redemptions.coupon_id'])
-    .where('orders.state', 'in', ['FAILED', 'EXPIRED']).execute();
+    .where('orders.state', 'in', ['FAILED', 'EXPIRED', 'REFUNDED']).execute();
   return rows.map((r) => num(r, 'id', 'coupon_id'));
 }
 
@@ -428,7 +431,7 @@ export async function paidChargesGrantedAmiss(db: DB) {
       eb.selectFrom('subscription_events as e').select((e) => e.fn.countAll().as('n')).whereRef('e.charge_id', '=', 'c.id').whereRef('e.subscription_id', '=', 'c.subscription_id').where('e.state', '=', 'ACTIVE').as('own'),
       eb.selectFrom('subscription_events as e').select((e) => e.fn.countAll().as('n')).whereRef('e.charge_id', '=', 'c.id').whereRef('e.subscription_id', '<>', 'c.subscription_id').as('other'),
     ])
-    .where('c.state', '=', 'PAID').execute();
+    .where('c.state', 'in', PAID_LIKE).execute();
   return rows.map((r) => num(r, 'id', 'subscription_id', 'own', 'other')).filter((r) => r.own !== 1 || r.other !== 0);
 }
 
@@ -450,7 +453,7 @@ export async function closedOrdersCredited(db: DB) {
 export async function liveSubscriptionsWithCover(db: DB) {
   const rows = await db.selectFrom('subscriptions as s')
     .select((eb) => ['s.id', 's.public_id', 's.user_id', 's.state', 's.anchor_at', 's.paid_until', 's.cancel_at_period_end',
-      eb.selectFrom('subscription_charges as c').select((c) => c.fn.max('c.period_end').as('m')).whereRef('c.subscription_id', '=', 's.id').where('c.state', '=', 'PAID').as('paid_end'),
+      eb.selectFrom('subscription_charges as c').select((c) => c.fn.max('c.period_end').as('m')).whereRef('c.subscription_id', '=', 's.id').where('c.state', 'in', PAID_LIKE).as('paid_end'),
       eb.selectFrom('trial_uses as t').select((t) => t.fn.countAll().as('n')).whereRef('t.subscription_id', '=', 's.id').as('trials'),
     ])
     .where('s.state', 'in', ['TRIAL', 'ACTIVE', 'PAST_DUE']).execute();
@@ -486,4 +489,166 @@ export async function refundsWithoutTheirPayment(db: DB) {
 export async function claimCardCharge(trx: WriteTx, id: number, now: number): Promise<boolean> {
   const r = await trx.updateTable('subscription_charges').set({ expires_at: now, updated_at: now }).where('id', '=', id).where('state', '=', 'PENDING').where('expires_at', 'is', null).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
+}
+
+// ---------------------------------------------------------------- refunds
+
+const REFUND_NUMBERS = ['id', 'user_id', 'amount', 'keys', 'xtra_keys', 'whole', 'actor_id', 'hold_transaction_id', 'ledger_transaction_id', 'created_at', 'updated_at', 'confirmed_at'] as const;
+
+export type NewRefund = Pick<RefundTable, 'public_id' | 'user_id' | 'payable_kind' | 'payable_id' | 'provider' | 'payment_id' | 'amount' | 'currency' | 'keys' | 'xtra_keys' | 'whole' | 'origin' | 'reason' | 'actor_id' | 'ending'>;
+
+/** Inserts a PENDING refund; null when the payable already has a live one (the partial unique index). */
+export async function insertRefund(trx: WriteTx, r: NewRefund, now: number): Promise<number | null> {
+  const row = await trx.insertInto('refunds').values({ ...r, state: 'PENDING', created_at: now, updated_at: now })
+    // The index's own predicate, literally: SQLite matches a partial index's conflict target by its text.
+    .onConflict((oc) => oc.columns(['payable_kind', 'payable_id']).where(sql.ref('state'), 'in', [sql.lit('PENDING'), sql.lit('CONFIRMED')]).doNothing())
+    .returning('id').executeTakeFirst();
+  return row ? Number(row.id) : null;
+}
+
+export async function lockRefund(trx: WriteTx, publicId: string) {
+  let q = trx.selectFrom('refunds').selectAll().where('public_id', '=', publicId);
+  if (isPostgres(trx)) q = q.forNoKeyUpdate();
+  const row = await q.executeTakeFirst();
+  return row && num(row, ...REFUND_NUMBERS);
+}
+
+export async function findRefund(db: DB, publicId: string) {
+  const row = await db.selectFrom('refunds').selectAll().where('public_id', '=', publicId).executeTakeFirst();
+  return row && num(row, ...REFUND_NUMBERS);
+}
+
+/** The payable's refund that is under way or done (at most one: the partial unique index). */
+export async function liveRefundOf(db: DB, kind: RefundTable['payable_kind'], payableId: string) {
+  const row = await db.selectFrom('refunds').selectAll().where('payable_kind', '=', kind).where('payable_id', '=', payableId).where('state', 'in', ['PENDING', 'CONFIRMED']).executeTakeFirst();
+  return row && num(row, ...REFUND_NUMBERS);
+}
+
+/** The live refund's state of each of these orders (at most one each). */
+export async function refundStatesOf(db: DB, orderIds: string[]): Promise<Map<string, RefundState>> {
+  if (orderIds.length === 0) return new Map();
+  const rows = await db.selectFrom('refunds').select(['payable_id', 'state']).where('payable_kind', '=', 'order').where('payable_id', 'in', orderIds).where('state', 'in', ['PENDING', 'CONFIRMED']).execute();
+  return new Map(rows.map((r) => [r.payable_id, r.state]));
+}
+
+/** Every refund of a payable, newest first (refused ones included). */
+export async function refundsOf(db: DB, kind: RefundTable['payable_kind'], payableId: string) {
+  const rows = await db.selectFrom('refunds').selectAll().where('payable_kind', '=', kind).where('payable_id', '=', payableId).orderBy('id', 'desc').execute();
+  return rows.map((r) => num(r, ...REFUND_NUMBERS));
+}
+
+export type RefundChange = Partial<Pick<RefundTable, 'state' | 'provider_action' | 'provider_refund_id' | 'hold_transaction_id' | 'ledger_transaction_id' | 'failure' | 'confirmed_at'>>;
+
+/** Changes a refund only if it is still in `from`; only the refunds' owner calls it (refunds.server.ts). */
+export async function changeRefund(trx: WriteTx, id: number, from: RefundState, change: RefundChange, now: number): Promise<boolean> {
+  const r = await trx.updateTable('refunds').set({ ...change, updated_at: now }).where('id', '=', id).where('state', '=', from).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function insertRefundEvent(trx: WriteTx, e: { refund_id: number; state: string; source: string; detail: string | null; created_at: number }): Promise<void> {
+  await trx.insertInto('refund_events').values(e).execute();
+}
+
+export async function refundEvents(db: DB, refundId: number) {
+  const rows = await db.selectFrom('refund_events').selectAll().where('refund_id', '=', refundId).orderBy('id').execute();
+  return rows.map((r) => num(r, 'id', 'refund_id', 'created_at'));
+}
+
+/** Refunds still waiting for their provider, made before `before`, oldest first. */
+export async function pendingRefunds(db: DB, before: number, limit: number) {
+  const rows = await db.selectFrom('refunds').selectAll().where('state', '=', 'PENDING').where('created_at', '<=', before).orderBy('created_at').limit(limit).execute();
+  return rows.map((r) => num(r, ...REFUND_NUMBERS));
+}
+
+export async function lockRefundDue(trx: WriteTx, id: number) {
+  let q = trx.selectFrom('refunds_due').selectAll().where('id', '=', id);
+  if (isPostgres(trx)) q = q.forNoKeyUpdate();
+  const row = await q.executeTakeFirst();
+  return row && num(row, 'id', 'user_id', 'amount', 'created_at', 'resolved_at', 'resolved_by', 'refund_id');
+}
+
+export async function findRefundDue(db: DB, id: number) {
+  const row = await db.selectFrom('refunds_due').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && num(row, 'id', 'user_id', 'amount', 'created_at', 'resolved_at', 'resolved_by', 'refund_id');
+}
+
+/** Resolves an open payment to refund (refunded, or dismissed with a reason); false when it was resolved already. */
+export async function resolveRefundDue(trx: WriteTx, id: number, r: { resolution: string; resolved_by: number | null; refund_id: number | null; resolved_at: number }): Promise<boolean> {
+  const done = await trx.updateTable('refunds_due').set(r).where('id', '=', id).where('resolved_at', 'is', null).executeTakeFirst();
+  return Number(done.numUpdatedRows) === 1;
+}
+
+/** Payments to refund, the open ones first (oldest first), then the latest resolved. */
+export async function refundsDueQueue(db: DB, limit: number) {
+  const open = await db.selectFrom('refunds_due').selectAll().where('resolved_at', 'is', null).orderBy('id').limit(limit).execute();
+  const resolved = await db.selectFrom('refunds_due').selectAll().where('resolved_at', 'is not', null).orderBy('resolved_at', 'desc').orderBy('id', 'desc').limit(20).execute();
+  const n = (r: (typeof open)[number]) => num(r, 'id', 'user_id', 'amount', 'created_at', 'resolved_at', 'resolved_by', 'refund_id');
+  return { open: open.map(n), resolved: resolved.map(n) };
+}
+
+/** Pending orders and charges whose expiry passed (the reconciliation page's first list). */
+export async function overduePayables(db: DB, now: number, limit: number) {
+  const orders = await db.selectFrom('orders').select(['public_id', 'user_id', 'method', 'provider', 'currency', 'total as amount', 'created_at', 'expires_at'])
+    .where('state', '=', 'PENDING').where((eb) => eb.or([eb('expires_at', '<=', now), eb.and([eb('expires_at', 'is', null), eb('created_at', '<=', now - 1800)])]))
+    .orderBy('created_at').limit(limit).execute();
+  const charges = await db.selectFrom('subscription_charges').select(['public_id', 'user_id', 'method', 'provider', 'currency', 'amount', 'created_at', 'expires_at'])
+    .where('state', '=', 'PENDING').where((eb) => eb.or([eb('expires_at', '<=', now), eb.and([eb('expires_at', 'is', null), eb('created_at', '<=', now - 1800)])]))
+    .orderBy('created_at').limit(limit).execute();
+  return [...orders, ...charges].map((r) => num(r, 'user_id', 'amount', 'created_at', 'expires_at')).sort((a, b) => a.created_at - b.created_at).slice(0, limit);
+}
+
+/** Orders and charges whose provider reported another amount: their "does not match" events. */
+export async function mismatchEvents(db: DB, limit: number) {
+  const orders = await db.selectFrom('order_events').innerJoin('orders', 'orders.id', 'order_events.order_id')
+    .select(['orders.public_id', 'orders.user_id', 'orders.state', 'order_events.detail', 'order_events.created_at'])
+    .where('order_events.detail', 'like', '% does not match %').orderBy('order_events.id', 'desc').limit(limit).execute();
+  const charges = await db.selectFrom('charge_events').innerJoin('subscription_charges as c', 'c.id', 'charge_events.charge_id')
+    .select(['c.public_id', 'c.user_id', 'c.state', 'charge_events.detail', 'charge_events.created_at'])
+    .where('charge_events.detail', 'like', '% does not match %').orderBy('charge_events.id', 'desc').limit(limit).execute();
+  return [...orders, ...charges].map((r) => num(r, 'user_id', 'created_at')).sort((a, b) => b.created_at - a.created_at).slice(0, limit);
+}
+
+/** The reversal and hold transactions' entries per refund: what each moved in and out of `refunds_held`. */
+export async function refundLedgerAmiss(db: DB) {
+  const held = (tx: 'hold_transaction_id' | 'ledger_transaction_id', currency: 'keys' | 'xtra') => (eb: any) =>
+    eb.selectFrom('ledger_entries as e').innerJoin('wallet_accounts as a', 'a.id', 'e.account_id')
+      .select((e: any) => e.fn.coalesce(e.fn.sum('e.amount'), sql.lit(0)).as('s'))
+      .whereRef('e.transaction_id', '=', `r.${tx}`).where('a.system_code', '=', 'refunds_held').where('e.currency', '=', currency);
+  const rows = await db.selectFrom('refunds as r')
+    .leftJoin('orders as o', (j) => j.onRef('o.public_id', '=', 'r.payable_id').on('r.payable_kind', '=', 'order'))
+    .leftJoin('subscription_charges as c', (j) => j.onRef('c.public_id', '=', 'r.payable_id').on('r.payable_kind', '=', 'charge'))
+    .select((eb) => ['r.public_id', 'r.state', 'r.payable_kind', 'r.payable_id', 'r.amount', 'r.keys', 'r.xtra_keys', 'r.whole', 'r.provider_refund_id', 'r.hold_transaction_id', 'r.ledger_transaction_id',
+      'o.state as order_state', 'o.total as order_total', 'o.keys as order_keys', 'o.xtra_keys as order_xtra', 'o.user_id as order_user',
+      'c.state as charge_state', 'c.amount as charge_amount', 'r.user_id',
+      held('hold_transaction_id', 'keys')(eb).as('hold_keys'), held('hold_transaction_id', 'xtra')(eb).as('hold_xtra'),
+      held('ledger_transaction_id', 'keys')(eb).as('reversed_keys'), held('ledger_transaction_id', 'xtra')(eb).as('reversed_xtra'),
+    ]).execute();
+  return rows.map((r) => num(r, 'amount', 'keys', 'xtra_keys', 'whole', 'hold_transaction_id', 'ledger_transaction_id', 'order_total', 'order_keys', 'order_xtra', 'order_user', 'charge_amount', 'user_id', 'hold_keys', 'hold_xtra', 'reversed_keys', 'reversed_xtra'));
+}
+
+/** Refunded orders and charges, with how many confirmed refunds each has and whether whole. */
+export async function refundedPayables(db: DB) {
+  const count = (kind: 'order' | 'charge', whole: 0 | 1, ref: string) => (eb: any) =>
+    eb.selectFrom('refunds as r').select((r: any) => r.fn.countAll().as('n')).where('r.payable_kind', '=', kind).whereRef('r.payable_id', '=', ref).where('r.state', '=', 'CONFIRMED').where('r.whole', '=', whole);
+  const orders = await db.selectFrom('orders as o').select((eb) => ['o.public_id', 'o.state', count('order', 1, 'o.public_id')(eb).as('whole'), count('order', 0, 'o.public_id')(eb).as('part')])
+    .where('o.state', 'in', ['PAID', 'REFUNDED', 'PARTIALLY_REFUNDED']).execute();
+  const charges = await db.selectFrom('subscription_charges as c').select((eb) => ['c.public_id', 'c.state', count('charge', 1, 'c.public_id')(eb).as('whole'), count('charge', 0, 'c.public_id')(eb).as('part')])
+    .where('c.state', 'in', ['PAID', 'REFUNDED', 'PARTIALLY_REFUNDED']).execute();
+  return [...orders, ...charges].map((r) => num(r, 'whole', 'part'));
+}
+
+/** Ledger transactions of the refund kinds, with the refund that names them (none: a reversal without a confirmed refund). */
+export async function refundTransactions(db: DB) {
+  const rows = await db.selectFrom('ledger_transactions as t')
+    .leftJoin('refunds as h', 'h.hold_transaction_id', 't.id')
+    .leftJoin('refunds as v', 'v.ledger_transaction_id', 't.id')
+    .select(['t.id', 't.kind', 't.idempotency_key', 'h.public_id as hold_of', 'v.public_id as reversal_of', 'v.state as reversal_state', 'v.provider_refund_id'])
+    .where('t.kind', 'in', ['refund_hold', 'refund', 'refund_release']).execute();
+  return rows.map((r) => num(r, 'id'));
+}
+
+/** What the refunds_held account holds per currency. */
+export async function heldForRefunds(db: DB) {
+  const rows = await db.selectFrom('wallet_accounts').select(['currency', 'balance']).where('system_code', '=', 'refunds_held').execute();
+  return rows.map((r) => num(r, 'balance'));
 }

@@ -15,6 +15,7 @@
 import { pixProvider, type PixCharge } from '~/features/payments/index.server';
 import type { DB } from '~/server/db';
 import * as repo from './repository.server';
+import { resumeRefunds } from './refunds.server';
 import { closePayable, confirmPayment, findOrder, type EventSource, type OrderRow } from './payables.server';
 
 /** Asks the PSP about a pending Pix order and applies the answer through the one confirmation. */
@@ -102,7 +103,10 @@ export function maybeSettleDuePayments(getDb: () => Promise<DB>, now: number): v
   lastRun = now;
   running = (async () => {
     try {
-      await settleDuePayments(await getDb(), now);
+      const db = await getDb();
+      await settleDuePayments(db, now);
+      // Refunds a provider has not confirmed yet (a Pix refund in processing, an answer lost).
+      await resumeRefunds(db, { before: now - EVERY_SECONDS, now, limit: 50 });
     } catch (error) {
       console.error('[payments] settling expired payments failed:', error instanceof Error ? error.message : error);
     } finally {

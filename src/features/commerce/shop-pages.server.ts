@@ -13,6 +13,7 @@ import type { DB } from '~/server/db';
 import * as repo from './repository.server';
 import { PACK_CODE } from './shop.server';
 import { findReaderOrder, type OrderRow } from './payables.server';
+import { WITHDRAWAL_SECONDS, withdrawalTerms } from './refund-rules';
 import { COUPON_MAX_LENGTH, COUPON_PATTERN, decimalAmount, formatMoney, methodsFor, perKeyPrice, preselectedMethod, type PaymentMethod } from './rules';
 
 export interface PackView {
@@ -128,6 +129,12 @@ export interface PurchaseRow {
   packCode: string;
   method: string;
   card: string | null;
+  /**
+   * The right of withdrawal (docs/payments.md, "Refunds"): offered (the whole amount back, until
+   * when), refused with the reason (too late, keys spent), a refund under way or done, or null for
+   * an order that was never paid.
+   */
+  withdrawal: { offer: true; amount: string; until: number } | { offer: false; why: 'window' | 'spent' | 'pending' | 'refunded'; until: number } | null;
   createdAt: number;
   favorite: boolean;
 }
@@ -135,11 +142,12 @@ export interface PurchaseRow {
 export const PURCHASES_PAGE_SIZE = 25;
 
 /** /my/purchases/: the reader's orders, newest first, with the purchase favorite star. */
-export async function purchasesPage(db: DB, input: { userId: number; site: Site; page: number }): Promise<{ rows: PurchaseRow[]; page: number; pages: number }> {
+export async function purchasesPage(db: DB, input: { userId: number; site: Site; page: number; now: number }): Promise<{ rows: PurchaseRow[]; page: number; pages: number }> {
   const total = await repo.readerOrderCount(db, input.userId);
   const pages = Math.max(1, Math.ceil(total / PURCHASES_PAGE_SIZE));
   const page = Math.min(Math.max(1, input.page), pages);
-  const [orders, favorites] = await Promise.all([repo.readerOrders(db, input.userId, PURCHASES_PAGE_SIZE, (page - 1) * PURCHASES_PAGE_SIZE), repo.favoritePackIds(db, input.userId)]);
+  const [orders, favorites, balances] = await Promise.all([repo.readerOrders(db, input.userId, PURCHASES_PAGE_SIZE, (page - 1) * PURCHASES_PAGE_SIZE), repo.favoritePackIds(db, input.userId), balancesOf(db, input.userId)]);
+  const refunds = await repo.refundStatesOf(db, orders.map((o) => o.public_id));
   return {
     page,
     pages,
@@ -147,8 +155,19 @@ export async function purchasesPage(db: DB, input: { userId: number; site: Site;
       id: o.public_id, state: o.state, amount: formatMoney(o.total, o.currency, input.site.locale), keys: o.keys, xtraKeys: o.xtra_keys,
       packCode: o.pack_code, method: o.method, card: o.card_brand ? `${o.card_brand}${o.card_last4 ? ` •••• ${o.card_last4}` : ''}` : null,
       createdAt: o.created_at, favorite: favorites.has(o.pack_id),
+      withdrawal: withdrawalOf(o, refunds.get(o.public_id) ?? null, balances, input.site.locale, input.now),
     })),
   };
+}
+
+function withdrawalOf(o: { state: OrderRow['state']; paid_at: number | null; total: number; currency: string; keys: number; xtra_keys: number }, refund: string | null, held: Balances, locale: string, now: number): PurchaseRow['withdrawal'] {
+  if (o.paid_at == null) return null;
+  const until = o.paid_at + WITHDRAWAL_SECONDS;
+  if (refund === 'PENDING') return { offer: false, why: 'pending', until };
+  if (o.state !== 'PAID') return { offer: false, why: 'refunded', until };
+  const terms = withdrawalTerms({ state: o.state, paidAt: o.paid_at, total: o.total, keys: o.keys, xtraKeys: o.xtra_keys }, held, now);
+  if (terms.ok) return { offer: true, amount: formatMoney(terms.terms.amount, o.currency, locale), until };
+  return { offer: false, why: terms.problem === 'window' ? 'window' : 'spent', until };
 }
 
 /** The purchase favorite star on one of the reader's orders: stars (or unstars) its pack. Null when the order is not theirs. */

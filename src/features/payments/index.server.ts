@@ -12,7 +12,7 @@ import { createSandboxPixProvider } from './pix/sandbox.server';
 import { sandboxWebhookKey } from './pix/sandbox-key.server';
 import { createOpenPixProvider, webhookChecks } from './pix/openpix.server';
 
-export type { CardMethod, CardProvider, CardVaultResult, CardWidgetConfig, PixCharge, PixProvider } from './provider';
+export type { CardMethod, CardProvider, CardVaultResult, CardWidgetConfig, PaymentStatus, PixCharge, PixProvider, RefundOutcome, RefundRequest } from './provider';
 export { CARD_METHODS } from './provider';
 export { qrSvg } from './pix/qr.server';
 export { parseBrCode } from './pix/brcode';

@@ -72,3 +72,38 @@ export async function expireCharge(db: DB, correlationId: string, now: number): 
 export async function closeCharge(db: DB, correlationId: string): Promise<void> {
   await db.updateTable('sandbox_pix_charges').set({ status: 'EXPIRED' }).where('correlation_id', '=', correlationId).where('status', '=', 'ACTIVE').execute();
 }
+
+/** The sale a card-sandbox payment id stands for (a successful, used nonce). */
+export async function saleOfPayment(db: DB, paymentId: string) {
+  const row = await db.selectFrom('sandbox_card_nonces').selectAll().where('payment_id', '=', paymentId).where('outcome', '=', 'success').executeTakeFirst();
+  return row && num(row, 'user_id', 'created_at', 'used_at', 'amount');
+}
+
+/** The paid (or other) Pix sandbox charge a payment (end-to-end) id belongs to. */
+export async function chargeOfPayment(db: DB, paymentId: string) {
+  const row = await db.selectFrom('sandbox_pix_charges').selectAll().where('payment_id', '=', paymentId).executeTakeFirst();
+  return row && num(row, 'value', 'expires_at', 'paid_at', 'created_at');
+}
+
+export type SandboxRefundRow = NonNullable<Awaited<ReturnType<typeof findSandboxRefund>>>;
+
+/**
+ * Records a sandbox's refund unless one with this correlation id exists for the provider (the
+ * unique index decides, so concurrent identical requests make one row); answers the row that
+ * stands, this one or the earlier.
+ */
+export async function insertSandboxRefund(db: DB, r: { provider: string; payment_id: string; correlation_id: string; refund_id: string; amount: number; currency: string; action: string; created_at: number }): Promise<SandboxRefundRow> {
+  await db.insertInto('sandbox_refunds').values(r).onConflict((oc) => oc.columns(['provider', 'correlation_id']).doNothing()).execute();
+  return (await findSandboxRefund(db, r.provider, r.correlation_id))!;
+}
+
+export async function findSandboxRefund(db: DB, provider: string, correlationId: string) {
+  const row = await db.selectFrom('sandbox_refunds').selectAll().where('provider', '=', provider).where('correlation_id', '=', correlationId).executeTakeFirst();
+  return row && num(row, 'id', 'amount', 'created_at');
+}
+
+/** A payment's sandbox refunds, oldest first. */
+export async function sandboxRefundsOf(db: DB, provider: string, paymentId: string) {
+  const rows = await db.selectFrom('sandbox_refunds').selectAll().where('provider', '=', provider).where('payment_id', '=', paymentId).orderBy('id').execute();
+  return rows.map((row) => num(row, 'id', 'amount', 'created_at'));
+}

@@ -4,7 +4,7 @@
  */
 import type { Capability } from '~/server/staff';
 import type { MessageKey } from '~/lib/i18n';
-import { STUDIO_AUDIT_PATH, STUDIO_NEW_CHAPTER_PATH, STUDIO_PRICES_PATH, STUDIO_SERIES_PATH, STUDIO_SHOP_PATH, STUDIO_STAFF_PATH } from '~/lib/paths';
+import { STUDIO_AUDIT_PATH, STUDIO_NEW_CHAPTER_PATH, STUDIO_PAYMENTS_PATH, STUDIO_PRICES_PATH, STUDIO_SERIES_PATH, STUDIO_SHOP_PATH, STUDIO_STAFF_PATH } from '~/lib/paths';
 
 export interface StudioSection {
   path: string;
@@ -18,6 +18,7 @@ const SECTIONS: readonly StudioSection[] = [
   { path: STUDIO_PRICES_PATH, capability: 'pricing', title: 'studio.section.prices', description: 'studio.section.pricesText' },
   { path: STUDIO_SHOP_PATH, capability: 'pricing', title: 'studio.section.shop', description: 'studio.section.shopText' },
   { path: STUDIO_NEW_CHAPTER_PATH, capability: 'content', title: 'studio.section.chapters', description: 'studio.section.chaptersText' },
+  { path: STUDIO_PAYMENTS_PATH, capability: 'support', title: 'studio.section.payments', description: 'studio.section.paymentsText' },
   { path: STUDIO_AUDIT_PATH, capability: 'admin', title: 'studio.section.audit', description: 'studio.section.auditText' },
   { path: STUDIO_STAFF_PATH, capability: 'admin', title: 'studio.section.staff', description: 'studio.section.staffText' },
 ];

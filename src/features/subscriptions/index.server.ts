@@ -7,4 +7,4 @@ export { parseTaxDocument } from './documents';
 export { advanceSubscriptions, dueRenewals } from './renew.server';
 export { changePlan, listPlans, planById, planProblem, savePlan, seedPlans, type PlanProblem, type PlanValues } from './plans.server';
 export { addComicByForm, addComicRoute } from './add-comic.server';
-export { grantPaidPeriod } from './moves.server';
+export { endSubscriptionForRefund, grantPaidPeriod } from './moves.server';

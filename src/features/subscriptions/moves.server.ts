@@ -15,7 +15,7 @@ export type SubscriptionRow = NonNullable<Awaited<ReturnType<typeof repo.findSub
 export type NewSubscriptionRow = Omit<repo.NewSubscription, 'state'>;
 
 /** Who asked for a move: the reader's checkout or page, a payment's confirmation, the renewal command. */
-export type MoveSource = 'checkout' | 'reader' | 'payment' | 'renew' | 'webhook' | 'poll' | 'reconcile' | 'expiry' | 'cli';
+export type MoveSource = 'checkout' | 'reader' | 'payment' | 'renew' | 'webhook' | 'poll' | 'reconcile' | 'expiry' | 'cli' | 'refund';
 
 /** Makes a subscription in the state its start event gives, with that event recorded. */
 export async function beginSubscription(trx: WriteTx, row: NewSubscriptionRow, how: StartEvent, detail: string, now: number): Promise<SubscriptionRow> {
@@ -76,4 +76,14 @@ export async function moveSubscription(trx: WriteTx, m: MoveInput): Promise<Move
 export async function grantPaidPeriod(trx: WriteTx, g: { subscriptionId: number; periodEnd: number; chargeId: number; detail: string; source: MoveSource; now: number }): Promise<boolean> {
   const r = await moveSubscription(trx, { id: g.subscriptionId, event: 'periodPaid', source: g.source, detail: g.detail, now: g.now, periodEnd: g.periodEnd, chargeId: g.chargeId });
   return r.moved;
+}
+
+/**
+ * A refunded charge's subscription (commerce's refunds owner, in the refund's transaction):
+ * `now` ends its access at once (accessEnded); `period_end` lets it run to the end of the period
+ * already granted without renewing (cancelled). A subscription already over, or already set not
+ * to renew, is left as it is.
+ */
+export async function endSubscriptionForRefund(trx: WriteTx, r: { subscriptionId: number; ending: 'now' | 'period_end'; detail: string; now: number }): Promise<MoveResult> {
+  return moveSubscription(trx, { id: r.subscriptionId, event: r.ending === 'now' ? 'accessEnded' : 'cancelled', source: 'refund', detail: r.detail, now: r.now });
 }

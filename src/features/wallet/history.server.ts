@@ -1,7 +1,8 @@
 /**
  * /my/keys/: the reader's two balances and what moved them, newest first, a page of
  * transactions at a time, each saying what it was for (a chapter unlocked, with its bonus; a
- * grant and its reason; a purchase; a daily pass or an ad rental).
+ * grant and its reason; a purchase; a daily pass or an ad rental; a refund taking a purchase's keys
+ * back, or giving them back when the refund was refused).
  */
 import { chapterLinks } from '~/features/catalog/index.server';
 import type { DB } from '~/server/db';
@@ -14,7 +15,7 @@ export const KEYS_PAGE_SIZE = 25;
 
 export interface KeysEntry {
   id: number;
-  kind: 'unlock' | 'grant' | 'welcome' | 'purchase' | 'daily_pass' | 'ad' | 'other';
+  kind: 'unlock' | 'grant' | 'welcome' | 'purchase' | 'daily_pass' | 'ad' | 'refund_hold' | 'refund_release' | 'other';
   at: number;
   /** Staff's reason for a grant. */
   reason: string | null;
@@ -31,7 +32,7 @@ export interface KeysPage {
   pages: number;
 }
 
-const KINDS = new Set(['unlock', 'grant', 'welcome', 'purchase', 'daily_pass', 'ad']);
+const KINDS = new Set(['unlock', 'grant', 'welcome', 'purchase', 'daily_pass', 'ad', 'refund_hold', 'refund_release']);
 
 export async function keysPage(db: DB, userId: number, page: number, t: T, locale: Locale): Promise<KeysPage> {
   const [balances, total] = await Promise.all([balancesOf(db, userId), repo.transactionCount(db, userId)]);

@@ -1,5 +1,5 @@
 /** The server door of the wallet feature: keys, unlocks, grants, the ledger audit. */
-export { balancesOf, creditPurchase, grantKeys, type Balances } from './ledger.server';
+export { InsufficientKeys, balancesOf, creditPurchase, grantKeys, lockReader, refundKeys, type Balances } from './ledger.server';
 export { welcomeNewReader, welcomeXtraKeys } from './welcome.server';
 export { redeemAnswer, tForChapter, unlockByForm, unlockChapter, type FormWay } from './unlock.server';
 export { entitlementsInSeries, planRentalsOfMonth } from './entitlements.server';

@@ -156,3 +156,38 @@ export async function creditPurchase(trx: WriteTx, c: PurchaseCredit): Promise<{
   if (c.xtra) postings.push({ party: { user: c.userId }, currency: 'xtra', amount: c.xtra }, { party: { system: 'bonus_issuance' }, currency: 'xtra', amount: -c.xtra });
   return post(trx, { key: c.key, kind: 'purchase', userId: c.userId, reason: c.reason, now: c.now, postings });
 }
+
+export interface RefundKeys {
+  userId: number;
+  /** Paid keys and Xtra keys the refund takes back. */
+  keys: number;
+  xtra: number;
+  /** The refund's public id: each step's idempotency key is made from it. */
+  refundId: string;
+  now: number;
+}
+
+/**
+ * A refund's three ledger steps (docs/wallet.md, "Refunds"), each inside the caller's write
+ * transaction, which also moves the refund. `hold`: the keys leave the reader for the
+ * `refunds_held` account before the provider is asked, so an unlock racing the refund finds them
+ * gone (InsufficientKeys when the reader no longer has them: the refund is refused, nothing
+ * moves). `reverse`: once the provider confirmed, the held keys go back where the purchase took
+ * them from (key sales, bonus issuance). `release`: the provider refused, the keys go back to the
+ * reader.
+ */
+export async function refundKeys(trx: WriteTx, step: 'hold' | 'reverse' | 'release', r: RefundKeys): Promise<{ id: number; created: boolean } | null> {
+  if (r.keys === 0 && r.xtra === 0) return null;
+  if (step !== 'reverse') await lockReader(trx, r.userId);
+  const held: Party = { system: 'refunds_held' };
+  const [from, toKeys, toXtra]: [Party, Party, Party] =
+    step === 'hold' ? [{ user: r.userId }, held, held]
+      : step === 'reverse' ? [held, { system: 'key_sales' }, { system: 'bonus_issuance' }]
+        : [held, { user: r.userId }, { user: r.userId }];
+  const postings: Posting[] = [];
+  if (r.keys) postings.push({ party: from, currency: 'keys', amount: -r.keys }, { party: toKeys, currency: 'keys', amount: r.keys });
+  if (r.xtra) postings.push({ party: from, currency: 'xtra', amount: -r.xtra }, { party: toXtra, currency: 'xtra', amount: r.xtra });
+  const kind = { hold: 'refund_hold', reverse: 'refund', release: 'refund_release' }[step];
+  // The reversal touches no reader account: it is the shop's (the reader saw the keys leave at the hold).
+  return post(trx, { key: `${kind}:${r.refundId}`, kind, userId: step === 'reverse' ? null : r.userId, reason: `refund ${r.refundId}`, now: r.now, postings });
+}

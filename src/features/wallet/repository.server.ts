@@ -7,7 +7,8 @@ import { sql } from 'kysely';
 import type { Currency } from '@db/schema';
 import { isPostgres, preparedRead, type DB, type WriteTx } from '~/server/db';
 
-export type SystemCode = 'key_sales' | 'unlock_revenue' | 'bonus_issuance' | 'grants';
+/** `refunds_held`: keys taken from a reader while their refund is asked of the provider (docs/wallet.md). */
+export type SystemCode = 'key_sales' | 'unlock_revenue' | 'bonus_issuance' | 'grants' | 'refunds_held';
 
 export interface AccountRow {
   id: number;

@@ -463,3 +463,147 @@ describe('odd answers', () => {
     }
   });
 });
+
+describe('giving a sale back (void before settlement, refund after)', () => {
+  let orders = 0;
+  let refunds = 0;
+  /** A fresh 4.99 USD sale (submitted for settlement, as every sale of ours). */
+  async function paid(): Promise<{ orderId: string; paymentId: string }> {
+    const orderId = `ord_rfd_${++orders}`;
+    const result = await provider().sale(sale('fake-valid-nonce', usd(499), orderId));
+    if (!result.ok) throw new Error('the sale failed');
+    return { orderId, paymentId: result.paymentId };
+  }
+  const ask = (paymentId: string, amount: number, whole: boolean, refundId = `rfd_bt_${++refunds}`) => ({ refundId, paymentId, money: usd(amount), whole });
+  const tx = (id: string) => fake.transactions.find((t) => t.id === id)!;
+  const credits = (paymentId: string) => fake.transactions.filter((t) => t.type === 'credit' && t.refundedTransactionId === paymentId);
+  /** The requests after `from` that changed something at the gateway (voids and refunds). */
+  const writes = (from: number) => fake.requests.slice(from).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path.replace(/^\/merchants\/[^/]+/, '')}`);
+
+  it('voids the whole of a sale that has not settled, and asking again sends nothing more', async () => {
+    const { orderId, paymentId } = await paid();
+    const before = fake.requests.length;
+    const outcome = await provider().refund(ask(paymentId, 499, true, 'rfd_bt_void'));
+    expect(outcome).toEqual({ status: 'confirmed', providerRefundId: paymentId, action: 'void' });
+    expect(writes(before)).toEqual([`PUT /transactions/${paymentId}/void`]);
+    expect(tx(paymentId).status).toBe('voided');
+    const again = fake.requests.length;
+    expect(await provider().refund(ask(paymentId, 499, true, 'rfd_bt_void'))).toEqual(outcome);
+    expect(writes(again)).toEqual([]);
+    expect(await provider().findRefund(ask(paymentId, 499, true, 'rfd_bt_void'))).toEqual(outcome);
+    expect(await provider().paymentStatus({ orderId, paymentId: null })).toMatchObject({ status: 'voided', facts: { amount: '4.99 USD', 'last status change': expect.stringMatching(/^voided at /) } });
+  });
+
+  it('refuses a part of a sale that has not settled without touching it, and refunds that part once it settled', async () => {
+    const { orderId, paymentId } = await paid();
+    const before = fake.requests.length;
+    expect(await provider().refund(ask(paymentId, 100, false))).toEqual({ status: 'refused', message: 'Not settled yet: a part of this sale can be refunded once it settles.' });
+    expect(writes(before)).toEqual([]);
+    expect(tx(paymentId).status).toBe('submitted_for_settlement');
+
+    fake.settle(paymentId);
+    const request = ask(paymentId, 100, false);
+    const outcome = await provider().refund(request);
+    expect(outcome).toEqual({ status: 'confirmed', providerRefundId: expect.any(String), action: 'refund' });
+    const sent = fake.requests.at(-1)!;
+    expect(sent).toMatchObject({ method: 'POST', path: `/merchants/${fake.merchantId}/transactions/${paymentId}/refund`, status: 201 });
+    expect(sent.body).toEqual({ transaction: { amount: '1.00', order_id: request.refundId } });
+    expect(credits(paymentId)).toEqual([expect.objectContaining({ id: (outcome as { providerRefundId: string }).providerRefundId, amount: '1.00', orderId: request.refundId })]);
+
+    const status = await provider().paymentStatus({ orderId: 'ord_not_this_one', paymentId });
+    expect(status).toEqual({
+      status: 'settled',
+      facts: expect.objectContaining({ 'transaction id': paymentId, amount: '4.99 USD', brand: 'Visa', last4: '1111', 'refund ids': credits(paymentId)[0]!.id, 'settlement batch': expect.stringMatching(/_fake_merchant_batch$/) }),
+    });
+    // The sale's order finds the sale, never its refund (whose order id is the refund id).
+    expect(await provider().paymentStatus({ orderId, paymentId: null })).toMatchObject({ status: 'settled', facts: { 'transaction id': paymentId } });
+  });
+
+  it('refunds (not voids) the whole of a settled sale, and a settling one', async () => {
+    const settled = await paid();
+    fake.settle(settled.paymentId);
+    expect(await provider().refund(ask(settled.paymentId, 499, true))).toMatchObject({ status: 'confirmed', action: 'refund' });
+    expect(credits(settled.paymentId)).toEqual([expect.objectContaining({ amount: '4.99' })]);
+    const settling = await paid();
+    fake.setStatus(settling.paymentId, 'settling');
+    expect(await provider().refund(ask(settling.paymentId, 499, true))).toMatchObject({ status: 'confirmed', action: 'refund' });
+  });
+
+  it('a refund the gateway refuses changes nothing, and is answered with its code and message', async () => {
+    const { paymentId } = await paid();
+    fake.settle(paymentId);
+    fake.refuseNextRefund('91512', 'Transaction has already been fully refunded.');
+    const request = ask(paymentId, 499, true);
+    expect(await provider().refund(request)).toEqual({ status: 'refused', message: '91512: Transaction has already been fully refunded.' });
+    expect(credits(paymentId)).toEqual([]);
+    expect(tx(paymentId).status).toBe('settled');
+    expect(await provider().findRefund(request)).toBeNull();
+    // The gateway's own rule: more than is left.
+    expect(await provider().refund(ask(paymentId, 500, false))).toEqual({ status: 'refused', message: '91521: Refund amount is too large.' });
+    expect(credits(paymentId)).toEqual([]);
+  });
+
+  it('refuses another currency, an unknown sale and malformed ids, and a sale that took no money', async () => {
+    const { paymentId } = await paid();
+    expect(await provider().refund({ ...ask(paymentId, 499, true), money: { amount: 499, currency: 'BRL' } })).toEqual({ status: 'refused', message: 'the sale was made in USD, not BRL' });
+    expect(await provider().refund(ask('zzzzzzzz', 499, true))).toEqual({ status: 'refused', message: 'Braintree has no transaction zzzzzzzz' });
+    expect(await provider().findRefund(ask('zzzzzzzz', 499, true))).toBeNull();
+    const before = fake.requests.length;
+    expect(await provider().refund(ask('../void', 499, true))).toEqual({ status: 'refused', message: 'malformed payment or refund id' });
+    expect(await provider().refund(ask(paymentId, 499, true, 'rfd\u0000x'))).toEqual({ status: 'refused', message: 'malformed payment or refund id' });
+    expect(fake.requests.length).toBe(before);
+    fake.setStatus(paymentId, 'settlement_declined');
+    expect(await provider().refund(ask(paymentId, 499, true))).toEqual({ status: 'refused', message: 'Braintree cannot give back a sale whose status is settlement_declined' });
+  });
+
+  it('answers a repeat of a refund with the first one, sending no second refund', async () => {
+    const { paymentId } = await paid();
+    fake.settle(paymentId);
+    const request = ask(paymentId, 200, false);
+    const first = await provider().refund(request);
+    expect(first).toMatchObject({ status: 'confirmed', action: 'refund' });
+    const before = fake.requests.length;
+    expect(await provider().refund(request)).toEqual(first);
+    expect(writes(before)).toEqual([]);
+    expect(credits(paymentId)).toHaveLength(1);
+    // Another refund id is another refund.
+    expect(await provider().refund(ask(paymentId, 200, false))).toMatchObject({ status: 'confirmed', action: 'refund' });
+    expect(credits(paymentId)).toHaveLength(2);
+  });
+
+  it('after a crash (the refund went through, its answer was lost) findRefund and a repeat find it', async () => {
+    const { paymentId } = await paid();
+    fake.settle(paymentId);
+    const request = ask(paymentId, 499, true);
+    expect(await provider().findRefund(request)).toBeNull();
+    fake.dropNextAnswer('/refund');
+    expect(await provider().refund(request)).toMatchObject({ status: 'unavailable' });
+    expect(credits(paymentId)).toHaveLength(1);
+    const found = await provider().findRefund(request);
+    expect(found).toEqual({ status: 'confirmed', providerRefundId: credits(paymentId)[0]!.id, action: 'refund' });
+    expect(await provider().refund(request)).toEqual(found);
+    expect(credits(paymentId)).toHaveLength(1);
+  });
+
+  it('is unavailable with wrong keys, a closed port or a time-out, and paymentStatus throws', async () => {
+    const { paymentId } = await paid();
+    const request = ask(paymentId, 499, true);
+    expect(await provider({ privateKey: 'not-the-key' }).refund(request)).toEqual({ status: 'unavailable', message: 'authenticationError: Authentication Error' });
+    const down = provider({ environment: { host: '127.0.0.1', port: await closedPort(), ssl: false } });
+    expect(await down.refund(request)).toMatchObject({ status: 'unavailable', message: expect.stringMatching(/ECONNREFUSED/) });
+    expect(await down.findRefund(request)).toMatchObject({ status: 'unavailable' });
+    await expect(down.paymentStatus({ orderId: 'ord_x', paymentId })).rejects.toThrow(/ECONNREFUSED/);
+    fake.latencyMs = 1_000;
+    try {
+      expect(await provider({ timeoutMs: 150 }).refund(request)).toEqual({ status: 'unavailable', message: 'unexpectedError: Request timed out' });
+    } finally {
+      fake.latencyMs = 0;
+    }
+    expect(tx(paymentId).status).toBe('submitted_for_settlement');
+  });
+
+  it('answers null for the status of an order Braintree never saw', async () => {
+    expect(await provider().paymentStatus({ orderId: 'ord_never_sold', paymentId: null })).toBeNull();
+    expect(await provider().paymentStatus({ orderId: 'ord_never_sold', paymentId: 'zzzzzzzz' })).toBeNull();
+  });
+});

@@ -8,7 +8,7 @@
  * response texts, which carry no card data.
  */
 import braintree from 'braintree';
-import type { CardProvider, CardVaultResult, CardSale, CardSaleResult, CardWidgetConfig, Money } from '~/features/payments/provider';
+import type { CardProvider, CardVaultResult, CardSale, CardSaleResult, CardWidgetConfig, Money, PaymentStatus, RefundOutcome, RefundRequest } from '~/features/payments/provider';
 import { providerId } from '~/features/payments/ids';
 
 export interface BraintreeOptions {
@@ -60,6 +60,16 @@ const METHOD_REFUSED_ERRORS = new Set(['91567', '91569', '91517', '91734', '8170
  * voided, expired and settlement-declined ones took nothing.
  */
 const MONEY_TAKEN = new Set(['authorized', 'submitted_for_settlement', 'settling', 'settlement_pending', 'settled']);
+
+/**
+ * Sale statuses under which Braintree voids rather than refunds (Transaction: Void; PayPal's
+ * settlement_pending too): the money has not begun to settle, so the whole sale is cancelled.
+ */
+const VOIDABLE = new Set(['authorized', 'submitted_for_settlement', 'settlement_pending']);
+/** Sale statuses under which Braintree refunds (Transaction: Refund: "settled or settling"). */
+const REFUNDABLE = new Set(['settling', 'settled']);
+/** A refund (credit transaction) in one of these gave, or will give, the money back. */
+const REFUND_STANDS = new Set(['submitted_for_settlement', 'settling', 'settlement_pending', 'settled']);
 
 /** The display name of each wallet; cards show their card type ("Visa"). */
 const WALLET_BRAND: Record<string, string> = {
@@ -186,7 +196,177 @@ export function createBraintreeProvider(opts: BraintreeOptions): BraintreeProvid
       }
       return { ok: true, paymentId, money, display: displayOf(found) };
     },
+
+    /**
+     * Gives a sale back (docs/payments.md, "Refunds at the providers"): a refund already made
+     * under our refund id (a credit among the sale's `refundIds` whose order id is it) or a sale
+     * already voided is answered as confirmed, nothing sent; a sale not yet settling is voided
+     * when the whole of it is asked (a part is refused: ask again once it settles); a settling or
+     * settled one is refunded with our refund id as the refund's order id. Braintree has no
+     * idempotency key on refunds, so the repeat is recognised by that order id.
+     */
+    async refund(input: RefundRequest): Promise<RefundOutcome> {
+      const ids = refundIds(input);
+      if (!ids) return { status: 'refused', message: 'malformed payment or refund id' };
+      const seen = await lookUp(gateway, ids);
+      if (seen.kind !== 'sale') return seen.outcome;
+      const { sale } = seen;
+      const money = readMoney(sale.amount, sale.currencyIsoCode);
+      if (!money) return { status: 'unavailable', message: `sale ${ids.paymentId} has no readable amount` };
+      if (money.currency !== input.money.currency) return { status: 'refused', message: `the sale was made in ${money.currency}, not ${input.money.currency}` };
+      if (VOIDABLE.has(sale.status)) {
+        if (!input.whole || input.money.amount !== money.amount) return { status: 'refused', message: 'Not settled yet: a part of this sale can be refunded once it settles.' };
+        let result;
+        try {
+          result = await gateway.transaction.void(ids.paymentId);
+        } catch (error) {
+          return failure(error);
+        }
+        if (result.success) return { status: 'confirmed', providerRefundId: ids.paymentId, action: 'void' };
+        return { status: 'refused', message: refusalMessage(result) };
+      }
+      if (!REFUNDABLE.has(sale.status)) return { status: 'refused', message: `Braintree cannot give back a sale whose status is ${sale.status}` };
+      let result;
+      try {
+        // The SDK's types know only an amount; it sends any options object as the refund's fields.
+        const refundCall = gateway.transaction.refund as unknown as (id: string, options: { amount: string; orderId: string }) => Promise<SaleResponse>;
+        result = await refundCall.call(gateway.transaction, ids.paymentId, { amount: toDecimal(input.money.amount, minorDigits(money.currency)), orderId: ids.refundId });
+      } catch (error) {
+        // A time-out may have refunded: asking again finds that refund by its order id.
+        return failure(error);
+      }
+      if (result.success) {
+        const refundId = providerId(result.transaction?.id);
+        if (!refundId) return { status: 'unavailable', message: 'the refund answered success without a readable transaction' };
+        return { status: 'confirmed', providerRefundId: refundId, action: 'refund' };
+      }
+      return { status: 'refused', message: refusalMessage(result) };
+    },
+
+    /** What became of a refund asked before: found by its order id among the sale's refunds, or the sale voided; else null. */
+    async findRefund(input: RefundRequest): Promise<RefundOutcome | null> {
+      const ids = refundIds(input);
+      if (!ids) return null;
+      const seen = await lookUp(gateway, ids);
+      if (seen.kind === 'sale') return null;
+      if (seen.kind === 'unknown') return null;
+      return seen.outcome;
+    },
+
+    /**
+     * The sale as Braintree sees it now: by its payment id, else the latest sale of the order.
+     * Throws when Braintree cannot be reached or answers nonsense (the desk shows that).
+     */
+    async paymentStatus(input): Promise<PaymentStatus | null> {
+      const paymentId = providerId(input.paymentId);
+      let sale: braintree.Transaction | null = null;
+      if (paymentId) {
+        try {
+          sale = await gateway.transaction.find(paymentId);
+        } catch (error) {
+          if (!isNotFound(error)) throw new Error(`braintree: transaction ${paymentId} could not be read (${describe(error)})`);
+        }
+      }
+      const orderId = providerId(input.orderId);
+      if (!sale && orderId) sale = await latestSale(gateway, orderId);
+      if (!sale) return null;
+      return statusOf(sale);
+    },
   };
+}
+
+type Ids = { paymentId: string; refundId: string };
+
+function refundIds(input: RefundRequest): Ids | null {
+  const paymentId = providerId(input.paymentId);
+  const refundId = providerId(input.refundId);
+  return paymentId && refundId ? { paymentId, refundId } : null;
+}
+
+/**
+ * Reads the sale and what was given back of it: `done` when our refund (a credit whose order id
+ * is our refund id) or a void already stands, `sale` when nothing of ours did, `unknown` when
+ * Braintree has no such sale, `failed` when it could not be asked.
+ */
+async function lookUp(gateway: braintree.BraintreeGateway, ids: Ids): Promise<
+  | { kind: 'sale'; sale: braintree.Transaction }
+  | { kind: 'done' | 'unknown' | 'failed'; outcome: RefundOutcome }
+> {
+  let sale: braintree.Transaction;
+  try {
+    sale = await gateway.transaction.find(ids.paymentId);
+  } catch (error) {
+    if (isNotFound(error)) return { kind: 'unknown', outcome: { status: 'refused', message: `Braintree has no transaction ${ids.paymentId}` } };
+    return { kind: 'failed', outcome: failure(error) };
+  }
+  if (sale.type !== 'sale') return { kind: 'unknown', outcome: { status: 'refused', message: `transaction ${ids.paymentId} is not a sale` } };
+  for (const id of sale.refundIds ?? []) {
+    const refundId = providerId(id);
+    if (!refundId) continue;
+    let credit: braintree.Transaction;
+    try {
+      credit = await gateway.transaction.find(refundId);
+    } catch (error) {
+      return { kind: 'failed', outcome: failure(error) };
+    }
+    if (credit.orderId === ids.refundId && REFUND_STANDS.has(credit.status)) return { kind: 'done', outcome: { status: 'confirmed', providerRefundId: refundId, action: 'refund' } };
+  }
+  if (sale.status === 'voided') return { kind: 'done', outcome: { status: 'confirmed', providerRefundId: ids.paymentId, action: 'void' } };
+  return { kind: 'sale', sale };
+}
+
+/** The latest sale Braintree holds for an order (any status), or null. */
+async function latestSale(gateway: braintree.BraintreeGateway, orderId: string): Promise<braintree.Transaction | null> {
+  let latest: braintree.Transaction | null = null;
+  const stream = gateway.transaction.search((search) => search.orderId().is(orderId));
+  try {
+    for await (const item of stream as AsyncIterable<braintree.Transaction | null | undefined>) {
+      if (item && item.type === 'sale' && item.orderId === orderId) latest = item;
+    }
+  } catch (error) {
+    throw new Error(`braintree: transaction search for order ${orderId} failed (${describe(error)})`);
+  } finally {
+    stream.on('error', () => {});
+    stream.destroy();
+  }
+  return latest;
+}
+
+/** A sale's status and the facts the desk shows, in Braintree's terms. */
+function statusOf(sale: braintree.Transaction): PaymentStatus {
+  const facts: Record<string, string> = {};
+  const id = providerId(sale.id);
+  if (id) facts['transaction id'] = id;
+  const money = readMoney(sale.amount, sale.currencyIsoCode);
+  if (money) facts.amount = `${toDecimal(money.amount, minorDigits(money.currency))} ${money.currency}`;
+  const display = displayOf(sale);
+  if (display.brand) facts.brand = display.brand;
+  if (display.last4) facts.last4 = display.last4;
+  if (sale.createdAt) facts.created = String(sale.createdAt);
+  const last = sale.statusHistory?.at(-1);
+  if (last?.status) facts['last status change'] = `${last.status} at ${String(last.timestamp)}`;
+  const refunds = (sale.refundIds ?? []).map((r) => providerId(r)).filter((r): r is string => !!r);
+  if (refunds.length) facts['refund ids'] = refunds.join(', ');
+  const batch = providerId(sale.settlementBatchId);
+  if (batch) facts['settlement batch'] = batch;
+  return { status: String(sale.status), facts };
+}
+
+function isNotFound(error: unknown): boolean {
+  return (error as { type?: unknown } | null)?.type === 'notFoundError';
+}
+
+/** A call that could not be made or read: whether Braintree acted is unknown. */
+function failure(error: unknown): RefundOutcome {
+  return { status: 'unavailable', message: describe(error) };
+}
+
+/** Why Braintree refused a void or refund: its validation errors ("91506: Cannot refund …"), else its message. */
+function refusalMessage(result: SaleResponse): string | null {
+  const errors = result.errors?.deepErrors().map((e) => `${e.code}: ${e.message}`) ?? [];
+  if (errors.length) return errors.join('; ');
+  const tx = result.transaction as braintree.Transaction | undefined;
+  return result.message || tx?.processorResponseText || tx?.status || null;
 }
 
 type SaleResponse = braintree.ValidatedResponse<braintree.Transaction>;

@@ -144,3 +144,76 @@ describe('selling on a sandbox nonce', () => {
     expect(await sandbox.findSale(`ord_sbx_${orders}`)).toBeNull();
   });
 });
+
+describe('refunding a sandbox sale', () => {
+  const DAY = 24 * 3600;
+  /** A fresh 4.99 USD sale by alice, at the current clock. */
+  async function paid(): Promise<{ orderId: string; paymentId: string }> {
+    const result = await sale(alice, await nonceFor(alice));
+    if (!result.ok) throw new Error('the sale failed');
+    return { orderId: `ord_sbx_${orders}`, paymentId: result.paymentId };
+  }
+  let refunds = 0;
+  const ask = (paymentId: string, amount: number, whole: boolean, refundId = `rfd_sbx_${++refunds}`, currency = 'USD') =>
+    ({ refundId, paymentId, money: { amount, currency }, whole });
+  const count = async (paymentId: string) => (await db.selectFrom('sandbox_refunds').select('id').where('payment_id', '=', paymentId).execute()).length;
+
+  it('voids a whole sale that has not settled, and the sale reads voided', async () => {
+    const { orderId, paymentId } = await paid();
+    now = START + DAY - 1;
+    const outcome = await sandbox.refund(ask(paymentId, 499, true));
+    expect(outcome).toEqual({ status: 'confirmed', providerRefundId: expect.stringMatching(/^sbr_[0-9a-f]{16}$/), action: 'void' });
+    const status = await sandbox.paymentStatus({ orderId, paymentId: null });
+    expect(status).toEqual({ status: 'voided', facts: expect.objectContaining({ amount: '4.99 USD', refunded: '4.99 USD', 'refund ids': (outcome as { providerRefundId: string }).providerRefundId, brand: 'Visa', last4: '1111' }) });
+    expect(await sandbox.refund(ask(paymentId, 100, false))).toEqual({ status: 'refused', message: 'The payment was voided.' });
+  });
+
+  it('refuses a part of a sale that has not settled, and refunds it once it settled (a day later)', async () => {
+    const { orderId, paymentId } = await paid();
+    expect(await sandbox.paymentStatus({ orderId, paymentId })).toMatchObject({ status: 'submitted_for_settlement' });
+    expect(await sandbox.refund(ask(paymentId, 100, false))).toEqual({ status: 'refused', message: 'The sale has not settled yet; refund it once it settles.' });
+    expect(await count(paymentId)).toBe(0);
+    now = START + DAY;
+    expect(await sandbox.paymentStatus({ orderId, paymentId })).toMatchObject({ status: 'settled' });
+    expect(await sandbox.refund(ask(paymentId, 100, false))).toMatchObject({ status: 'confirmed', action: 'refund' });
+    expect(await sandbox.paymentStatus({ orderId, paymentId })).toMatchObject({ status: 'partially_refunded', facts: { refunded: '1.00 USD' } });
+    expect(await sandbox.refund(ask(paymentId, 400, false))).toEqual({ status: 'refused', message: 'Only 3.99 USD is left to refund.' });
+    expect(await sandbox.refund(ask(paymentId, 399, false))).toMatchObject({ status: 'confirmed', action: 'refund' });
+    expect(await sandbox.paymentStatus({ orderId: 'ord_other', paymentId })).toMatchObject({ status: 'refunded', facts: { refunded: '4.99 USD' } });
+    expect(await sandbox.refund(ask(paymentId, 1, false))).toEqual({ status: 'refused', message: 'The payment was already refunded in full.' });
+  });
+
+  it('refunds (not voids) a whole settled sale', async () => {
+    const { paymentId } = await paid();
+    now = START + 2 * DAY;
+    expect(await sandbox.refund(ask(paymentId, 499, true))).toMatchObject({ status: 'confirmed', action: 'refund' });
+  });
+
+  it('refuses an unknown payment, another currency and more than was paid, recording nothing', async () => {
+    const { paymentId } = await paid();
+    now = START + DAY;
+    expect(await sandbox.refund(ask('sbx_0000000000000000', 499, true))).toEqual({ status: 'refused', message: 'Unknown payment.' });
+    expect(await sandbox.refund(ask(paymentId, 499, true, undefined, 'BRL'))).toEqual({ status: 'refused', message: 'The payment was made in USD, not BRL.' });
+    expect(await sandbox.refund(ask(paymentId, 500, true))).toEqual({ status: 'refused', message: 'Only 4.99 USD is left to refund.' });
+    expect(await count(paymentId)).toBe(0);
+    expect(await sandbox.paymentStatus({ orderId: 'ord_none', paymentId: null })).toBeNull();
+  });
+
+  it('answers the first refund when asked again with its refund id, even twenty at once, and findRefund finds it', async () => {
+    const { paymentId } = await paid();
+    const request = ask(paymentId, 499, true);
+    expect(await sandbox.findRefund(request)).toBeNull();
+    // Started a few microtasks apart, so some requests look while others are between their look and their insert.
+    const outcomes = await Promise.all(Array.from({ length: 20 }, async (_, i) => {
+      for (let tick = 0; tick < i; tick++) await null;
+      return sandbox.refund(request);
+    }));
+    expect(new Set(outcomes.map((o) => JSON.stringify(o))).size).toBe(1);
+    expect(outcomes[0]).toMatchObject({ status: 'confirmed', action: 'void' });
+    expect(await count(paymentId)).toBe(1);
+    now = START + 3 * DAY;
+    expect(await sandbox.refund(request)).toEqual(outcomes[0]);
+    expect(await sandbox.findRefund(request)).toEqual(outcomes[0]);
+    expect(await sandbox.refund({ ...request, paymentId: 'sbx_another' })).toEqual({ status: 'refused', message: 'This refund id was used for another payment.' });
+  });
+});

@@ -8,8 +8,9 @@
  */
 import crypto from 'node:crypto';
 import type { DB } from '~/server/db';
-import type { CardMethod, CardProvider, CardSaleResult, CardVaultResult } from '../provider';
+import type { CardMethod, CardProvider, CardSaleResult, CardVaultResult, PaymentStatus } from '../provider';
 import * as repo from '../repository.server';
+import { findSandboxRefund, moneyFact, refundInSandbox, SANDBOX_SETTLEMENT_SECONDS, sandboxRefunded, timeFact } from '../sandbox-refunds.server';
 import { expiryValid, luhnValid } from './card-format';
 
 /** Card numbers the sandbox knows, and what a sale with them does. Any other valid number succeeds. */
@@ -109,6 +110,44 @@ export function createSandboxCardProvider(getDb: () => Promise<DB>, clock: () =>
       const row = await repo.saleOfOrder(await getDb(), orderId);
       if (!row || row.payment_id == null || row.amount == null || row.currency == null) return null;
       return { ok: true, paymentId: row.payment_id, money: { amount: row.amount, currency: row.currency }, display: { brand: row.brand, last4: row.last4 } };
+    },
+    /**
+     * Voids a whole sale younger than a day (it has not "settled"), refunds an older one, refuses
+     * a part of an unsettled one (docs/payments.md, "Refunds at the providers").
+     */
+    async refund(input) {
+      const db = await getDb();
+      const sale = await repo.saleOfPayment(db, input.paymentId);
+      const payment = sale && sale.amount != null && sale.currency != null && sale.used_at != null
+        ? { amount: sale.amount, currency: sale.currency, paidAt: sale.used_at, voidable: true }
+        : null;
+      return refundInSandbox(db, 'sandbox', input, payment, clock());
+    },
+    async findRefund(input) {
+      return findSandboxRefund(await getDb(), 'sandbox', input);
+    },
+    async paymentStatus(input): Promise<PaymentStatus | null> {
+      const db = await getDb();
+      const sale = (await repo.saleOfOrder(db, input.orderId)) ?? (input.paymentId ? await repo.saleOfPayment(db, input.paymentId) : undefined);
+      if (!sale || sale.payment_id == null || sale.amount == null || sale.currency == null || sale.used_at == null) return null;
+      const refunded = await sandboxRefunded(db, 'sandbox', sale.payment_id);
+      const settled = clock() >= sale.used_at + SANDBOX_SETTLEMENT_SECONDS;
+      const status = refunded.voided ? 'voided'
+        : refunded.amount >= sale.amount ? 'refunded'
+        : refunded.amount > 0 ? 'partially_refunded'
+        : settled ? 'settled' : 'submitted_for_settlement';
+      const facts: Record<string, string> = {
+        'payment id': sale.payment_id,
+        amount: moneyFact(sale.amount, sale.currency),
+        created: timeFact(sale.used_at),
+      };
+      if (sale.brand) facts.brand = sale.brand;
+      if (sale.last4) facts.last4 = sale.last4;
+      if (refunded.ids.length) {
+        facts.refunded = moneyFact(refunded.amount, sale.currency);
+        facts['refund ids'] = refunded.ids.join(', ');
+      }
+      return { status, facts };
     },
   };
 }

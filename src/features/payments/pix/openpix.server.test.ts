@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeOpenPix, type FakeOpenPix } from '../../../../tests/support/openpix-fake';
 import { generateBrCode } from './brcode';
 import { checkOpenPixSignature, createOpenPixProvider, eventFromOpenPix, webhookChecks, webhookKeys, WOOVI_SANDBOX_WEBHOOK_PUBLIC_KEY, WOOVI_WEBHOOK_PUBLIC_KEY, type OpenPixOptions } from './openpix.server';
 
@@ -376,5 +377,143 @@ describe('the OpenPix provider: webhooks', () => {
     const ec = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
     expect(() => provider({ webhook: { publicKeyPem: ec } })).toThrow(/must be RSA/);
     expect(() => provider({ webhook: { publicKeyPem: 'not a key' } })).toThrow();
+  });
+});
+
+describe('the OpenPix provider: refunds (against tests/support/openpix-fake)', () => {
+  let woovi: FakeOpenPix;
+  let charges = 0;
+  let refunds = 0;
+  beforeAll(async () => {
+    woovi = await startFakeOpenPix();
+  });
+  afterAll(async () => {
+    await woovi.close();
+  });
+  beforeEach(() => {
+    woovi.refundStatus = 'CONFIRMED';
+  });
+  const pix = (over: Partial<OpenPixOptions> = {}) =>
+    createOpenPixProvider({ baseUrl: woovi.baseUrl, appId: woovi.appId, webhook: { publicKeyPem: rsa.publicKey.export({ type: 'spki', format: 'pem' }).toString() }, ...over });
+  /** A paid 19.90 BRL charge: its correlationID (our order id) and the transactionID we hold as its payment id. */
+  function paid(): { orderId: string; paymentId: string } {
+    const orderId = `ord_pix_${++charges}`;
+    woovi.addCharge(orderId, 1990);
+    return { orderId, paymentId: woovi.pay(orderId) };
+  }
+  const ask = (paymentId: string, amount: number, whole: boolean, refundId = `rfd_pix_${++refunds}`) => ({ refundId, paymentId, money: { amount, currency: 'BRL' }, whole });
+  const given = (paymentId: string) => [...woovi.refunds.values()].filter((r) => r.transactionID === paymentId);
+
+  it('asks for the refund keyed by our refund id, and a CONFIRMED one is confirmed', async () => {
+    const { paymentId } = paid();
+    const request = ask(paymentId, 1990, true);
+    const outcome = await pix().refund(request);
+    const sent = woovi.requests.at(-1)!;
+    expect(sent).toMatchObject({ method: 'POST', url: '/api/v1/refund' });
+    expect(JSON.parse(sent.body)).toEqual({ correlationID: request.refundId, transactionEndToEndId: paymentId, value: 1990 });
+    expect(outcome).toEqual({ status: 'confirmed', providerRefundId: woovi.refunds.get(request.refundId)!.refundId, action: 'refund' });
+    expect(await pix().findRefund(request)).toEqual(outcome);
+  });
+
+  it('refunds a part, and another part up to what was paid; more is refused with Woovi\'s message', async () => {
+    const { paymentId } = paid();
+    expect(await pix().refund(ask(paymentId, 990, false))).toMatchObject({ status: 'confirmed' });
+    expect(await pix().refund(ask(paymentId, 1001, false))).toEqual({ status: 'refused', message: 'OpenPix POST /api/v1/refund answered 400: Valor do reembolso maior que o valor disponível da transação' });
+    expect(await pix().refund(ask(paymentId, 1000, false))).toMatchObject({ status: 'confirmed' });
+    expect(given(paymentId).map((r) => r.value)).toEqual([990, 1000]);
+  });
+
+  it('an IN_PROCESSING refund is pending, and findRefund later says confirmed', async () => {
+    const { paymentId } = paid();
+    woovi.refundStatus = 'IN_PROCESSING';
+    const request = ask(paymentId, 1990, true);
+    const refundId = () => woovi.refunds.get(request.refundId)!.refundId;
+    expect(await pix().refund(request)).toEqual({ status: 'pending', providerRefundId: refundId() });
+    expect(await pix().findRefund(request)).toEqual({ status: 'pending', providerRefundId: refundId() });
+    woovi.finishRefund(request.refundId, 'CONFIRMED');
+    expect(await pix().findRefund(request)).toEqual({ status: 'confirmed', providerRefundId: refundId(), action: 'refund' });
+  });
+
+  it('a REJECTED refund is refused and gives nothing back: the whole value can be refunded under a new refund id', async () => {
+    const { paymentId } = paid();
+    woovi.refundStatus = 'IN_PROCESSING';
+    const request = ask(paymentId, 1990, true);
+    expect(await pix().refund(request)).toMatchObject({ status: 'pending' });
+    woovi.finishRefund(request.refundId, 'REJECTED');
+    expect(await pix().findRefund(request)).toEqual({ status: 'refused', message: 'Woovi rejected the refund' });
+    // Woovi keeps the rejected refund under its correlationID: asking again with it answers the same.
+    expect(await pix().refund(request)).toEqual({ status: 'refused', message: 'Woovi rejected the refund' });
+    woovi.refundStatus = 'CONFIRMED';
+    expect(await pix().refund(ask(paymentId, 1990, true))).toMatchObject({ status: 'confirmed' });
+  });
+
+  it('a refund Woovi refuses (4xx with an error) is refused and creates nothing; findRefund says it never arrived', async () => {
+    const { paymentId } = paid();
+    woovi.refuseNextRefund(400, 'Saldo insuficiente para realizar o reembolso');
+    const request = ask(paymentId, 1990, true);
+    expect(await pix().refund(request)).toEqual({ status: 'refused', message: 'OpenPix POST /api/v1/refund answered 400: Saldo insuficiente para realizar o reembolso' });
+    expect(given(paymentId)).toEqual([]);
+    expect(await pix().findRefund(request)).toBeNull();
+    expect(await pix().refund(ask('0123456789abcdef0123456789abcdef', 100, false))).toEqual({ status: 'refused', message: 'OpenPix POST /api/v1/refund answered 400: Transação não encontrada' });
+  });
+
+  it('refuses another currency and malformed ids without calling Woovi', async () => {
+    const { paymentId } = paid();
+    const before = woovi.requests.length;
+    expect(await pix().refund({ ...ask(paymentId, 1990, true), money: { amount: 1990, currency: 'USD' } })).toEqual({ status: 'refused', message: 'Pix pays in BRL, not USD' });
+    expect(await pix().refund(ask('../charge', 1990, true))).toEqual({ status: 'refused', message: 'malformed payment or refund id' });
+    expect(await pix().refund(ask(paymentId, 1990, true, 'rfd\u0000'))).toEqual({ status: 'refused', message: 'malformed payment or refund id' });
+    expect(woovi.requests.length).toBe(before);
+  });
+
+  it('a repeat with the same refund id reads the first refund back instead of failing, and refunds once', async () => {
+    const { paymentId } = paid();
+    const request = ask(paymentId, 500, false);
+    const first = await pix().refund(request);
+    expect(first).toMatchObject({ status: 'confirmed' });
+    expect(await pix().refund(request)).toEqual(first);
+    expect(woovi.requests.slice(-2).map((r) => `${r.method} ${r.url}`)).toEqual(['POST /api/v1/refund', `GET /api/v1/refund/${request.refundId}`]);
+    expect(given(paymentId)).toHaveLength(1);
+  });
+
+  it('is unavailable on a 500, a time-out, HTML, wrong keys, a closed port and a lost answer; a lost answer is found afterwards', async () => {
+    const { paymentId } = paid();
+    const request = ask(paymentId, 100, false);
+    woovi.failNext('500');
+    expect(await pix().refund(request)).toEqual({ status: 'unavailable', message: 'OpenPix POST /api/v1/refund answered 500: internal error' });
+    woovi.failNext('hang');
+    expect(await pix({ timeoutMs: 150 }).refund(request)).toEqual({ status: 'unavailable', message: 'OpenPix POST /api/v1/refund: no answer within 150 ms' });
+    woovi.failNext('not-json');
+    expect(await pix().refund(request)).toEqual({ status: 'unavailable', message: 'OpenPix POST /api/v1/refund answered 200 with a body that is not JSON' });
+    expect(await pix({ appId: 'wrong' }).refund(request)).toEqual({ status: 'unavailable', message: 'OpenPix POST /api/v1/refund answered 401: appID inválido' });
+    woovi.failNext('500');
+    expect(await pix().findRefund(request)).toEqual({ status: 'unavailable', message: 'OpenPix GET /api/v1/refund/' + request.refundId + ' answered 500: internal error' });
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((resolve) => closed.close(resolve));
+    expect(await pix({ baseUrl: deadUrl }).refund(request)).toMatchObject({ status: 'unavailable', message: expect.stringMatching(/network failure/) });
+    expect(given(paymentId)).toEqual([]);
+
+    woovi.failNext('drop');
+    expect(await pix().refund(request)).toMatchObject({ status: 'unavailable' });
+    expect(given(paymentId)).toHaveLength(1);
+    const found = await pix().findRefund(request);
+    expect(found).toEqual({ status: 'confirmed', providerRefundId: given(paymentId)[0]!.refundId, action: 'refund' });
+    expect(await pix().refund(request)).toEqual(found);
+    expect(given(paymentId)).toHaveLength(1);
+  });
+
+  it('shows the charge behind an order, paid or not, and null for one Woovi does not know', async () => {
+    const { orderId, paymentId } = paid();
+    expect(await pix().paymentStatus({ orderId, paymentId })).toEqual({
+      status: 'COMPLETED',
+      facts: { correlationID: orderId, value: '19.90 BRL', expires: expect.stringMatching(/^\d{4}-/), transactionID: paymentId },
+    });
+    woovi.addCharge('ord_pix_unpaid', 500);
+    expect(await pix().paymentStatus({ orderId: 'ord_pix_unpaid', paymentId: null })).toMatchObject({ status: 'ACTIVE', facts: { value: '5.00 BRL' } });
+    expect(await pix().paymentStatus({ orderId: 'ord_pix_never', paymentId: null })).toBeNull();
+    woovi.failNext('500');
+    await expect(pix().paymentStatus({ orderId, paymentId })).rejects.toThrow(/answered 500/);
   });
 });

@@ -5,6 +5,8 @@
  *   POST   {baseUrl}/api/v1/charge                  {correlationID, value, expiresIn, comment} -> {charge}
  *   GET    {baseUrl}/api/v1/charge/{correlationID}  -> {charge}, 404 when unknown
  *   DELETE {baseUrl}/api/v1/charge/{correlationID}  -> {status: 'OK', id}, 400 {error} when it cannot
+ *   POST   {baseUrl}/api/v1/refund                  {correlationID, transactionEndToEndId, value} -> {refund}
+ *   GET    {baseUrl}/api/v1/refund/{correlationID}  -> {refund}, 404 when unknown
  *
  * with the app ID as the `Authorization` header. Every failure to get a usable answer (network,
  * time-out, non-2xx, JSON that is not a charge) throws an Error whose message says which call
@@ -19,7 +21,8 @@
  * (`webhookChecks`).
  */
 import crypto from 'node:crypto';
-import type { PixCharge, PixChargeRequest, PixCloseResult, PixEvent, PixProvider, PixStatus, PixWebhook } from '../provider';
+import { decimalAmount } from '~/lib/money';
+import type { PaymentStatus, PixCharge, PixChargeRequest, PixCloseResult, PixEvent, PixProvider, PixStatus, PixWebhook, RefundOutcome, RefundRequest } from '../provider';
 import { providerId } from '../ids';
 import { parseBrCode } from './brcode';
 
@@ -132,6 +135,14 @@ export function createOpenPixProvider(options: OpenPixOptions): PixProvider {
     return charge;
   }
 
+  /** The refund Woovi holds under our refund id, or null when it has none; throws when it cannot be read. */
+  async function getRefund(refundId: string): Promise<RefundOutcome | null> {
+    const path = `api/v1/refund/${encodeURIComponent(refundId)}`;
+    const { status, json } = await call('GET', path);
+    if (status === 404) return null;
+    return refundOutcome(json, refundId, `OpenPix GET /${path}`);
+  }
+
   return {
     id: 'openpix',
 
@@ -198,7 +209,88 @@ export function createOpenPixProvider(options: OpenPixOptions): PixProvider {
       }
       return { verified: true, event: eventFromOpenPix(body) };
     },
+
+    /**
+     * Woovi's refund of a received Pix (docs/payments.md, "Refunds at the providers"), keyed by
+     * our refund id as its correlationID, Woovi's idempotency key for refunds. The payment is named
+     * by the id we hold for it, the charge's transactionID (Woovi's `transactionEndToEndId` takes
+     * "your transaction ID, or endToEnd ID"). CONFIRMED is confirmed, IN_PROCESSING pending (ask
+     * findRefund later), REJECTED refused. A 4xx with an error is refused, unless a refund under
+     * this correlationID exists (a repeat): that refund is the answer. Anything else (a network
+     * failure, a time-out, a 5xx, wrong keys, nonsense) is unavailable.
+     */
+    async refund(input: RefundRequest): Promise<RefundOutcome> {
+      const refundId = providerId(input.refundId);
+      const paymentId = providerId(input.paymentId);
+      if (!refundId || !paymentId) return { status: 'refused', message: 'malformed payment or refund id' };
+      if (input.money.currency !== 'BRL') return { status: 'refused', message: `Pix pays in BRL, not ${input.money.currency}` };
+      if (!isCents(input.money.amount) || input.money.amount <= 0) return { status: 'refused', message: 'the refund value must be a positive number of cents' };
+      const body = { correlationID: refundId, transactionEndToEndId: paymentId, value: input.money.amount };
+      try {
+        return refundOutcome((await call('POST', 'api/v1/refund', body)).json, refundId, 'OpenPix POST /api/v1/refund');
+      } catch (e) {
+        if (!(e instanceof OpenPixHttpError && REFUSED_STATUSES.has(e.status))) return { status: 'unavailable', message: messageOf(e) };
+        let existing: RefundOutcome | null;
+        try {
+          existing = await getRefund(refundId);
+        } catch (again) {
+          return { status: 'unavailable', message: `${e.message}; reading the refund back: ${messageOf(again)}` };
+        }
+        return existing ?? { status: 'refused', message: e.message };
+      }
+    },
+
+    /** The refund under our refund id (its state now), or null when Woovi never received it. */
+    async findRefund(input: RefundRequest): Promise<RefundOutcome | null> {
+      const refundId = providerId(input.refundId);
+      if (!refundId) return null;
+      try {
+        return await getRefund(refundId);
+      } catch (e) {
+        return { status: 'unavailable', message: messageOf(e) };
+      }
+    },
+
+    /** The charge of the order (its correlationID) as Woovi sees it now; throws when it cannot be read. */
+    async paymentStatus(input): Promise<PaymentStatus | null> {
+      const charge = await getCharge(input.orderId);
+      if (!charge) return null;
+      const facts: Record<string, string> = {
+        correlationID: charge.correlationID,
+        value: `${decimalAmount(charge.value)} BRL`,
+        expires: new Date(charge.expiresAt * 1000).toISOString(),
+      };
+      if (charge.paymentId) facts.transactionID = charge.paymentId;
+      return { status: charge.status, facts };
+    },
   };
+}
+
+/**
+ * A refund answer (`{refund}`) as an outcome; throws on one that is not a refund of ours or has
+ * a status Woovi does not document (the caller says unavailable).
+ */
+function refundOutcome(json: unknown, refundId: string, what: string): RefundOutcome {
+  const refund = isObject(json) ? json.refund : undefined;
+  if (!isObject(refund)) throw new Error(`${what} answered without a refund`);
+  if (refund.correlationID !== refundId) throw new Error(`${what} answered the refund ${String(refund.correlationID).slice(0, 120)}`);
+  // Woovi's id for it when it gives one, else the refund Pix's end-to-end id, else our own key
+  // (which Woovi reads it back by).
+  const providerRefundId = providerId(refund.refundId) ?? providerId(refund.endToEndId) ?? refundId;
+  switch (refund.status) {
+    case 'CONFIRMED':
+      return { status: 'confirmed', providerRefundId, action: 'refund' };
+    case 'IN_PROCESSING':
+      return { status: 'pending', providerRefundId };
+    case 'REJECTED':
+      return { status: 'refused', message: 'Woovi rejected the refund' };
+    default:
+      throw new Error(`${what} answered a refund with the unknown status ${JSON.stringify(refund.status).slice(0, 60)}`);
+  }
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
 
 /**

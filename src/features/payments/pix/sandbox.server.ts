@@ -7,9 +7,10 @@
  */
 import crypto from 'node:crypto';
 import type { DB } from '~/server/db';
-import type { PixCharge, PixCloseResult, PixEvent, PixProvider, PixWebhook } from '../provider';
+import type { PaymentStatus, PixCharge, PixCloseResult, PixEvent, PixProvider, PixWebhook } from '../provider';
 import { providerId } from '../ids';
 import * as repo from '../repository.server';
+import { findSandboxRefund, moneyFact, refundInSandbox, sandboxRefunded, timeFact } from '../sandbox-refunds.server';
 import { signWebhook, verifyWebhookSignature } from '../webhook.server';
 import { generateBrCode } from './brcode';
 
@@ -72,6 +73,35 @@ export function createSandboxPixProvider(getDb: () => Promise<DB>, opts: Sandbox
     verifyWebhook(rawBody, headers): PixWebhook {
       if (!verifyWebhookSignature(rawBody, headers.get(WEBHOOK_SIGNATURE_HEADER), opts.webhookKey)) return { verified: false };
       return { verified: true, event: parseEvent(rawBody) };
+    },
+    /** Refunds a paid charge (by its end-to-end id), in whole or in part, in BRL; Pix has no void. */
+    async refund(input) {
+      const db = await getDb();
+      const charge = await repo.chargeOfPayment(db, input.paymentId);
+      const payment = charge && charge.status === 'COMPLETED' && charge.paid_at != null
+        ? { amount: charge.value, currency: 'BRL', paidAt: charge.paid_at, voidable: false }
+        : null;
+      return refundInSandbox(db, 'pix-sandbox', input, payment, clock());
+    },
+    async findRefund(input) {
+      return findSandboxRefund(await getDb(), 'pix-sandbox', input);
+    },
+    async paymentStatus(input): Promise<PaymentStatus | null> {
+      const db = await getDb();
+      await repo.expireCharge(db, input.orderId, clock());
+      const row = (await repo.findCharge(db, input.orderId)) ?? (input.paymentId ? await repo.chargeOfPayment(db, input.paymentId) : undefined);
+      if (!row) return null;
+      const facts: Record<string, string> = { correlationID: row.correlation_id, value: moneyFact(row.value, 'BRL'), created: timeFact(row.created_at), expires: timeFact(row.expires_at) };
+      if (row.paid_at != null) facts['paid at'] = timeFact(row.paid_at);
+      if (row.payment_id) {
+        facts.endToEndId = row.payment_id;
+        const refunded = await sandboxRefunded(db, 'pix-sandbox', row.payment_id);
+        if (refunded.ids.length) {
+          facts.refunded = moneyFact(refunded.amount, 'BRL');
+          facts['refund ids'] = refunded.ids.join(', ');
+        }
+      }
+      return { status: row.status, facts };
     },
   };
 }
