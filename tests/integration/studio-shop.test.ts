@@ -80,6 +80,17 @@ for (const dialect of selectedDialects()) {
     });
     const balances = (reader: Reader) => withDb(server, async (db) => (await import('~/features/wallet/index.server')).balancesOf(db, reader.id));
 
+    /** A card order through the sandbox widget and the checkout form (paid at once); the order's row. */
+    const cardOrder = async (reader: Reader, pack: string, coupon = '') => {
+      const nonce = await buy(reader, '/payments/sandbox/nonce/', { method: 'card', number: '4111111111111111', expiry: EXPIRY, cvv: '123' });
+      expect(nonce.status, nonce.text).toBe(200);
+      const res = await buy(reader, '/my/purchase/checkout/', { method: 'card', pack, coupon, nonce: (nonce.json() as { nonce: string }).nonce, request_key: requestKey(), next: '/comics/' });
+      expect(res.status, res.text.slice(0, 500)).toBe(303);
+      const paid = /[?&]paid=([^&]+)/.exec(res.headers.location ?? '')?.[1];
+      expect(paid, res.headers.location).toBeTruthy();
+      return order(paid!);
+    };
+
     it('a pack made and repriced in the studio (pt-BR, "4,99") reaches checkout at once; a Pix order made before is paid its own price', async () => {
       const code = `st-${hex(4)}`;
       const overview = await get('/studio/shop/', pricing, 'br');
@@ -146,15 +157,7 @@ for (const dialect of selectedDialects()) {
       expect(created.status, created.text.slice(0, 500)).toBe(303);
       const id = idFrom(created.headers.location, 'packs');
       const reader = await createReader(server);
-      const card = async () => {
-        const nonce = await buy(reader, '/payments/sandbox/nonce/', { method: 'card', number: '4111111111111111', expiry: EXPIRY, cvv: '123' });
-        expect(nonce.status, nonce.text).toBe(200);
-        const res = await buy(reader, '/my/purchase/checkout/', { method: 'card', pack: code, nonce: (nonce.json() as { nonce: string }).nonce, request_key: requestKey(), next: '/comics/' });
-        expect(res.status, res.text.slice(0, 500)).toBe(303);
-        const paid = /[?&]paid=([^&]+)/.exec(res.headers.location ?? '')?.[1];
-        expect(paid, res.headers.location).toBeTruthy();
-        return order(paid!);
-      };
+      const card = () => cardOrder(reader, code);
       expect(await subtotal(reader, code, 'en')).toBe('$4.99');
       const first = await card();
       expect(first).toMatchObject({ state: 'PAID', total: 499, keys: 50 });
@@ -179,6 +182,16 @@ for (const dialect of selectedDialects()) {
       const answer = box.json() as { checkout: { discount: { string: string }; total: { string: string } }; xtra_key_bonus: number };
       expect(answer.xtra_key_bonus).toBe(3);
       expect(answer.checkout.discount.string).not.toBe('$0.00');
+
+      // Two readers use it; the limit cannot go below the two uses taken, and that refusal writes nothing.
+      const other = await createReader(server);
+      expect(await cardOrder(reader, 'popular', code)).toMatchObject({ state: 'PAID', total: 749 });
+      expect(await cardOrder(other, 'popular', code)).toMatchObject({ state: 'PAID', total: 749 });
+      const below = await post(`/studio/shop/coupons/${id}/`, pricing, { percent_off: '25', currency: 'USD', xtra_keys: '3', max_redemptions: '1', per_reader_limit: '1', active: '1' });
+      expect(below.status).toBe(422);
+      expect(plain(htmlText(/id="shop-max_redemptions-error"[^>]*>([\s\S]*?)<\/p>/.exec(below.text)?.[1] ?? ''))).toBe(message('en', 'studio.shop.error.belowUses', { n: 2 }));
+      expect(htmlText(below.text)).toContain(message('en', 'studio.shop.usesSoFar', { n: 2 }));
+      expect(await auditOf('coupons', id)).toHaveLength(1);
 
       // A window typed in the site's zone (UTC here), kept as typed.
       const windowed = await post(`/studio/shop/coupons/${id}/`, pricing, { percent_off: '25', currency: 'USD', xtra_keys: '3', max_redemptions: '50', per_reader_limit: '1', starts_at: '2026-01-01T00:00', ends_at: '2036-01-01T00:00', active: '1' });
