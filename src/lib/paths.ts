@@ -280,6 +280,10 @@ export function purchasesPath(page = 1): string {
 export function purchaseWithdrawPath(orderId: string): string {
   return `${MY_PREFIX}purchases/${encodeURIComponent(orderId)}/withdraw/`;
 }
+/** The printable receipt of a paid order (`ord…`) or subscription charge (`sub…`): docs/payments.md, "Receipts". */
+export function receiptPath(payableId: string): string {
+  return `${MY_PREFIX}purchases/${encodeURIComponent(payableId)}/receipt/`;
+}
 /** The purchase favorite star of one order (POST stars, DELETE unstars). */
 export function purchaseFavoriteEndpoint(orderId: string): string {
   return `/api/purchases/${encodeURIComponent(orderId)}/favorite/`;

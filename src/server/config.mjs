@@ -34,7 +34,18 @@ export const SECRET_MIN_LENGTH = 32;
  * @property {PaymentsConfig} payments Which providers take payments, and their settings (docs/payments.md).
  * @property {AppCheckConfig} appCheck The bot check before money calls (docs/decisions.md, "App check").
  * @property {{ 1: number, 3: number }} welcomeXtraKeys Xtra keys a new account gets at sign-up, by the site it signs up on (WELCOME_XTRA_KEYS_EN, WELCOME_XTRA_KEYS_BR; 0: none). A demo gives 6, production none unless set (docs/decisions.md, "A welcome for new readers").
+ * @property {SellerConfig} seller Who sells, as receipts name it (SELLER_NAME, SELLER_ADDRESS, SELLER_TAX_ID; docs/payments.md, "Receipts").
  */
+
+/**
+ * @typedef {object} SellerConfig
+ * @property {string | null} name The seller's legal name; null: receipts name the site ("Inkpass").
+ * @property {string | null} address One line; null: receipts show none.
+ * @property {string | null} taxId The seller's tax number (an EIN, a CNPJ…); null: receipts show none.
+ */
+
+/** A demo's seller, so a demo receipt shows every line (and says it is not a real business). */
+export const DEMO_SELLER = Object.freeze({ name: 'Inkpass Demo (not a real business)', address: '1 Example Street, Springfield, 00000', taxId: 'DEMO-00-0000000' });
 
 /** What a demo gives a new reader: two chapters at the usual 3 keys, so the key path can be tried before buying. */
 export const DEMO_WELCOME_XTRA_KEYS = 6;
@@ -157,6 +168,33 @@ function readPayments(env, mode) {
   };
 }
 
+/**
+ * The seller receipts name: a demo fills what is not set with DEMO_SELLER; production shows only
+ * what is set (the site's name when no SELLER_NAME).
+ * @param {NodeJS.ProcessEnv} env
+ * @param {'demo' | 'production'} mode
+ * @returns {SellerConfig}
+ */
+export function readSeller(env, mode) {
+  /**
+   * @param {string} name
+   * @param {number} max
+   * @param {string | null} fallback
+   */
+  const text = (name, max, fallback) => {
+    const v = env[name]?.trim().replace(/\s+/g, ' ');
+    if (!v) return fallback;
+    if (v.length > max || /[\u0000-\u001f\u007f]/.test(v)) throw invalid(`${name} must be one line of at most ${max} characters (got "${env[name]}")`);
+    return v;
+  };
+  const demo = mode === 'demo';
+  return {
+    name: text('SELLER_NAME', 120, demo ? DEMO_SELLER.name : null),
+    address: text('SELLER_ADDRESS', 300, demo ? DEMO_SELLER.address : null),
+    taxId: text('SELLER_TAX_ID', 64, demo ? DEMO_SELLER.taxId : null),
+  };
+}
+
 /** @param {string} message */
 function invalid(message) {
   return new Error(`Configuration: ${message}`);
@@ -266,6 +304,7 @@ export function readConfig(env = process.env) {
       1: integer(env.WELCOME_XTRA_KEYS_EN, 'WELCOME_XTRA_KEYS_EN', mode === 'demo' ? DEMO_WELCOME_XTRA_KEYS : 0, 0, 1000),
       3: integer(env.WELCOME_XTRA_KEYS_BR, 'WELCOME_XTRA_KEYS_BR', mode === 'demo' ? DEMO_WELCOME_XTRA_KEYS : 0, 0, 1000),
     },
+    seller: readSeller(env, mode),
   };
 }
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APP_CHECK_DEFAULT_DIFFICULTY, DEMO_WELCOME_XTRA_KEYS, isLoopback, localOrigin, readConfig, startupRefusals, TURNSTILE_VERIFY_URL } from './config.mjs';
+import { APP_CHECK_DEFAULT_DIFFICULTY, DEMO_SELLER, DEMO_WELCOME_XTRA_KEYS, isLoopback, localOrigin, readConfig, startupRefusals, TURNSTILE_VERIFY_URL } from './config.mjs';
 
 describe('configuration', () => {
   it('has safe local defaults', () => {
@@ -152,5 +152,21 @@ describe('the welcome for new readers (issue 26)', () => {
 
   it('refuses a value that is not a whole number from 0 to 1000, naming the setting', () => {
     for (const bad of ['-1', '2.5', 'six', '1001']) expect(() => readConfig({ WELCOME_XTRA_KEYS_EN: bad })).toThrow(/WELCOME_XTRA_KEYS_EN/);
+  });
+});
+
+describe('the seller receipts name (issue 28)', () => {
+  it('gives a demo its demo seller, production only what is set, each setting on its own', () => {
+    expect(readConfig({}).seller).toEqual(DEMO_SELLER);
+    expect(readConfig({ INKPASS_MODE: 'production' }).seller).toEqual({ name: null, address: null, taxId: null });
+    expect(readConfig({ INKPASS_MODE: 'production', SELLER_NAME: '  Inkpass  Comics Ltda. ', SELLER_TAX_ID: '12.345.678/0001-95' }).seller)
+      .toEqual({ name: 'Inkpass Comics Ltda.', address: null, taxId: '12.345.678/0001-95' });
+    expect(readConfig({ SELLER_ADDRESS: 'Rua Augusta, 100\nSão Paulo' }).seller).toEqual({ ...DEMO_SELLER, address: 'Rua Augusta, 100 São Paulo' });
+  });
+
+  it('refuses a value too long or with control characters, naming the setting', () => {
+    expect(() => readConfig({ SELLER_NAME: 'x'.repeat(121) })).toThrow(/SELLER_NAME/);
+    expect(() => readConfig({ SELLER_TAX_ID: 'x'.repeat(65) })).toThrow(/SELLER_TAX_ID/);
+    expect(() => readConfig({ SELLER_ADDRESS: 'a\u0000b' })).toThrow(/SELLER_ADDRESS/);
   });
 });

@@ -39,6 +39,8 @@ const SAMPLES: Record<string, { path: string; body?: Record<string, string> }> =
   [/^\/studio\/series\/[^/]+\/$/.source]: { path: '/studio/series/new/', body: { 'original.name': 'Limited' } },
   [/^\/studio\/series\/[^/]+\/images\/$/.source]: { path: '/studio/series/1/images/', body: { kind: 'cover' } },
   [/^\/my\/purchase\/pix\/[^/]+\/$/.source]: { path: '/my/purchase/pix/ordnope/' },
+  [/^\/my\/purchases\/[^/]+\/withdraw\/$/.source]: { path: '/my/purchases/ordnope/withdraw/' },
+  [/^\/studio\/payments\/([^/]+\/)?$/.source]: { path: '/studio/payments/ordnope/', body: { action: 'status' } },
   [/^\/my\/subscribe\/status\/[^/]+\/$/.source]: { path: '/my/subscribe/status/subnope/' },
   [/^\/api\/app-check\/challenge\/$/.source]: { path: '/api/app-check/challenge/' },
 };

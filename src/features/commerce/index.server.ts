@@ -11,3 +11,4 @@ export { renewSubscriptions } from './renew.server';
 export { maybeSettleDuePayments } from './settle.server';
 export { withdrawPurchase, type RefundProblem } from './refunds.server';
 export { deskDue, deskRefund, payableDesk, paymentsDesk, providerStatus, type DeskOutcome } from './desk.server';
+export { receiptPage } from './receipts.server';

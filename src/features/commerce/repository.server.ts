@@ -652,3 +652,27 @@ export async function heldForRefunds(db: DB) {
   const rows = await db.selectFrom('wallet_accounts').select(['currency', 'balance']).where('system_code', '=', 'refunds_held').execute();
   return rows.map((r) => num(r, 'balance'));
 }
+
+// ---------------------------------------------------------------- receipts
+
+/** An order as its receipt shows it: with its pack's code, its coupon's code and its reader's email. */
+export async function receiptOrder(db: DB, publicId: string) {
+  const row = await db.selectFrom('orders').innerJoin('key_packs', 'key_packs.id', 'orders.pack_id').innerJoin('users', 'users.id', 'orders.user_id')
+    .leftJoin('coupons', 'coupons.id', 'orders.coupon_id')
+    .select(['orders.id', 'orders.public_id', 'orders.user_id', 'orders.state', 'orders.currency', 'orders.subtotal', 'orders.discount', 'orders.total',
+      'orders.keys', 'orders.xtra_keys', 'orders.method', 'orders.provider', 'orders.payment_id', 'orders.card_brand', 'orders.card_last4',
+      'orders.created_at', 'orders.paid_at', 'key_packs.code as pack_code', 'coupons.code as coupon_code', 'users.email'])
+    .where('orders.public_id', '=', publicId).executeTakeFirst();
+  return row && num(row, 'id', 'user_id', 'subtotal', 'discount', 'total', 'keys', 'xtra_keys', 'created_at', 'paid_at');
+}
+
+/** A subscription charge as its receipt shows it: with its reader's email. */
+export async function receiptCharge(db: DB, publicId: string) {
+  const row = await db.selectFrom('subscription_charges').innerJoin('users', 'users.id', 'subscription_charges.user_id')
+    .select(['subscription_charges.id', 'subscription_charges.public_id', 'subscription_charges.subscription_id', 'subscription_charges.user_id',
+      'subscription_charges.state', 'subscription_charges.currency', 'subscription_charges.amount', 'subscription_charges.method',
+      'subscription_charges.provider', 'subscription_charges.payment_id', 'subscription_charges.period_start', 'subscription_charges.period_end',
+      'subscription_charges.created_at', 'subscription_charges.paid_at', 'users.email'])
+    .where('subscription_charges.public_id', '=', publicId).executeTakeFirst();
+  return row && num(row, 'id', 'subscription_id', 'user_id', 'amount', 'period_start', 'period_end', 'created_at', 'paid_at');
+}

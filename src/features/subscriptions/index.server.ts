@@ -1,7 +1,7 @@
 /** The server door of the subscriptions feature: plans, subscribing, slots, access, the renewal command. */
 export {
   GRACE_DAYS, RENEW_AHEAD_SECONDS, addComic, cancelSubscription, giveUpSubscription, keepPaymentToken, mySubscriptions, periodStartingAt, planFor, plansPage,
-  startSubscription, subscriptionAccess,
+  startSubscription, subscriptionAccess, subscriptionPlanOf,
 } from './subscriptions.server';
 export { parseTaxDocument } from './documents';
 export { advanceSubscriptions, dueRenewals } from './renew.server';

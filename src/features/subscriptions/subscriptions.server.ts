@@ -214,6 +214,16 @@ export async function mySubscriptions(db: DB, input: { userId: number; site: Sit
   };
 }
 
+/**
+ * The plan a subscription was taken on (its name as the plan's site writes it today) and the
+ * payer a Pix subscription named: what commerce's receipts say of a subscription charge.
+ */
+export async function subscriptionPlanOf(db: DB, subscriptionId: number): Promise<{ code: string; name: string; periodMonths: number; payerName: string | null } | null> {
+  const sub = await repo.findSubscription(db, subscriptionId);
+  const plan = sub ? await repo.findPlanById(db, sub.plan_id) : undefined;
+  return sub && plan ? { code: plan.code, name: plan.name, periodMonths: plan.period_months, payerName: sub.payer_name } : null;
+}
+
 /** Cancels the reader's subscription at the end of its paid period (access until then, no grace). */
 export async function cancelSubscription(db: DB, input: { userId: number; now: number }): Promise<boolean> {
   return writeTransaction(db, async (trx) => {
