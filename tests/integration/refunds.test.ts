@@ -378,12 +378,9 @@ for (const dialect of selectedDialects()) {
       const paidAt = now() - 8 * DAY;
       await withDb(server, (db) => db.updateTable('orders').set({ paid_at: paidAt }).where('public_id', '=', c).execute());
       const lateRow = htmlText(rowOf(await list(), c));
-      const [before, after] = message('pt-BR', 'purchases.withdraw.window', { date: '\u0000' }).split('\u0000');
-      expect(lateRow).toContain(before!);
-      const date = lateRow.slice(lateRow.indexOf(before!) + before!.length, lateRow.indexOf(after!, lateRow.indexOf(before!)));
       const { absoluteDate } = await import('~/lib/dates');
       const { SITES } = await import('~/lib/site');
-      expect(date).toBe(absoluteDate(paidAt + 7 * DAY, 'pt-BR', SITES[3].timeZone));
+      expect(plain(lateRow)).toContain(plain(message('pt-BR', 'purchases.withdraw.window', { date: absoluteDate(paidAt + 7 * DAY, 'pt-BR', SITES[3].timeZone) })));
       expect(rowOf(await list(), c)).not.toContain('/withdraw/');
       const late = await withdraw(reader, c);
       expect(late.status).toBe(409);
