@@ -2,10 +2,10 @@
  * Pix refunds through OpenPix/Woovi, wired end to end from the desk (issue 28): a server process
  * configured with PAYMENTS_PIX=openpix whose API is tests/support/openpix-fake.ts (the real API
  * cannot be reached from here). The fake makes no charges (it has no charge-creation call), so
- * the paid order is made where the checkout and the webhook would make it: in the test process,
- * through the commerce feature's own `createOrder` and `confirmPayment` (payables.server.ts), with
- * the charge added and paid at the fake (`addCharge`, `pay`) and its transaction id as the
- * payment's id. From there everything goes over HTTP or the command line: a refund Woovi confirms
+ * the order is made in the test process through the commerce door's `createOrder` (as the Pix
+ * checkout would make it), its charge added and paid at the fake (`addCharge`, `pay`), and
+ * `npm run payments -- reconcile` (with this server's settings) reads the charge from the fake
+ * and confirms the payment. From there everything goes over HTTP or the command line: a refund Woovi confirms
  * at once; one it answers IN_PROCESSING (PENDING, keys held) that `finishRefund` and then
  * `npm run payments -- reconcile` (run with this server's settings) confirm; one it refuses
  * (nothing changes, the keys come back). Both databases; the keys and order audits hold after
@@ -45,22 +45,31 @@ for (const dialect of selectedDialects()) {
     });
 
     const balances = (r: Reader) => withDb(base, async (db) => (await import('~/features/wallet/index.server')).balancesOf(db, r.id));
-    /** A paid Pix order of the starter pack on the Portuguese site, paid at the fake: its id, its total and the payment's id. */
-    const paidOrder = async (reader: Reader) =>
-      withDb(base, async (db) => {
+    const reconcile = () => npmRun(base.databaseUrl, 'payments', ['reconcile'], env());
+    /**
+     * A paid Pix order of the starter pack on the Portuguese site: made by the commerce door's
+     * createOrder (the fake makes no charges), paid at the fake, and found paid by the reconciler,
+     * which reads the charge from the fake: its id, its total and the payment's id.
+     */
+    const paidOrder = async (reader: Reader) => {
+      const made = await withDb(base, async (db) => {
         const { createOrder } = await import('~/features/commerce/index.server');
-        const { confirmPayment } = await import('~/features/commerce/payables.server');
-        const made = await createOrder(db, {
+        const r = await createOrder(db, {
           userId: reader.id, siteId: 3, packCode: 'starter', couponCode: null, method: 'pix', provider: 'openpix', requestKey: `rk${crypto.randomBytes(12).toString('hex')}`, next: null, expiresIn: 900, now: now(),
         });
-        if (!made.ok) throw new Error(`createOrder: ${made.problem}`);
-        const id = made.order.public_id;
-        const total = Number(made.order.total);
-        psp.addCharge(id, total);
-        const payment = psp.pay(id);
-        expect(await confirmPayment(db, { orderId: id, paymentId: payment, amount: total, currency: 'BRL', source: 'webhook', now: now() })).toMatchObject({ kind: 'paid' });
-        return { id, total, payment };
+        if (!r.ok) throw new Error(`createOrder: ${r.problem}`);
+        // The reconciler asks about orders older than a minute.
+        await db.updateTable('orders').set({ created_at: now() - 120 }).where('public_id', '=', r.order.public_id).execute();
+        return { id: r.order.public_id, total: Number(r.order.total) };
       });
+      psp.addCharge(made.id, made.total);
+      const payment = psp.pay(made.id);
+      const run = await reconcile();
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      const order = await withDb(base, (db) => db.selectFrom('orders').select(['state', 'payment_id']).where('public_id', '=', made.id).executeTakeFirstOrThrow());
+      expect(order).toEqual({ state: 'PAID', payment_id: payment });
+      return { ...made, payment };
+    };
     const refundOnDesk = (id: string, reason = 'the reader asked support') =>
       server.request(`/studio/payments/${id}/`, {
         method: 'POST', body: new URLSearchParams({ action: 'refund', reason }).toString(),
@@ -99,7 +108,6 @@ for (const dialect of selectedDialects()) {
       expect(await orderState(id)).toBe('PAID');
       expect(await balances(reader)).toEqual({ keys: 0, xtra: 0 });
       // Still processing when the reconciler asks: it stays PENDING.
-      const reconcile = () => npmRun(base.databaseUrl, 'payments', ['reconcile'], env());
       await withDb(base, (db) => db.updateTable('refunds').set({ created_at: now() - 120 }).where('public_id', '=', pending!.public_id).execute());
       const early = await reconcile();
       expect(early.code, early.stdout + early.stderr).toBe(0);

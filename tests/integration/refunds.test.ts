@@ -4,11 +4,10 @@
  * the desk (and who may not: `support`, a reader, the signed-out, another site), twice and twenty
  * times at once; a refund racing unlocks of the same keys; a partial refund after keys were spent
  * (and the card sandbox refusing a part of a sale that has not settled); the reader's 7-day
- * withdrawal on the Portuguese site (Pix); the "to refund" queue (a Pix payment that arrived after
- * its order expired: the sandbox charge paid with `paySandboxCharge`, the order closed with the
- * commerce feature's `closePayable`, then the signed webhook delivered, so the payment is a real
- * one the Pix sandbox can give back); and the audit's four refund rules, each broken by hand and
- * watched by `npm run keys -- audit`.
+ * withdrawal on the Portuguese site (Pix); the "to refund" queue (a Pix order expired by the
+ * status poll, then its sandbox charge marked paid in its last seconds and the signed webhook
+ * delivered, so the payment is one the Pix sandbox can give back); and the audit's four refund
+ * rules, each broken by hand and watched by `npm run keys -- audit`.
  *
  * Every test ends with the keys audit passing (auditLedger + auditOrders, which runs the refund
  * rules), as purchase.test.ts does.
@@ -121,7 +120,7 @@ for (const dialect of selectedDialects()) {
           .where('t.kind', '=', 'unlock').where('a.user_id', '=', reader.id).where('a.currency', '=', 'keys').where('e.currency', '=', 'keys').executeTakeFirstOrThrow();
         return -Number(row.s);
       });
-    const refundForm = (staff: Reader, id: string, reason = 'customer asked by e-mail') => post(desk(id), staff, { action: 'refund', reason });
+    const refundForm = (staff: Reader | null, id: string, reason = 'customer asked by e-mail') => post(desk(id), staff, { action: 'refund', reason });
 
     beforeAll(async () => {
       paid = await withDb(server, async (db) => {
@@ -403,13 +402,17 @@ for (const dialect of selectedDialects()) {
         });
         expect(res.status, res.text).toBe(200);
         const id = (res.json() as { checkout: { correlationID: string } }).checkout.correlationID;
-        const charge = await withDb(server, async (db) => {
-          const { paySandboxCharge } = await import('~/features/payments/sandbox.server');
-          const { closePayable } = await import('~/features/commerce/payables.server');
-          const paidCharge = await paySandboxCharge(db, id, now());
-          expect(await closePayable(db, { id, state: 'EXPIRED', source: 'expiry', reason: 'ran out', now: now() })).toEqual({ state: 'EXPIRED' });
-          return paidCharge!.charge;
+        // The charge runs out and the order expires, as the status poll finds it.
+        await withDb(server, (db) => db.updateTable('sandbox_pix_charges').set({ expires_at: now() - 5 }).where('correlation_id', '=', id).execute());
+        const poll = await server.request(`/my/purchase/pix/${id}/`, { site: 'br', headers: { cookie: reader.cookie } });
+        expect([poll.status, poll.json()]).toEqual([200, { status: 'EXPIRED', paid: false }]);
+        // Yet the PSP took a payment in the charge's last seconds (its side of the story, in the sandbox's table).
+        const paymentId = `E2E${hex(12).toUpperCase()}`;
+        const row = await withDb(server, async (db) => {
+          await db.updateTable('sandbox_pix_charges').set({ status: 'COMPLETED', payment_id: paymentId, paid_at: now() - 6 }).where('correlation_id', '=', id).execute();
+          return db.selectFrom('sandbox_pix_charges').selectAll().where('correlation_id', '=', id).executeTakeFirstOrThrow();
         });
+        const charge = { correlationID: id, value: Number(row.value), status: 'COMPLETED' as const, brCode: row.br_code, expiresAt: Number(row.expires_at), paymentId };
         const body = Buffer.from(sandboxEventBody('OPENPIX:CHARGE_COMPLETED', charge));
         const hook = await server.request('/webhooks/pix/', { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-inkpass-signature': signWebhook(body, sandboxWebhookKey()) } });
         expect([hook.status, hook.json()]).toEqual([200, { ok: true, result: 'closed' }]);
