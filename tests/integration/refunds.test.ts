@@ -317,7 +317,7 @@ for (const dialect of selectedDialects()) {
       expect(await balances(reader)).toEqual({ keys: 0, xtra: 0 });
       const after = plain(htmlText((await get(desk(id), money)).text));
       expect(after).toContain(message('en', 'purchases.state.partiallyRefunded'));
-      expect(after).toContain(`${money$(amount)} · CONFIRMED`);
+      expect(after).toContain(`${money$(amount)} · ${message('en', 'desk.refund.state.CONFIRMED')}`);
       expect(after).toContain(message('en', 'desk.refund.problem.refunded'));
       // The reader's list says so too, with no withdrawal offered.
       const row = new RegExp(`<li[^>]*id="order-${id}"[\\s\\S]*?</li>`).exec((await get('/my/purchases/', reader)).text)?.[0] ?? '';
