@@ -11,15 +11,12 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, BrowserContext, Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { DEMO } from '@db/seed/index';
 import { e2eServerEnv } from '../support/e2e-server';
-import { baseUrl, brUrl, E2E_PORT, enUrl, expect, message, signIn, test } from './fixtures';
+import { brUrl, buyByCard, E2E_PORT, enUrl, expect, message, signIn, staffMember, test } from './fixtures';
 
 type Locale = 'en' | 'pt-BR';
-type Site = 'en' | 'br';
-const LOCALE: Record<Site, Locale> = { en: 'en', br: 'pt-BR' };
-const URL_OF: Record<Site, (p?: string) => string> = { en: enUrl, br: brUrl };
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const money = (locale: Locale, currency: string, minor: number) => new Intl.NumberFormat(locale, { style: 'currency', currency }).format(minor / 100);
 /** A message with `{name}` left open: a pattern matching it whatever fills that place. */
@@ -30,60 +27,6 @@ function pattern(locale: Locale, key: string, name: string, values: Record<strin
 /** The balance link in the header. */
 const keysLink = (page: Page, locale: Locale, keys: number, xtra: number) =>
   page.getByRole('banner').getByRole('link', { name: message(locale, 'header.keys', { keys, xtra }) });
-
-let e2eDb: Promise<import('~/server/db').DB> | undefined;
-async function db() {
-  const { createDb } = await import('~/server/db');
-  e2eDb ??= createDb('file:./data/e2e.db').then((r) => r.db);
-  return e2eDb;
-}
-
-let members = 0;
-/**
- * A member of staff in a browser context of their own: signs up (from an address of their own,
- * so the per-address sign-up limit never trips), is given the capabilities through the accounts
- * door as `npm run user` would, then signs in on `site` through the login form (a fresh sign-in:
- * `money` asks for the password again after 15 minutes).
- */
-async function staffMember(browser: Browser, info: TestInfo, site: Site, capabilities: readonly ('support' | 'money')[]): Promise<{ context: BrowserContext; page: Page }> {
-  const n = ++members;
-  const member = { email: `desk-${info.workerIndex}-${n}-${Date.now().toString(36)}@example.test`, password: 'staff-horse-9' };
-  const context = await browser.newContext();
-  const res = await context.request.post(enUrl('/auth/signup/'), {
-    form: { email: member.email, display_name: `Staff ${n}`, password: member.password, terms: '1' },
-    headers: { origin: baseUrl, 'x-forwarded-for': `10.${200 + info.workerIndex}.${(n >> 8) & 255}.${n & 255}` },
-    maxRedirects: 0,
-  });
-  expect(res.status(), 'the staff sign-up answers with a redirect').toBe(303);
-  const [{ changeCapability }, { commandLineActor }] = await Promise.all([import('~/features/accounts/index.server'), import('~/server/audit')]);
-  for (const capability of capabilities) {
-    const result = await changeCapability(await db(), { email: member.email, capability, change: 'grant', actor: commandLineActor('admin') });
-    expect(result.outcome, `granting ${capability}`).toBe('changed');
-  }
-  // Signed in by the sign-up; signed out again, to sign in through the login form as staff do.
-  await context.clearCookies();
-  const page = await context.newPage();
-  await signIn(page, site, member);
-  return { context, page };
-}
-
-/** Buys a key pack by card on `site` through the checkout, back on /my/purchases/. */
-async function buyByCard(page: Page, site: Site, pack: string): Promise<void> {
-  const locale = LOCALE[site];
-  const m = (key: string, values?: Record<string, string | number>) => message(locale, key, values);
-  await page.goto(URL_OF[site](`/my/purchase/checkout/?pack=${pack}&next=${encodeURIComponent('/my/purchases/')}`));
-  const coupon = page.getByRole('textbox', { name: m('checkout.coupon.label'), exact: true });
-  // Chosen and typed once the checkout island has hydrated (hydration resets the server's fields).
-  await expect(coupon.locator('xpath=ancestor::astro-island[1]')).not.toHaveAttribute('ssr');
-  await page.getByRole('radio', { name: m('checkout.method.card'), exact: true }).check();
-  await page.getByRole('textbox', { name: m('checkout.card.number') }).fill('4111 1111 1111 1111');
-  await page.getByRole('textbox', { name: m('checkout.card.expiry') }).fill('12/30');
-  await page.getByRole('textbox', { name: m('checkout.card.cvv') }).fill('123');
-  await Promise.all([
-    page.waitForURL((u) => u.pathname === '/my/purchases/'),
-    page.getByRole('button', { name: pattern(locale, 'checkout.submit.pay', 'total') }).click(),
-  ]);
-}
 
 /** The order of `keys` keys on /my/purchases/ (each test's reader is new and buys one). */
 const orderRow = (page: Page, locale: Locale, keys = 50) =>
