@@ -69,9 +69,9 @@ export async function openAccountMenu(page: Page, locale: 'en' | 'pt-BR', name: 
 
 let readers = 0;
 
-/** The e2e server's database, opened once per worker for grants (playwright.config.ts's DATABASE_URL). */
+/** The e2e server's database, opened once per worker for grants and staff (playwright.config.ts's DATABASE_URL). */
 let e2eDb: Promise<import('~/server/db').DB> | undefined;
-async function e2eDatabase(): Promise<import('~/server/db').DB> {
+export async function e2eDatabase(): Promise<import('~/server/db').DB> {
   const { createDb } = await import('~/server/db');
   e2eDb ??= createDb('file:./data/e2e.db').then((r) => r.db);
   return e2eDb;
