@@ -7,11 +7,14 @@
  * The key packs and coupons each site sells (docs/payments.md). Prices and amounts are whole
  * minor units (999 is $9.99 on the English site, R$ 9,99 on the Portuguese one); a pack's
  * currency is its site's. `pack` and `coupon` create or change by site and code. Usage errors exit 2.
+ * The rules are the studio's (`/studio/shop/`, the same feature functions), and each change
+ * writes its audit record as the command line (docs/staff.md).
  */
 import { parseArgs } from 'node:util';
 import { createDb } from '~/server/db';
 import { migrateToLatest } from '@db/migrate';
-import { couponProblem, listCoupons, listPacks, packProblem, saveCoupon, savePack, type CouponValues, type PackValues } from '~/features/commerce/index.server';
+import { changeCoupon, changePack, couponProblem, listCoupons, listPacks, packProblem, type CouponValues, type PackValues, type ShopSaveResult } from '~/features/commerce/index.server';
+import { commandLineActor } from '~/server/audit';
 
 const USAGE = [
   'Usage: npm run shop -- packs',
@@ -77,6 +80,14 @@ if (command === 'pack' || command === 'coupon') {
   }
 }
 
+function report(result: ShopSaveResult, what: string): void {
+  if (result.outcome === 'invalid') {
+    console.error(`${result.problems[0]!.message}\n${USAGE}`);
+    process.exitCode = 2;
+  } else if (result.outcome === 'unchanged') console.log(`Nothing changed: ${what}.`);
+  else console.log(`Saved ${what}.`);
+}
+
 const { db } = await createDb();
 try {
   await migrateToLatest(db);
@@ -90,11 +101,9 @@ try {
       console.log(`site ${c.site_id}  ${c.code.padEnd(16)} ${off}, +${c.xtra_keys} Xtra, used ${c.redemptions}${c.max_redemptions != null ? `/${c.max_redemptions}` : ''}, ${c.per_reader_limit} per reader, ${window}${c.active ? '' : '  (inactive)'}`);
     }
   } else if (pack) {
-    await savePack(db, pack, now);
-    console.log(`Saved pack ${pack.code} on site ${pack.site_id}.`);
+    report(await changePack(db, 'upsert', pack, commandLineActor('pricing'), now), `pack ${pack.code} on site ${pack.site_id}`);
   } else if (coupon) {
-    await saveCoupon(db, coupon, now);
-    console.log(`Saved coupon ${coupon.code} on site ${coupon.site_id}.`);
+    report(await changeCoupon(db, 'upsert', coupon, commandLineActor('pricing'), now), `coupon ${coupon.code} on site ${coupon.site_id}`);
   }
 } finally {
   await db.destroy();

@@ -11,7 +11,8 @@ import { parseArgs } from 'node:util';
 import { createDb } from '~/server/db';
 import { migrateToLatest } from '@db/migrate';
 import { createT } from '~/lib/i18n';
-import { listPlans, planProblem, savePlan, type PlanValues } from '~/features/subscriptions/index.server';
+import { changePlan, listPlans, planProblem, type PlanValues } from '~/features/subscriptions/index.server';
+import { commandLineActor } from '~/server/audit';
 import { renewSubscriptions } from '~/features/commerce/index.server';
 
 const USAGE = [
@@ -71,12 +72,16 @@ try {
   } else if (command === 'plans') {
     for (const p of await listPlans(db)) console.log(`site ${p.site_id}  ${p.code.padEnd(14)} ${String(p.price).padStart(7)} ${p.currency}/${p.period_months} mo  ${p.series_slots} slots, ${p.rent_capacity} rentals, trial ${p.trial_days} d${p.active ? '' : '  (inactive)'}  ${p.name}`);
   } else if (plan) {
-    await savePlan(db, plan, now);
-    console.log(`Saved plan ${plan.code} on site ${plan.site_id}.`);
+    // The studio's rules and audit record (`/studio/shop/plans/`, docs/staff.md).
+    const result = await changePlan(db, 'upsert', plan, commandLineActor('pricing'), now);
+    if (result.outcome === 'invalid') {
+      console.error(`${result.problems[0]!.message}\n${USAGE}`);
+      process.exitCode = 2;
+    } else console.log(result.outcome === 'unchanged' ? `Nothing changed: plan ${plan.code} on site ${plan.site_id}.` : `Saved plan ${plan.code} on site ${plan.site_id}.`);
   }
 } finally {
   await db.destroy();
 }
 // The payment providers reach the database through the process's shared handle, whose idle
 // PostgreSQL connections would keep a run that charged anything alive for another 10 s.
-process.exit(0);
+process.exit(); // with process.exitCode (2 when a plan was refused)

@@ -19,3 +19,15 @@ export function formatMoney(minor: number, currency: string, locale: string): st
   // Intl formats decimal strings exactly, so no float ever stands between the cents and the text.
   return format.format(decimalAmount(minor, digits) as unknown as number);
 }
+
+/**
+ * A typed amount ("4.99", "4,99", "12", "0.5") as minor units, without floating point: whole
+ * units and up to two decimals after one '.' or ',' (either, as English and
+ * Brazilian keyboards type them), no signs, spaces inside, exponents or thousands separators;
+ * at most 9 whole digits. NaN when the text is not such an amount (the caller's rule says why).
+ */
+export function parseAmount(text: string): number {
+  const m = /^(\d{1,9})(?:[.,](\d{1,2}))?$/.exec(text.trim());
+  if (!m) return NaN;
+  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+}

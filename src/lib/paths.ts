@@ -197,6 +197,9 @@ export const studioChapterPricePath = (chapterId: number | string): string => `$
 /** A campaign's page; `new` with the series for a new one. */
 export const studioCampaignPath = (id: number | 'new', seriesId?: number): string => withQuery(`${STUDIO_PRICES_PATH}campaigns/${id}/`, { series: id === 'new' ? seriesId : null });
 /** Chapter drafts (docs/staff.md, "Chapter uploads"): a new one for a series, and a draft's pages. */
+/** The studio's shop (pricing): key packs, coupons and plans of the site. */
+export const STUDIO_SHOP_PATH = `${STUDIO_PATH}shop/`;
+export const studioShopItemPath = (kind: 'pack' | 'coupon' | 'plan', id: number | 'new'): string => `${STUDIO_SHOP_PATH}${kind}s/${id}/`;
 export const STUDIO_NEW_CHAPTER_PATH = `${STUDIO_PATH}chapters/new/`;
 export function studioNewChapterPath(seriesId: number): string {
   return `${STUDIO_NEW_CHAPTER_PATH}?series=${seriesId}`;

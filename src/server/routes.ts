@@ -66,6 +66,8 @@ export const ROUTES: readonly RoutePolicy[] = [
   { path: /^\/studio\/payments\/([^/]+\/)?$/, methods: ['POST'], limit: { name: 'staffChanges' }, answer: 'page' },
   { path: /^\/studio\/prices\/chapter\/[^/]+\/$/, methods: ['POST'], limit: { name: 'staffChanges' }, answer: 'page' },
   { path: /^\/studio\/prices\/campaigns\/[^/]+\/$/, methods: ['POST'], limit: { name: 'staffChanges' }, answer: 'page' },
+  // The studio's shop (pricing): key packs, coupons and plans ({packs,coupons,plans}/), created (new/) and saved ({id}/; another kind is the page's 404), forms without JavaScript.
+  { path: /^\/studio\/shop\/[^/]+\/[^/]+\/$/, methods: ['POST'], limit: { name: 'staffChanges' }, answer: 'page' },
   // Chapter drafts (content): uploads (a new draft, more pages or a page replaced; the edge lets
   // these two take up to 300 MB), and the draft page's small forms (reorder, delete, fields).
   { path: /^\/studio\/chapters\/(new|drafts\/[^/]+\/pages)\/$/, methods: ['POST'], limit: { name: 'studioUploads' }, answer: 'page' },

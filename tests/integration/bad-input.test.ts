@@ -134,6 +134,8 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'studio reader', file: 'studio/readers/[id]/index.astro', path: '/studio/readers/1/', query: 'ledger=2&orders=2', kind: 'html', dynamic: [3] },
     { name: 'studio reader grant', file: 'studio/readers/[id]/grant.astro', path: '/studio/readers/1/grant/', query: '', kind: 'html', form: true, dynamic: [3] },
     { name: 'studio reader sign-out', file: 'studio/readers/[id]/sign-out.astro', path: '/studio/readers/1/sign-out/', query: '', kind: 'html', form: true, dynamic: [3] },
+    { name: 'studio shop', file: 'studio/shop/index.astro', path: '/studio/shop/', query: '', kind: 'html' },
+    { name: 'studio shop item', file: 'studio/shop/[kind]/[id].astro', path: '/studio/shop/packs/new/', query: '', kind: 'html', form: true, dynamic: [3, 4] },
     { name: 'studio new chapter', file: 'studio/chapters/new/index.astro', path: '/studio/chapters/new/', query: `series=${s.id}`, kind: 'html', form: true },
     { name: 'studio chapter draft', file: 'studio/chapters/drafts/[id]/index.astro', path: '/studio/chapters/drafts/1/', query: '', kind: 'html', form: true, dynamic: [4] },
     { name: 'studio draft upload', file: 'studio/chapters/drafts/[id]/pages/index.astro', path: '/studio/chapters/drafts/1/pages/', query: '', kind: 'html', form: true, dynamic: [4] },

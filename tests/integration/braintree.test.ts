@@ -3,13 +3,16 @@
  * PAYMENTS_CARD=braintree whose gateway is a local stand-in speaking Braintree's XML
  * (tests/support/braintree-fake.ts; the real sandbox cannot be reached from here). The checkout
  * gets a client token for its page, sells the Drop-in's nonce for the server-computed amount,
- * credits the keys once, and a decline or a used nonce credits nothing. Both databases; the keys
- * and order audits hold after every test.
+ * credits the keys once, and a decline or a used nonce credits nothing. Refunds from the desk
+ * (issue 28): a void before the sale settles, a refund after, the gateway's refusal (nothing
+ * changes, the keys come back), and a lost answer (the refund stays PENDING with its keys held
+ * until `npm run payments -- reconcile`, run with this server's settings, finds it at the gateway).
+ * Both databases; the keys and order audits hold after every test.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeBraintree, type FakeBraintree } from '../support/braintree-fake';
 import { APP_CHECK_FIELD } from '~/lib/app-check';
-import { appCheckToken, createReader, message, selectedDialects, startExtraServer, useServer, withDb, type Reader, type ServerHandle } from './harness';
+import { appCheckToken, createReader, createStaff, htmlText, message, npmRun, selectedDialects, startExtraServer, useServer, withDb, type Reader, type ServerHandle } from './harness';
 
 for (const dialect of selectedDialects()) {
   describe(`Braintree checkout (${dialect})`, () => {
@@ -46,6 +49,115 @@ for (const dialect of selectedDialects()) {
         headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin(), cookie: r.cookie },
       });
     const sales = () => gateway.requests.filter((q) => q.path.endsWith('/transactions') && q.method === 'POST');
+
+    /** A paid order of the popular pack through the gateway: its public id and the gateway's sale id. */
+    const buy = async (r: Reader) => {
+      const res = await checkout(r, { method: 'card', nonce: 'fake-valid-nonce', request_key: `braintree-refund-${r.id}-${Date.now()}` });
+      expect(res.status).toBe(303);
+      const o = await withDb(base, (db) => db.selectFrom('orders').select(['public_id', 'payment_id', 'state']).where('user_id', '=', r.id).orderBy('id', 'desc').executeTakeFirstOrThrow());
+      expect(o.state).toBe('PAID');
+      return { id: o.public_id, sale: o.payment_id! };
+    };
+    const refundOnDesk = (staff: Reader, id: string, reason = 'the reader asked support') =>
+      server.request(`/studio/payments/${id}/`, {
+        method: 'POST', body: new URLSearchParams({ action: 'refund', reason }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin(), cookie: staff.cookie },
+      });
+    const refundOf = async (id: string) => {
+      const rows = await withDb(base, (db) => db.selectFrom('refunds').select(['public_id', 'state', 'provider_action', 'provider_refund_id', 'failure']).where('payable_id', '=', id).orderBy('id').execute());
+      return rows;
+    };
+    const orderState = async (id: string) => (await withDb(base, (db) => db.selectFrom('orders').select('state').where('public_id', '=', id).executeTakeFirstOrThrow())).state;
+    const calls = (sale: string, end: '/void' | '/refund') => gateway.requests.filter((q) => q.path.endsWith(`/transactions/${sale}${end}`));
+
+    it('a refund on the desk before the sale settles is a void at the gateway: REFUNDED, the keys taken back', async () => {
+      const reader = await createReader(server);
+      const money = await createStaff(server, 'money');
+      const { id, sale } = await buy(reader);
+      const res = await refundOnDesk(money, id);
+      expect(res.status, htmlText(res.text).slice(0, 300)).toBe(303);
+      expect(res.headers.location).toBe(`/studio/payments/${id}/?done=confirmed`);
+      expect(calls(sale, '/void')).toHaveLength(1);
+      expect(calls(sale, '/refund')).toHaveLength(0);
+      expect(gateway.transactions.find((t) => t.id === sale)?.status).toBe('voided');
+      expect(await refundOf(id)).toMatchObject([{ state: 'CONFIRMED', provider_action: 'void', provider_refund_id: sale }]);
+      expect(await orderState(id)).toBe('REFUNDED');
+      expect(await balances(reader)).toEqual({ keys: 0, xtra: 0 });
+    });
+
+    it('after the sale settles the desk refunds it with a credit transaction: REFUNDED', async () => {
+      const reader = await createReader(server);
+      const money = await createStaff(server, 'money');
+      const { id, sale } = await buy(reader);
+      gateway.settle(sale);
+      const res = await refundOnDesk(money, id);
+      expect(res.status, htmlText(res.text).slice(0, 300)).toBe(303);
+      expect(calls(sale, '/void')).toHaveLength(0);
+      expect(calls(sale, '/refund')).toHaveLength(1);
+      const [refund] = await refundOf(id);
+      expect(refund).toMatchObject({ state: 'CONFIRMED', provider_action: 'refund' });
+      const credit = gateway.transactions.find((t) => t.id === refund!.provider_refund_id);
+      expect(credit).toMatchObject({ type: 'credit', orderId: refund!.public_id });
+      expect(await orderState(id)).toBe('REFUNDED');
+      expect(await balances(reader)).toEqual({ keys: 0, xtra: 0 });
+    });
+
+    it('a refusal at the gateway: the desk shows its message, the order stays PAID and the keys come back', async () => {
+      const reader = await createReader(server);
+      const money = await createStaff(server, 'money');
+      const { id, sale } = await buy(reader);
+      gateway.settle(sale);
+      gateway.refuseNextRefund('91512', 'Transaction has already been completely refunded.');
+      const res = await refundOnDesk(money, id);
+      expect(res.status).toBe(409);
+      const alert = htmlText(/role="alert"[^>]*>([\s\S]*?)<\/p>/.exec(res.text)?.[1] ?? '');
+      expect(alert).toContain('Transaction has already been completely refunded.');
+      expect(alert).toContain(message('en', 'desk.refund.done.refused', { message: '\u0000' }).split('\u0000')[0]!);
+      expect(await refundOf(id)).toMatchObject([{ state: 'FAILED' }]);
+      expect(await orderState(id)).toBe('PAID');
+      expect(await balances(reader)).toEqual({ keys: 100, xtra: 10 });
+      // Nothing changed, so it can be refunded afterwards.
+      const again = await refundOnDesk(money, id);
+      expect(again.status).toBe(303);
+      expect(await orderState(id)).toBe('REFUNDED');
+      expect(await balances(reader)).toEqual({ keys: 0, xtra: 0 });
+    });
+
+    it('an answer lost after the gateway refunded: PENDING with the keys held, then the reconciler finds the refund and confirms it once', { timeout: 90_000 }, async () => {
+      const reader = await createReader(server);
+      const money = await createStaff(server, 'money');
+      const { id, sale } = await buy(reader);
+      gateway.settle(sale);
+      gateway.dropNextAnswer('/refund');
+      const res = await refundOnDesk(money, id);
+      expect(res.status, htmlText(res.text).slice(0, 300)).toBe(303);
+      expect(res.headers.location).toBe(`/studio/payments/${id}/?done=pending`);
+      const [pending] = await refundOf(id);
+      expect(pending).toMatchObject({ state: 'PENDING', provider_refund_id: null });
+      expect(await orderState(id)).toBe('PAID');
+      // The keys are neither the reader's nor given back yet: held for the refund.
+      expect(await balances(reader)).toEqual({ keys: 0, xtra: 0 });
+      const held = await withDb(base, async (db) => (await db.selectFrom('wallet_accounts').select(['currency', 'balance']).where('system_code', '=', 'refunds_held').orderBy('currency').execute()).map((a) => ({ currency: a.currency, balance: Number(a.balance) })));
+      expect(held.find((h) => h.currency === 'keys')!.balance).toBeGreaterThanOrEqual(100);
+      // The page lists it as waiting, with "ask again".
+      const page = await server.request(`/studio/payments/${id}/`, { headers: { cookie: money.cookie } });
+      expect(page.text).toContain(`name="refund" value="${pending!.public_id}"`);
+      // The reconciler asks about refunds older than a minute.
+      await withDb(base, (db) => db.updateTable('refunds').set({ created_at: Math.floor(Date.now() / 1000) - 120 }).where('public_id', '=', pending!.public_id).execute());
+      const { host, port } = gateway.environment;
+      const run = await npmRun(base.databaseUrl, 'payments', ['reconcile'], {
+        PAYMENTS_CARD: 'braintree', BRAINTREE_ENVIRONMENT: `http://${host}:${port}`,
+        BRAINTREE_MERCHANT_ID: gateway.merchantId, BRAINTREE_PUBLIC_KEY: gateway.publicKey, BRAINTREE_PRIVATE_KEY: gateway.privateKey,
+      });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      const [done] = await refundOf(id);
+      expect(done).toMatchObject({ state: 'CONFIRMED', provider_action: 'refund' });
+      // Found at the gateway by its order id, not refunded a second time.
+      expect(calls(sale, '/refund')).toHaveLength(1);
+      expect(gateway.transactions.filter((t) => t.type === 'credit' && t.orderId === pending!.public_id)).toHaveLength(1);
+      expect(await orderState(id)).toBe('REFUNDED');
+      expect(await balances(reader)).toEqual({ keys: 0, xtra: 0 });
+    });
 
     it('the checkout page carries a client token from the gateway, and the sandbox nonce call is gone', async () => {
       const reader = await createReader(server);

@@ -33,6 +33,7 @@ const SAMPLES: Record<string, { path: string; body?: Record<string, string> }> =
   [/^\/studio\/prices\/chapter\/[^/]+\/$/.source]: { path: '/studio/prices/chapter/1/', body: { price: '1', zone: 'UTC' } },
   [/^\/studio\/prices\/campaigns\/[^/]+\/$/.source]: { path: '/studio/prices/campaigns/1/', body: { action: 'save', name: 'x' } },
   [/^\/studio\/readers\/[^/]+\/(grant|sign-out)\/$/.source]: { path: '/studio/readers/1/grant/', body: { keys: '1', reason: 'limits', request: 'limits-request-key-0001' } },
+  [/^\/studio\/shop\/[^/]+\/[^/]+\/$/.source]: { path: '/studio/shop/packs/new/', body: { code: 'Not a code!' } },
   [/^\/studio\/staff\/$/.source]: { path: '/studio/staff/', body: { change: 'grant', email: 'nobody@example.test', capability: 'content' } },
   [/^\/studio\/chapters\/(new|drafts\/[^/]+\/pages)\/$/.source]: { path: '/studio/chapters/new/', body: { series: '1', number: '1' } },
   [/^\/studio\/chapters\/drafts\/[^/]+\/$/.source]: { path: '/studio/chapters/drafts/1/', body: { action: 'up', position: '2' } },

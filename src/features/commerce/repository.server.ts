@@ -71,6 +71,17 @@ export async function upsertPack(db: DB, p: PackValues, now: number): Promise<vo
     .execute();
 }
 
+/** A new pack (the studio's create); its id. */
+export async function insertPack(trx: WriteTx, p: PackValues, now: number): Promise<number> {
+  const row = await trx.insertInto('key_packs').values({ ...p, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/** Changes a pack's terms by id (its site and code stay). */
+export async function updatePack(trx: WriteTx, id: number, p: Omit<PackValues, 'site_id' | 'code'>, now: number): Promise<void> {
+  await trx.updateTable('key_packs').set({ currency: p.currency, price: p.price, keys: p.keys, xtra_keys: p.xtra_keys, position: p.position, active: p.active, updated_at: now }).where('id', '=', id).execute();
+}
+
 // ---------------------------------------------------------------- coupons
 
 const COUPON_NUMBERS = ['id', 'site_id', 'percent_off', 'amount_off', 'xtra_keys', 'starts_at', 'ends_at', 'max_redemptions', 'per_reader_limit', 'redemptions', 'active', 'created_at'] as const;
@@ -101,6 +112,23 @@ export async function upsertCoupon(db: DB, c: CouponValues, now: number): Promis
   await db.insertInto('coupons').values({ ...c, created_at: now })
     .onConflict((oc) => oc.columns(['site_id', 'code']).doUpdateSet(change))
     .execute();
+}
+
+export async function findCouponById(db: DB, id: number) {
+  const row = await db.selectFrom('coupons').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && num(row, ...COUPON_NUMBERS);
+}
+
+/** A new coupon (the studio's create); its id. */
+export async function insertCoupon(trx: WriteTx, c: CouponValues, now: number): Promise<number> {
+  const row = await trx.insertInto('coupons').values({ ...c, created_at: now }).returning('id').executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/** Changes a coupon's terms by id (its site, code and live count stay). */
+export async function updateCoupon(trx: WriteTx, id: number, c: CouponValues): Promise<void> {
+  const { site_id: _s, code: _c, ...change } = c;
+  await trx.updateTable('coupons').set(change).where('id', '=', id).execute();
 }
 
 /** Orders of this reader holding the coupon now (pending or paid). */

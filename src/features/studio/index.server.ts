@@ -8,3 +8,5 @@ export { cleanupDrafts, draftPageFile, draftView, editDraft, publishDraft, serie
 export { SERIES_FORM_MAX, createSeries, newSeriesEditor, seriesEditor, studioSeriesId, studioSeriesList, updateSeries } from './series.server';
 export type { FieldErrors, SeriesFormOptions, SeriesFormValues } from './series.server';
 export { IMAGE_KINDS, UPLOAD_MAX_BYTES, seriesImagesOf, uploadSeriesImage } from './images.server';
+export { SHOP_FORM_FIELDS, couponFormValues, couponUses, packFormValues, planFormValues, saveCouponForm, savePackForm, savePlanForm, shopOverview } from './shop.server';
+export type { ShopFieldErrors, ShopKind } from './shop.server';

@@ -4,7 +4,7 @@
  */
 import type { Capability } from '~/server/staff';
 import type { MessageKey } from '~/lib/i18n';
-import { STUDIO_AUDIT_PATH, STUDIO_NEW_CHAPTER_PATH, STUDIO_PAYMENTS_PATH, STUDIO_PRICES_PATH, STUDIO_READERS_PATH, STUDIO_SERIES_PATH, STUDIO_STAFF_PATH } from '~/lib/paths';
+import { STUDIO_AUDIT_PATH, STUDIO_NEW_CHAPTER_PATH, STUDIO_PAYMENTS_PATH, STUDIO_PRICES_PATH, STUDIO_READERS_PATH, STUDIO_SERIES_PATH, STUDIO_SHOP_PATH, STUDIO_STAFF_PATH } from '~/lib/paths';
 
 export interface StudioSection {
   path: string;
@@ -16,6 +16,7 @@ export interface StudioSection {
 const SECTIONS: readonly StudioSection[] = [
   { path: STUDIO_SERIES_PATH, capability: 'content', title: 'studio.section.series', description: 'studio.section.seriesText' },
   { path: STUDIO_PRICES_PATH, capability: 'pricing', title: 'studio.section.prices', description: 'studio.section.pricesText' },
+  { path: STUDIO_SHOP_PATH, capability: 'pricing', title: 'studio.section.shop', description: 'studio.section.shopText' },
   { path: STUDIO_NEW_CHAPTER_PATH, capability: 'content', title: 'studio.section.chapters', description: 'studio.section.chaptersText' },
   { path: STUDIO_READERS_PATH, capability: 'support', title: 'studio.section.readers', description: 'studio.section.readersText' },
   { path: STUDIO_PAYMENTS_PATH, capability: 'support', title: 'studio.section.payments', description: 'studio.section.paymentsText' },

@@ -5,6 +5,6 @@ export {
 } from './subscriptions.server';
 export { parseTaxDocument } from './documents';
 export { advanceSubscriptions, dueRenewals } from './renew.server';
-export { listPlans, planProblem, savePlan, seedPlans, type PlanValues } from './plans.server';
+export { changePlan, listPlans, planById, planProblem, savePlan, seedPlans, type PlanProblem, type PlanValues } from './plans.server';
 export { addComicByForm, addComicRoute } from './add-comic.server';
 export { endSubscriptionForRefund, grantPaidPeriod } from './moves.server';

@@ -59,6 +59,18 @@ export async function upsertPlan(db: DB, p: PlanValues, now: number): Promise<vo
     .onConflict((oc) => oc.columns(['site_id', 'code']).doUpdateSet({ ...change, updated_at: now })).execute();
 }
 
+/** A new plan (the studio's create); its id. */
+export async function insertPlan(trx: WriteTx, p: PlanValues, now: number): Promise<number> {
+  const row = await trx.insertInto('plans').values({ ...p, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/** Changes a plan's terms by id (its site and code stay). */
+export async function updatePlan(trx: WriteTx, id: number, p: PlanValues, now: number): Promise<void> {
+  const { site_id: _s, code: _c, ...change } = p;
+  await trx.updateTable('plans').set({ ...change, updated_at: now }).where('id', '=', id).execute();
+}
+
 /**
  * Serialises a reader's subscription changes: on PostgreSQL the reader's row is locked for the
  * transaction (SQLite's write transaction already holds the database).
