@@ -115,7 +115,7 @@ test('br: a support member finds a reader by the Pix correlationID on their rece
   }
 });
 
-test('en: a money member refunds an unspent card order; the reader sees the keys gone, the order refunded and the refund on the receipt', async ({ page, reader: _signedIn, browser }, info) => {
+test('en: a money member refunds an unspent card order; the reader sees the keys gone, the order refunded and the refund on the receipt', async ({ page, reader, browser }, info) => {
   test.setTimeout(90_000);
   const en = (key: string, values?: Record<string, string | number>) => message('en', key, values);
   await buyByCard(page, 'en', 'starter');
@@ -126,12 +126,20 @@ test('en: a money member refunds an unspent card order; the reader sees the keys
   const treasurer = await staffMember(browser, info, 'en', ['money']);
   try {
     const desk = treasurer.page;
-    await test.step('the money member opens the order on the desk and refunds it with a reason', async () => {
-      await desk.goto(enUrl(`/studio/payments/${orderId}/`));
+    await test.step('the money member finds the reader by email and follows the order\'s link to its payment page', async () => {
+      await desk.goto(enUrl('/studio/readers/'));
+      const search = desk.getByRole('main').getByRole('search');
+      await search.getByRole('searchbox', { name: en('desk.search.label') }).fill(reader.email);
+      await search.getByRole('button', { name: en('desk.search.find'), exact: true }).click();
+      await expect(desk.getByRole('heading', { level: 1, name: en('desk.reader.title', { email: reader.email }) })).toBeVisible();
+      const order = desk.getByRole('article').filter({ has: desk.getByRole('heading', { level: 3, name: new RegExp(`^${orderId}\\b`) }) });
+      await order.getByRole('link', { name: orderId, exact: true }).click();
+    });
+
+    await test.step('the money member refunds it with a reason', async () => {
       await expect(desk.getByRole('heading', { level: 1, name: en('desk.payable.order', { id: orderId }) })).toBeVisible();
       await expect(desk.getByText(en('desk.refund.quoteWhole', { amount, keys: 50, xtra: 0 }))).toBeVisible();
       const refund = desk.getByRole('button', { name: en('desk.refund.submit', { amount }), exact: true });
-      // No reason: the browser's own check keeps the form (the server's 422 is in the integration tests).
       await desk.getByLabel(en('desk.reason'), { exact: true }).fill('Bought the wrong pack, asked by email');
       await refund.click();
       await expect(desk.getByRole('status')).toHaveText(en('desk.refund.done.confirmed'));
