@@ -2,13 +2,15 @@
  * axe-core in the states a reader reaches after loading a page (page-types.spec.ts and
  * phone-quality.spec.ts scan pages as they load): the listing with filters applied (as a list,
  * where the status chips show), a favorite just removed (greyed, with Undo), the unlock
- * dialog, the subscription checkout and the account menu open. No serious or critical violation,
+ * dialog, the subscription checkout and the account menu open; a paid order's row offering the
+ * withdrawal, its receipt, and the support desk's search, reader and payment pages (issue 28).
+ * No serious or critical violation,
  * in the light theme (every rule) and the dark one (the contrast rule: it changes colours only),
  * on both sites, at 390 px.
  */
 import type { Page } from '@playwright/test';
 import { DEMO } from '@db/seed/index';
-import { axeProblems, brUrl, enUrl, expect, message, openAccountMenu, signIn, test } from './fixtures';
+import { axeProblems, brUrl, buyByCard, enUrl, expect, message, openAccountMenu, signIn, staffMember, test } from './fixtures';
 
 const SITES = [
   { name: 'en' as const, locale: 'en' as const, url: enUrl, plan: 'reader' },
@@ -72,6 +74,40 @@ for (const site of SITES) {
     await openAccountMenu(page, site.locale, reader.name);
     problems.push(...(await scan(page, `${site.name} account menu`)));
 
+    expect(problems).toEqual([]);
+  });
+
+  test(`the purchases page offering a withdrawal, the receipt and the support desk's pages pass axe (${site.name})`, async ({ page, reader, browser }, info) => {
+    test.setTimeout(300_000);
+    if (site.name === 'br') await signIn(page, 'br', reader);
+    const problems: string[] = [];
+    await buyByCard(page, site.name, 'starter');
+    const row = page.getByRole('main').getByRole('listitem').filter({ hasText: t('purchase.keysCount', { n: 50 }) });
+    await expect(row.getByRole('button', { name: new RegExp(`^${t('purchases.withdraw.button', { amount: '\u0000' }).split('\u0000')[0]}`) })).toBeVisible();
+    problems.push(...(await scan(page, `${site.name} purchases, withdrawal offered`)));
+    const receipt = row.getByRole('link', { name: new RegExp(`^${t('receipts.linkLabel', { date: '\u0000' }).split('\u0000')[0]}`) });
+    const orderId = /\/my\/purchases\/([a-z0-9]+)\/receipt\//.exec((await receipt.getAttribute('href')) ?? '')?.[1] ?? '';
+    await receipt.click();
+    await expect(page.getByRole('heading', { level: 1, name: t('receipts.title') })).toBeVisible();
+    problems.push(...(await scan(page, `${site.name} receipt`)));
+
+    // Support and money: the payment page shows the refund form.
+    const member = await staffMember(browser, info, site.name, ['support', 'money']);
+    try {
+      const desk = member.page;
+      await desk.setViewportSize({ width: 390, height: 844 });
+      await desk.goto(site.url('/studio/readers/'));
+      await expect(desk.getByRole('heading', { level: 1, name: t('desk.search.title') })).toBeVisible();
+      problems.push(...(await scan(desk, `${site.name} desk search`)));
+      await desk.goto(site.url(`/studio/readers/?q=${encodeURIComponent(reader.email)}`));
+      await expect(desk.getByRole('heading', { level: 1, name: t('desk.reader.title', { email: reader.email }) })).toBeVisible();
+      problems.push(...(await scan(desk, `${site.name} desk reader`)));
+      await desk.goto(site.url(`/studio/payments/${orderId}/`));
+      await expect(desk.getByLabel(t('desk.reason'), { exact: true })).toBeVisible();
+      problems.push(...(await scan(desk, `${site.name} desk payment`)));
+    } finally {
+      await member.context.close();
+    }
     expect(problems).toEqual([]);
   });
 }

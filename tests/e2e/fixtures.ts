@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AxeResults } from 'axe-core';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Browser, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
 import { message as catalogueMessage } from '../support/messages';
 import { solveAppCheck } from '../support/app-check';
 import { APP_CHECK_HEADER } from '~/lib/app-check';
@@ -69,8 +69,13 @@ export async function openAccountMenu(page: Page, locale: 'en' | 'pt-BR', name: 
 
 let readers = 0;
 
-/** The e2e server's database, opened once per worker for grants (playwright.config.ts's DATABASE_URL). */
+/** The e2e server's database, opened once per worker for grants and staff (playwright.config.ts's DATABASE_URL). */
 let e2eDb: Promise<import('~/server/db').DB> | undefined;
+export async function e2eDatabase(): Promise<import('~/server/db').DB> {
+  const { createDb } = await import('~/server/db');
+  e2eDb ??= createDb('file:./data/e2e.db').then((r) => r.db);
+  return e2eDb;
+}
 
 /**
  * Credits a reader with the ledger grant `npm run keys -- grant` makes: the same feature function
@@ -78,14 +83,60 @@ let e2eDb: Promise<import('~/server/db').DB> | undefined;
  * rather than through the command, whose start cost seconds of a busy machine per grant.
  */
 export async function grantKeys(email: string, keys: number, xtra = 0): Promise<void> {
-  const [{ createDb }, { findUserByEmail }, wallet] = await Promise.all([
-    import('~/server/db'), import('~/features/accounts/index.server'), import('~/features/wallet/index.server'),
+  const [{ findUserByEmail }, wallet] = await Promise.all([
+    import('~/features/accounts/index.server'), import('~/features/wallet/index.server'),
   ]);
-  e2eDb ??= createDb('file:./data/e2e.db').then((r) => r.db);
-  const db = await e2eDb;
+  const db = await e2eDatabase();
   const user = await findUserByEmail(db, email);
   expect(user, `the reader ${email}`).toBeTruthy();
   await wallet.grantKeys(db, { userId: user!.id, keys, xtra, reason: 'e2e test', key: `grant:${crypto.randomUUID()}`, now: Math.floor(Date.now() / 1000) });
+}
+
+let members = 0;
+/**
+ * A member of staff in a browser context of their own: signs up (from an address of their own,
+ * so the per-address sign-up limit never trips), is given the capabilities through the accounts
+ * door as `npm run user` would, then signs in on `site` through the login form (a fresh sign-in:
+ * `money` asks for the password again after 15 minutes).
+ */
+export async function staffMember(browser: Browser, info: TestInfo, site: 'en' | 'br', capabilities: readonly ('support' | 'money')[]): Promise<{ context: BrowserContext; page: Page }> {
+  const n = ++members;
+  const member = { email: `desk-${info.workerIndex}-${n}-${Date.now().toString(36)}@example.test`, password: 'staff-horse-9' };
+  const context = await browser.newContext();
+  const res = await context.request.post(enUrl('/auth/signup/'), {
+    form: { email: member.email, display_name: `Staff ${n}`, password: member.password, terms: '1' },
+    headers: { origin: baseUrl, 'x-forwarded-for': `10.${200 + info.workerIndex}.${(n >> 8) & 255}.${n & 255}` },
+    maxRedirects: 0,
+  });
+  expect(res.status(), 'the staff sign-up answers with a redirect').toBe(303);
+  const [{ changeCapability }, { commandLineActor }] = await Promise.all([import('~/features/accounts/index.server'), import('~/server/audit')]);
+  for (const capability of capabilities) {
+    const result = await changeCapability(await e2eDatabase(), { email: member.email, capability, change: 'grant', actor: commandLineActor('admin') });
+    expect(result.outcome, `granting ${capability}`).toBe('changed');
+  }
+  // Signed in by the sign-up; signed out again, to sign in through the login form as staff do.
+  await context.clearCookies();
+  const page = await context.newPage();
+  await signIn(page, site, member);
+  return { context, page };
+}
+
+/** Buys a key pack by card on `site` through the checkout, back on /my/purchases/. */
+export async function buyByCard(page: Page, site: 'en' | 'br', pack: string): Promise<void> {
+  const locale = site === 'br' ? 'pt-BR' : 'en';
+  const m = (key: string, values?: Record<string, string | number>) => catalogueMessage(locale, key, values);
+  await page.goto((site === 'br' ? brUrl : enUrl)(`/my/purchase/checkout/?pack=${pack}&next=${encodeURIComponent('/my/purchases/')}`));
+  const coupon = page.getByRole('textbox', { name: m('checkout.coupon.label'), exact: true });
+  // Chosen and typed once the checkout island has hydrated (hydration resets the server's fields).
+  await expect(coupon.locator('xpath=ancestor::astro-island[1]')).not.toHaveAttribute('ssr');
+  await page.getByRole('radio', { name: m('checkout.method.card'), exact: true }).check();
+  await page.getByRole('textbox', { name: m('checkout.card.number') }).fill('4111 1111 1111 1111');
+  await page.getByRole('textbox', { name: m('checkout.card.expiry') }).fill('12/30');
+  await page.getByRole('textbox', { name: m('checkout.card.cvv') }).fill('123');
+  await Promise.all([
+    page.waitForURL((u) => u.pathname === '/my/purchases/'),
+    page.getByRole('button', { name: new RegExp(`^${catalogueMessage(locale, 'checkout.submit.pay', { total: '\u0000' }).split('\u0000').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+')}$`) }).click(),
+  ]);
 }
 
 /**
