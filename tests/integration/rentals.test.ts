@@ -153,6 +153,7 @@ for (const dialect of selectedDialects()) {
       const [a] = seriesWith(ads, 1);
       const reader = await createReader(base);
       const other = await createReader(base);
+      const sent = Date.now();
       const started = await post(quick, '/api/ads/start/', reader, { content: a!.e4pid });
       expect(started.status).toBe(200);
       const ad = started.json() as { token: string; ready_at: number; min_seconds: number; creative: { type: string; src: string; fit: string; series: { name: string; link: string } } };
@@ -161,13 +162,16 @@ for (const dialect of selectedDialects()) {
       expect(ad.creative.src).toMatch(/^\/media\/series\//);
       expect(ad.creative.series.link).toMatch(/^\/comics\//);
       const early = await post(quick, '/api/ads/complete/', reader, { token: ad.token });
-      expect(early.status).toBe(409);
+      // Too early, as long as the machine answered both calls within the ad's one second (a loaded
+      // CI machine once took longer, and the claim was then rightly paid).
+      if (Date.now() - sent < 900) expect(early.status).toBe(409);
+      else expect([200, 409]).toContain(early.status);
       await new Promise((r) => setTimeout(r, 1_300));
       expect((await post(quick, '/api/ads/complete/', other, { token: ad.token })).status).toBe(404);
       expect((await post(quick, '/api/ads/complete/', reader, { token: 'x'.repeat(43) })).status).toBe(404);
       // Three ad calls so far; the burst is cut at the route limit (LIMITS.ads) and still pays once.
       const claims = await Promise.all(Array.from({ length: 30 }, (_, i) => post(i % 2 ? quick : base, '/api/ads/complete/', reader, { token: ad.token })));
-      expect(claims.filter((r) => r.status === 200)).toHaveLength(1);
+      expect(claims.filter((r) => r.status === 200)).toHaveLength(early.status === 200 ? 0 : 1);
       expect(claims.filter((r) => r.status === 429)).toHaveLength(30 - (LIMITS.ads.max - 3));
       expect(claims.filter((r) => r.status !== 200 && r.status !== 409 && r.status !== 429)).toEqual([]);
       const rentals = await rentalsOf(reader);
