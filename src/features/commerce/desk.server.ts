@@ -164,11 +164,7 @@ export async function deskRefund(db: DB, input: { payableId: string; action: str
   if (!reason) return { ok: false, status: 422, problem: 'reason' };
   const ending = input.ending === 'period_end' ? 'period_end' : input.ending === 'now' || input.ending == null ? 'now' : null;
   if (!ending) return { ok: false, status: 422, problem: 'action' };
-  const r = await refundPayable(db, { payableId: input.payableId, origin: 'staff', reason, actor: input.actor, ending, now: input.now });
-  // A refund asked again after an earlier one was confirmed (a second click, another tab): nothing
-  // more is given back, and the desk says it was refunded already rather than "refunded" again.
-  if (r.ok && r.existing && r.outcome === 'confirmed') return { ok: false, status: 409, problem: 'refunded' };
-  return answered(r);
+  return answered(await refundPayable(db, { payableId: input.payableId, origin: 'staff', reason, actor: input.actor, ending, now: input.now }));
 }
 
 /** Clearing the "to refund" queue (`money`): refund a payment back, or dismiss it with a reason. */

@@ -94,6 +94,8 @@ function providerFor(name: string): { refund(r: RefundRequest): Promise<RefundOu
 export async function refundPayable(db: DB, input: RefundInput): Promise<RefundAnswer> {
   const begun = await begin(db, input);
   if (!begun.ok) return begun;
+  // Asked again after a refund was confirmed (a second click, another tab): nothing more goes back.
+  if (begun.existing && begun.refund.state === 'CONFIRMED') return { ok: false, problem: 'refunded' };
   if (begun.existing) return { ok: true, refund: begun.refund, outcome: outcomeOf(begun.refund), message: begun.refund.failure, existing: true };
   return askAndSettle(db, begun.refund, input.origin === 'reader' ? 'reader' : 'desk', input.now);
 }
@@ -103,9 +105,9 @@ export async function refundDue(db: DB, input: { dueId: number; reason: string; 
   const begun = await writeTransaction(db, async (trx): Promise<Begun> => {
     const due = await repo.lockRefundDue(trx, input.dueId);
     if (!due) return { ok: false, problem: 'unknown' };
+    if (due.resolved_at != null) return { ok: false, problem: 'resolved' };
     const live = await repo.liveRefundOf(trx, 'due', String(due.id));
     if (live) return { ok: true, refund: live, existing: true };
-    if (due.resolved_at != null) return { ok: false, problem: 'resolved' };
     if (!providerFor(due.provider)) return { ok: false, problem: 'provider' };
     const made = await insert(trx, {
       user_id: due.user_id, payable_kind: 'due', payable_id: String(due.id), provider: due.provider, payment_id: due.payment_id, amount: due.amount, currency: due.currency,
