@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import zlib from 'node:zlib';
-import { compress, SINK_HEADER, type BodySink } from './http';
+import { compress, methodNotAllowed, SINK_HEADER, type BodySink } from './http';
 
 const page = '<!DOCTYPE html><html><body>' + '<p>Capítulo … página</p>'.repeat(400) + '</body></html>';
 const html = (body: BodyInit) => new Response(body, { headers: { 'Content-Type': 'text/html' } });
@@ -39,5 +39,18 @@ describe('compress', () => {
     const plain = await compress(html(page), 'identity', undefined, sink);
     expect(sink.body).toBeUndefined();
     expect(await plain.text()).toBe(page);
+  });
+});
+
+describe('methodNotAllowed', () => {
+  it('lets the allowed methods through (HEAD with GET) and answers 405 naming them otherwise', () => {
+    expect(methodNotAllowed('GET', 'GET')).toBeNull();
+    expect(methodNotAllowed('HEAD', 'GET, POST')).toBeNull();
+    expect(methodNotAllowed('POST', 'POST')).toBeNull();
+    const refused = methodNotAllowed('POST', 'GET')!;
+    expect(refused.status).toBe(405);
+    expect(refused.headers.get('allow')).toBe('GET, HEAD');
+    expect(methodNotAllowed('DELETE', 'GET, POST')!.headers.get('allow')).toBe('GET, HEAD, POST');
+    expect(methodNotAllowed('GET', 'POST')!.headers.get('allow')).toBe('POST');
   });
 });

@@ -34,6 +34,17 @@ export function textResponse(status: number, text: string, headers: Record<strin
   return new Response(text, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers } });
 }
 
+/**
+ * A page's methods: null when the request's is one of `allow` (HEAD comes with GET), else the
+ * 405 that names them. Pages that take forms allow POST too; a page missing from the routes
+ * table never gets a POST this far (src/server/routes.ts).
+ */
+export function methodNotAllowed(method: string, allow: 'GET' | 'GET, POST' | 'POST'): Response | null {
+  const allowed = allow === 'POST' ? ['POST'] : allow === 'GET' ? ['GET', 'HEAD'] : ['GET', 'HEAD', 'POST'];
+  if (allowed.includes(method)) return null;
+  return new Response(null, { status: 405, headers: { Allow: allowed.join(', '), 'Cache-Control': 'no-store' } });
+}
+
 export const PUBLIC_CACHE = 'public, max-age=0, s-maxage=60, stale-while-revalidate=600';
 export const PRIVATE_CACHE = 'private, no-cache';
 
