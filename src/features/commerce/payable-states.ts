@@ -48,16 +48,7 @@ const MOVE = (to: Exclude<PayableState, 'PENDING'>, o: { grant?: boolean; refund
 export function payableStep(state: PayableState, event: PayableEvent, samePayment = false): PayableStep {
   switch (state) {
     case 'PENDING':
-      switch (event) {
-        case 'paid': return MOVE('PAID', { grant: true });
-        case 'mismatch': return { do: 'note' };
-        case 'failed': return MOVE('FAILED');
-        case 'expired': return MOVE('EXPIRED');
-        case 'voided': return MOVE('EXPIRED', { refund: true });
-        case 'refunded':
-        case 'partlyRefunded': return { do: 'refuse' };
-      }
-      break;
+      return pendingStep(event);
     case 'PAID':
     case 'REFUNDED':
     case 'PARTIALLY_REFUNDED':
@@ -71,7 +62,6 @@ export function payableStep(state: PayableState, event: PayableEvent, samePaymen
       if (event === 'refunded' || event === 'partlyRefunded') return { do: 'refuse' };
       return event === 'paid' || event === 'mismatch' ? { do: 'refund' } : { do: 'ignore' };
   }
-  throw new Error(`no step for ${state} × ${event}`);
 }
 
 /** The message key naming each state to readers (/my/purchases/, /my/subscriptions/, receipts). */
@@ -79,3 +69,15 @@ export const PAYABLE_STATE_LABELS = {
   PENDING: 'purchases.state.pending', PAID: 'purchases.state.paid', FAILED: 'purchases.state.failed', EXPIRED: 'purchases.state.expired',
   REFUNDED: 'purchases.state.refunded', PARTIALLY_REFUNDED: 'purchases.state.partiallyRefunded',
 } as const satisfies Record<PayableState, string>;
+
+function pendingStep(event: PayableEvent): PayableStep {
+  switch (event) {
+    case 'paid': return MOVE('PAID', { grant: true });
+    case 'mismatch': return { do: 'note' };
+    case 'failed': return MOVE('FAILED');
+    case 'expired': return MOVE('EXPIRED');
+    case 'voided': return MOVE('EXPIRED', { refund: true });
+    case 'refunded':
+    case 'partlyRefunded': return { do: 'refuse' };
+  }
+}
