@@ -290,9 +290,10 @@ for (const dialect of selectedDialects()) {
         expect(out.status, p).toBe(303);
         expect(out.headers.location).toMatch(/^\/auth\/login\//);
       }
-      // The studio home lists the desk for support.
+      // The studio home lists the desk for support and money, not for pricing.
       expect((await get('/studio/', support)).text).toContain('href="/studio/readers/"');
       expect((await get('/studio/', pricing)).text).not.toContain('href="/studio/readers/"');
+      expect((await get('/studio/', moneyOnly)).text).toContain('href="/studio/readers/"');
     });
   });
 }

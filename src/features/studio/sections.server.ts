@@ -8,7 +8,8 @@ import { STUDIO_AUDIT_PATH, STUDIO_NEW_CHAPTER_PATH, STUDIO_PAYMENTS_PATH, STUDI
 
 export interface StudioSection {
   path: string;
-  capability: Capability;
+  /** The capabilities that open it (any one of them: the support desk reads with support or money). */
+  capability: Capability | readonly Capability[];
   title: MessageKey;
   description: MessageKey;
 }
@@ -18,12 +19,12 @@ const SECTIONS: readonly StudioSection[] = [
   { path: STUDIO_PRICES_PATH, capability: 'pricing', title: 'studio.section.prices', description: 'studio.section.pricesText' },
   { path: STUDIO_SHOP_PATH, capability: 'pricing', title: 'studio.section.shop', description: 'studio.section.shopText' },
   { path: STUDIO_NEW_CHAPTER_PATH, capability: 'content', title: 'studio.section.chapters', description: 'studio.section.chaptersText' },
-  { path: STUDIO_READERS_PATH, capability: 'support', title: 'studio.section.readers', description: 'studio.section.readersText' },
-  { path: STUDIO_PAYMENTS_PATH, capability: 'support', title: 'studio.section.payments', description: 'studio.section.paymentsText' },
+  { path: STUDIO_READERS_PATH, capability: ['support', 'money'], title: 'studio.section.readers', description: 'studio.section.readersText' },
+  { path: STUDIO_PAYMENTS_PATH, capability: ['support', 'money'], title: 'studio.section.payments', description: 'studio.section.paymentsText' },
   { path: STUDIO_AUDIT_PATH, capability: 'admin', title: 'studio.section.audit', description: 'studio.section.auditText' },
   { path: STUDIO_STAFF_PATH, capability: 'admin', title: 'studio.section.staff', description: 'studio.section.staffText' },
 ];
 
 export function studioSections(capabilities: readonly Capability[]): StudioSection[] {
-  return SECTIONS.filter((s) => capabilities.includes(s.capability));
+  return SECTIONS.filter((s) => (typeof s.capability === 'string' ? [s.capability] : s.capability).some((c) => capabilities.includes(c)));
 }
