@@ -68,11 +68,12 @@ export async function payableDesk(db: DB, payableId: string, locale: string): Pr
   const order = charge ? undefined : await repo.findOrder(db, payableId);
   if (!charge && !order) return null;
   const kind = charge ? 'charge' : 'order';
-  const [history, refunds, quote] = await Promise.all([
+  const [history, refunds] = await Promise.all([
     charge ? repo.chargeEvents(db, charge.id) : repo.orderEvents(db, order!.id),
     repo.refundsOf(db, kind, payableId),
-    refundQuote(db, payableId),
   ]);
+  const live = refunds.some((r) => r.state === 'PENDING' || r.state === 'CONFIRMED');
+  const quote = await refundQuote(db, charge ? { kind: 'charge', row: charge } : { kind: 'order', row: order! }, live);
   const currency = (charge ?? order)!.currency;
   const money = (n: number) => formatMoney(n, currency, locale);
   const base = charge

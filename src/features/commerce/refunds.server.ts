@@ -28,7 +28,7 @@ import { InsufficientKeys, balancesOf, lockReader, refundKeys } from '~/features
 import { writeAudit, type AuditActor } from '~/server/audit';
 import { isUniqueViolation, writeTransaction, type DB, type WriteTx } from '~/server/db';
 import { payableStep } from './payable-states';
-import { payableRefunded } from './payables.server';
+import { payableRefunded, type ChargeRow, type OrderRow } from './payables.server';
 import { purchaseRefund, withdrawalTerms, type RefundTerms } from './refund-rules';
 import * as repo from './repository.server';
 
@@ -177,21 +177,16 @@ export interface RefundQuote {
   problem: RefundProblem | null;
 }
 
-/** What a staff refund of this order or charge would give back now (the desk shows it before asking). */
-export async function refundQuote(db: DB, payableId: string): Promise<RefundQuote> {
-  if (payableId.startsWith('sub')) {
-    const charge = await repo.findCharge(db, payableId);
-    if (!charge) return { terms: null, problem: 'unknown' };
-    if (await repo.liveRefundOf(db, 'charge', payableId)) return { terms: null, problem: 'refunded' };
-    if (charge.state !== 'PAID') return { terms: null, problem: 'not_paid' };
-    return { terms: { amount: charge.amount, keys: 0, xtra: 0, whole: true }, problem: null };
-  }
-  const order = await repo.findOrder(db, payableId);
-  if (!order) return { terms: null, problem: 'unknown' };
-  if (await repo.liveRefundOf(db, 'order', payableId)) return { terms: null, problem: 'refunded' };
-  if (order.state !== 'PAID') return { terms: null, problem: 'not_paid' };
-  const held = await balancesOf(db, order.user_id);
-  const terms = purchaseRefund({ total: order.total, keys: order.keys, xtraKeys: order.xtra_keys }, held);
+/**
+ * What a staff refund of this order or charge would give back now (the desk shows it before
+ * asking), from the rows the desk already read: the payable and whether a refund of it is live.
+ */
+export async function refundQuote(db: DB, payable: { kind: 'order'; row: OrderRow } | { kind: 'charge'; row: ChargeRow }, live: boolean): Promise<RefundQuote> {
+  if (live) return { terms: null, problem: 'refunded' };
+  if (payable.row.state !== 'PAID') return { terms: null, problem: 'not_paid' };
+  if (payable.kind === 'charge') return { terms: { amount: payable.row.amount, keys: 0, xtra: 0, whole: true }, problem: null };
+  const order = payable.row;
+  const terms = purchaseRefund({ total: order.total, keys: order.keys, xtraKeys: order.xtra_keys }, await balancesOf(db, order.user_id));
   return terms ? { terms, problem: null } : { terms: null, problem: 'spent' };
 }
 
