@@ -541,6 +541,11 @@ export async function anySeries(server: { databaseUrl: string }, limit = 5): Pro
 
 export { message } from '../support/messages';
 
+/** A test card's expiry a few years ahead, as the sandbox widget's reader would type it. */
+export const CARD_EXPIRY = `12/${String((new Date().getUTCFullYear() + 4) % 100).padStart(2, '0')}`;
+/** Text with its whitespace (Intl's non-breaking spaces included: pt-BR writes "R$\u00a039,90") made single plain spaces. */
+export const plain = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 /** Text of an HTML document with tags removed and entities decoded, whitespace collapsed. */
 /**

@@ -13,14 +13,11 @@ import { absoluteDate } from '~/lib/dates';
 import { DEMO_SELLER } from '~/server/config.mjs';
 import {
   appCheckHeader, appCheckToken, createReader, createStaff, htmlText, markup, message, npmRun, selectedDialects, useServer, withDb,
-  type Reader, type SiteName, type TestResponse,
+  type Reader, type SiteName, type TestResponse, CARD_EXPIRY, plain,
 } from './harness';
 
 const now = () => Math.floor(Date.now() / 1000);
 const hex = (n: number) => crypto.randomBytes(n).toString('hex');
-const EXPIRY = `12/${String((new Date().getUTCFullYear() + 4) % 100).padStart(2, '0')}`;
-/** Text with Intl's non-breaking spaces made plain (pt-BR writes "R$\u00a039,90"). */
-const plain = (s: string) => s.replace(/\s+/g, ' ').trim();
 const textOf = (res: TestResponse) => plain(htmlText(res.text));
 const receiptPath = (id: string) => `/my/purchases/${id}/receipt/`;
 
@@ -45,7 +42,7 @@ for (const dialect of selectedDialects()) {
         headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin(site), ...(reader ? { cookie: reader.cookie } : {}), ...headers },
       });
     const nonceFor = async (reader: Reader, number = '4111111111111111', site: SiteName = 'en') => {
-      const res = await form(reader, '/payments/sandbox/nonce/', { method: 'card', number, expiry: EXPIRY, cvv: '123' }, site);
+      const res = await form(reader, '/payments/sandbox/nonce/', { method: 'card', number, expiry: CARD_EXPIRY, cvv: '123' }, site);
       expect(res.status, res.text).toBe(200);
       return (res.json() as { nonce: string }).nonce;
     };

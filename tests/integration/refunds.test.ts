@@ -18,14 +18,11 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { APP_CHECK_FIELD, APP_CHECK_HEADER } from '~/lib/app-check';
 import {
   appCheckToken, createReader, createStaff, forgetLimits, htmlText, message, npmRun, selectedDialects, useServer, withDb,
-  type Reader, type SiteName, type TestResponse,
+  type Reader, type SiteName, type TestResponse, CARD_EXPIRY, plain,
 } from './harness';
 
 const now = () => Math.floor(Date.now() / 1000);
 const hex = (n: number) => crypto.randomBytes(n).toString('hex');
-const EXPIRY = `12/${String((new Date().getUTCFullYear() + 4) % 100).padStart(2, '0')}`;
-/** Text with Intl's non-breaking spaces made plain. */
-const plain = (s: string) => s.replace(/\s+/g, ' ').trim();
 const DAY = 86_400;
 
 /** The audit's refund rules as `npm run keys -- audit` names them (src/features/commerce/audit.server.ts). */
@@ -85,7 +82,7 @@ for (const dialect of selectedDialects()) {
 
     /** A card purchase through the sandbox widget's nonce call and the checkout form: the order's public id. */
     const buyCard = async (reader: Reader, pack = 'starter'): Promise<string> => {
-      const nonce = await post('/payments/sandbox/nonce/', reader, { method: 'card', number: '4111111111111111', expiry: EXPIRY, cvv: '123' });
+      const nonce = await post('/payments/sandbox/nonce/', reader, { method: 'card', number: '4111111111111111', expiry: CARD_EXPIRY, cvv: '123' });
       expect(nonce.status, nonce.text).toBe(200);
       const res = await post('/my/purchase/checkout/', reader, {
         method: 'card', pack, nonce: (nonce.json() as { nonce: string }).nonce, request_key: `rk${hex(12)}`, next: '/comics/', [APP_CHECK_FIELD]: await appCheckToken(server, reader),
@@ -486,7 +483,7 @@ for (const dialect of selectedDialects()) {
       const money = await createStaff(server, 'money');
       const buy = async () => {
         const nonce = await server.request('/payments/sandbox/nonce/', {
-          method: 'POST', body: new URLSearchParams({ method: 'card', number: '4111111111111111', expiry: EXPIRY, cvv: '123' }).toString(),
+          method: 'POST', body: new URLSearchParams({ method: 'card', number: '4111111111111111', expiry: CARD_EXPIRY, cvv: '123' }).toString(),
           headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.origin(), cookie: reader.cookie },
         });
         const res = await server.request('/my/purchase/checkout/', {

@@ -11,11 +11,10 @@
 import crypto from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { APP_CHECK_FIELD } from '~/lib/app-check';
-import { appCheckToken, createReader, createStaff, htmlText, message, selectedDialects, useServer, withDb, type Reader, type ServerClient } from './harness';
+import { appCheckToken, createReader, createStaff, htmlText, message, selectedDialects, useServer, withDb, type Reader, type ServerClient, CARD_EXPIRY } from './harness';
 
 const now = () => Math.floor(Date.now() / 1000);
 const hex = (n: number) => crypto.randomBytes(n).toString('hex');
-const EXPIRY = `12/${String((new Date().getUTCFullYear() + 4) % 100).padStart(2, '0')}`;
 const FORM = 'application/x-www-form-urlencoded';
 
 interface Bought { orderId: string; paymentId: string; coupon: string; chargeId: string; chargePaymentId: string }
@@ -32,7 +31,7 @@ export async function readerWithHistory(server: ServerClient): Promise<{ reader:
     method: 'POST', body: new URLSearchParams(fields).toString(), timeoutMs: 60_000,
     headers: { 'content-type': FORM, origin: server.origin(), cookie: reader.cookie },
   });
-  const nonce = await post('/payments/sandbox/nonce/', { method: 'card', number: '4111111111111111', expiry: EXPIRY, cvv: '123' });
+  const nonce = await post('/payments/sandbox/nonce/', { method: 'card', number: '4111111111111111', expiry: CARD_EXPIRY, cvv: '123' });
   expect(nonce.status, nonce.text).toBe(200);
   const paid = await post('/my/purchase/checkout/', {
     method: 'card', pack: 'starter', coupon, nonce: (nonce.json() as { nonce: string }).nonce, request_key: `rk${hex(12)}`, next: '/comics/',

@@ -13,14 +13,11 @@
 import crypto from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { APP_CHECK_FIELD, APP_CHECK_HEADER } from '~/lib/app-check';
-import { appCheckToken, createReader, createStaff, forgetLimits, htmlText, markup, message, npmRun, selectedDialects, useServer, withDb, type Reader, type SiteName } from './harness';
+import { appCheckToken, createReader, createStaff, forgetLimits, htmlText, markup, message, npmRun, selectedDialects, useServer, withDb, type Reader, type SiteName, CARD_EXPIRY, plain } from './harness';
 
 const now = () => Math.floor(Date.now() / 1000);
 const hex = (n: number) => crypto.randomBytes(n).toString('hex');
 const requestKey = () => `rk${hex(12)}`;
-const EXPIRY = `12/${String((new Date().getUTCFullYear() + 4) % 100).padStart(2, '0')}`;
-/** Money text with Intl's non-breaking spaces made plain. */
-const plain = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 for (const dialect of selectedDialects()) {
   describe(`studio shop (${dialect})`, () => {
@@ -82,7 +79,7 @@ for (const dialect of selectedDialects()) {
 
     /** A card order through the sandbox widget and the checkout form (paid at once); the order's row. */
     const cardOrder = async (reader: Reader, pack: string, coupon = '') => {
-      const nonce = await buy(reader, '/payments/sandbox/nonce/', { method: 'card', number: '4111111111111111', expiry: EXPIRY, cvv: '123' });
+      const nonce = await buy(reader, '/payments/sandbox/nonce/', { method: 'card', number: '4111111111111111', expiry: CARD_EXPIRY, cvv: '123' });
       expect(nonce.status, nonce.text).toBe(200);
       const res = await buy(reader, '/my/purchase/checkout/', { method: 'card', pack, coupon, nonce: (nonce.json() as { nonce: string }).nonce, request_key: requestKey(), next: '/comics/' });
       expect(res.status, res.text.slice(0, 500)).toBe(303);
