@@ -2,6 +2,7 @@
 // headers are believed, which bodies are too large to read, and which URLs are too broken to
 // route. Used by scripts/serve.mjs (production) and the dev server (astro.config.mjs).
 import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
 
 /**
  * Headers a reverse proxy sets about the original request. Astro builds the page's URL (so
@@ -86,4 +87,21 @@ export function refuse(req, res, status, key) {
   if (status === 413) headers.Connection = 'close';
   res.writeHead(status, headers);
   res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** A request id a proxy in front may pass on (TRUST_PROXY=1): short and plain, so it is safe in logs and headers. */
+const PASSED_REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+
+/**
+ * Gives the request its id, before anything else reads it: the request header `x-request-id`
+ * (what the app, the logs and error reports read) and the response header `X-Request-Id` (what
+ * a reader can quote to support; the error pages print it too). A client's own id is believed
+ * only from a trusted proxy, so nobody can make their requests look like someone else's.
+ */
+export function assignRequestId(req, res, trustProxy) {
+  const passed = trustProxy ? String(req.headers['x-request-id'] ?? '') : '';
+  const id = PASSED_REQUEST_ID.test(passed) ? passed : randomBytes(9).toString('base64url');
+  req.headers['x-request-id'] = id;
+  res.setHeader('X-Request-Id', id);
+  return id;
 }

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withTrailingSlash } from './slashless.mjs';
-import { applyProxyPolicy, isMalformedPath, isOversized, refuse, UPLOAD_PATHS } from './edge.mjs';
+import { applyProxyPolicy, assignRequestId, isMalformedPath, isOversized, refuse, UPLOAD_PATHS } from './edge.mjs';
 import { MODULE_PRELOADS_FILE } from './module-preload-integration.mjs';
 
 process.env.NODE_ENV ??= 'production';
@@ -107,6 +107,7 @@ function boundRequest(req, res, ms) {
 }
 
 function onRequest(req, res) {
+  assignRequestId(req, res, config.trustProxy);
   if (req.method === 'GET' || req.method === 'HEAD') {
     const urlPath = (req.url ?? '/').split('?')[0];
     const entry = urlPath.length < 512 ? lookup(urlPath) : null;

@@ -20,15 +20,22 @@ describe('when the database is unreachable', () => {
   }, 60_000);
   afterAll(() => { child?.kill('SIGTERM'); });
 
-  it('shows the localized 500 page on each site without internals', async () => {
+  it('shows the localized 500 page on each site without internals, with the id a reader quotes to support', async () => {
+    const ids = new Set<string>();
     for (const [site, locale] of [['en', 'en'], ['br', 'pt-BR']] as const) {
-      const res = await httpRequest(port, '/comics/some-series/', { site });
+      // A client cannot choose its request's id (only a trusted proxy may pass one on).
+      const res = await httpRequest(port, '/comics/some-series/', { site, headers: { 'x-request-id': 'chosen-by-the-client' } });
       expect(res.status).toBe(500);
       expect(res.text).toContain(message(locale, 'error.server.title'));
+      const id = String(res.headers['x-request-id']);
+      expect(id).toMatch(/^[A-Za-z0-9_-]{12}$/);
+      expect(res.text).toContain(message(locale, 'error.server.reference', { id }));
+      ids.add(id);
       expect(leakIn(res.text)).toBeNull();
       expect(res.text).not.toMatch(/inkpass_this_database_does_not_exist|ECONNREFUSED|does not exist/);
       expect(res.headers['cache-control']).toBe('no-store');
     }
+    expect(ids.size).toBe(2);
   });
 
   it('answers API clients with a JSON error and keeps serving pages that need no data', async () => {
