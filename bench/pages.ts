@@ -41,6 +41,7 @@ export function benchPages(chapters: { manga: string; webtoon: string }): BenchP
     { name: 'schedule', path: '/schedule/' },
     { name: 'calendar', path: '/calendario/' },
     { name: 'plans', path: '/plans/' },
+    { name: 'app box', path: '/app/' },
     { name: 'login', path: '/auth/login/' },
     { name: 'sign-up', path: '/auth/signup/' },
     { name: '404', path: '/no-such-page/', status: 404 },

@@ -42,6 +42,10 @@ export const NOT_FOUND_PATH = '/404/';
 export const aboutPath = (): string => '/about/';
 export const termsPath = (): string => '/terms/';
 export const privacyPath = (): string => '/privacy/';
+/** The app box: how to install the site as an app. */
+export const appPath = (): string => '/app/';
+/** The web app manifest, one per site (its names are in the site's language). */
+export const MANIFEST_PATH = '/manifest.webmanifest';
 
 /** The listing; its query string is built by the listing's own serializer (catalog). */
 export const LISTING_PATH = '/comics/';

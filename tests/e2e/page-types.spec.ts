@@ -56,6 +56,7 @@ async function anonymousTargets(page: Page, site: Site): Promise<Target[]> {
     { name: 'login', path: '/auth/login/' },
     { name: 'sign-up', path: '/auth/signup/' },
     { name: 'plans', path: '/plans/' },
+    { name: 'app box', path: '/app/' },
     { name: '404', path: '/no-such-page-here/', status: 404 },
   ];
 }

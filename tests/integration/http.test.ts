@@ -115,6 +115,37 @@ describe.each(selectedDialects())('%s', (dialect) => {
       expect(res.text).toMatch(/<html[^>]*\slang="pt-BR"/);
       expect(htmlText(res.text)).toContain(message('pt-BR', 'error.notFound.title'));
     });
+
+    it('lets each site be installed as an app in its own language: the app box, the manifest and its icons', async () => {
+      for (const [site, locale] of [['en', 'en'], ['br', 'pt-BR']] as const) {
+        const home = await server.request('/', { site });
+        expect(home.text).toContain('<link rel="manifest" href="/manifest.webmanifest"');
+        // Reached from every page's footer.
+        expect(home.text).toContain(`<a href="/app/">${message(locale, 'footer.app')}</a>`);
+        const box = await server.request('/app/', { site });
+        expect(box.status).toBe(200);
+        const text = htmlText(box.text);
+        for (const key of ['app.title', 'app.android.steps', 'app.ios.steps', 'app.desktop.steps'] as const) expect(text).toContain(message(locale, key));
+        const res = await server.request('/manifest.webmanifest', { site });
+        expect(res.status).toBe(200);
+        expect(res.headers['content-type']).toMatch(/^application\/manifest\+json/);
+        const manifest = JSON.parse(res.text) as { lang: string; name: string; description: string; start_url: string; display: string; icons: { src: string; sizes: string; type: string; purpose: string }[] };
+        expect(manifest).toMatchObject({ lang: locale, name: message(locale, 'site.name'), description: message(locale, 'site.tagline'), start_url: '/', display: 'standalone' });
+        // What Chromium needs to offer the install: a 192 and a 512 PNG, and a maskable icon for Android.
+        for (const size of [192, 512]) expect(manifest.icons.some((i) => i.sizes === `${size}x${size}` && i.type === 'image/png' && i.purpose === 'any')).toBe(true);
+        expect(manifest.icons.some((i) => i.purpose === 'maskable')).toBe(true);
+        for (const icon of manifest.icons) {
+          const image = await server.request(icon.src, { site });
+          expect(image.status, icon.src).toBe(200);
+          expect(image.headers['content-type'], icon.src).toBe(icon.type);
+          if (icon.type === 'image/png') {
+            // The PNG header's width and height are what the manifest says.
+            const [w, h] = icon.sizes.split('x').map(Number);
+            expect([image.body.readUInt32BE(16), image.body.readUInt32BE(20)], icon.src).toEqual([w, h]);
+          }
+        }
+      }
+    });
   });
 
   it('ends every page with </html>: page scripts are inside the document, not after it', async () => {
