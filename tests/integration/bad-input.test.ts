@@ -69,6 +69,8 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'favorites page', file: 'my/favorites/index.astro', path: '/my/favorites/', query: '', kind: 'html' },
     { name: 'history page', file: 'my/history.astro', path: '/my/history/', query: '', kind: 'html' },
     { name: 'keys page', file: 'my/keys.astro', path: '/my/keys/', query: 'page=2', kind: 'html' },
+    { name: 'credits (the keys page)', file: 'my/credits.ts', path: '/my/credits/', query: 'page=2', kind: 'text' },
+    { name: 'reading log (the history)', file: 'my/log.ts', path: '/my/log/', query: '', kind: 'text' },
     { name: 'favorites list API', file: 'api/favorites/index.ts', path: '/api/favorites/', query: '', kind: 'json' },
     { name: 'history API', file: 'api/house/history/me.ts', path: '/api/house/history/me', query: 'limit=25&skip=0&token=x', kind: 'json' },
     { name: 'app token', file: 'sapi/app/token.ts', path: '/sapi/app/token', query: 'ttl=3600', kind: 'json' },

@@ -80,6 +80,16 @@ for (const dialect of selectedDialects()) {
       expect((await page(reader, '?page=99')).status).toBe(200);
     });
 
+    it('is where the credits and reading-log addresses lead, for good, page kept', async () => {
+      for (const [from, to] of [['/my/credits/', '/my/keys/'], ['/my/credits/?page=3', '/my/keys/?page=3'], ['/my/credits/?page=x', '/my/keys/'], ['/my/log/', '/my/history/']]) {
+        for (const site of ['en', 'br'] as const) {
+          const res = await server.request(from, { site });
+          expect(res.status, from).toBe(301);
+          expect(res.headers.location, from).toBe(to);
+        }
+      }
+    });
+
     it('belongs to its reader: others see their own, anonymous visitors go to the login page', async () => {
       const a = await createReader(server);
       const b = await createReader(server);
