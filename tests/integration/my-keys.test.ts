@@ -81,7 +81,7 @@ for (const dialect of selectedDialects()) {
     });
 
     it('is where the credits and reading-log addresses lead, for good, page kept', async () => {
-      for (const [from, to] of [['/my/credits/', '/my/keys/'], ['/my/credits/?page=3', '/my/keys/?page=3'], ['/my/credits/?page=x', '/my/keys/'], ['/my/log/', '/my/history/']]) {
+      for (const [from, to] of [['/my/credits/', '/my/keys/'], ['/my/credits/?page=3', '/my/keys/?page=3'], ['/my/credits/?page=x', '/my/keys/'], ['/my/log/', '/my/history/']] as [string, string][]) {
         for (const site of ['en', 'br'] as const) {
           const res = await server.request(from, { site });
           expect(res.status, from).toBe(301);
