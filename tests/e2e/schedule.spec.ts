@@ -32,6 +32,39 @@ for (const [site, locale, url] of [['English', 'en', enUrl], ['Portuguese', 'pt-
   });
 }
 
+for (const [site, locale, url] of [['English', 'en', enUrl], ['Portuguese', 'pt-BR', brUrl]] as const) {
+  for (const width of [390, 1280]) {
+    test(`the ${site} home shows two weeks and three closed months of the schedule, short enough at ${width} px`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(url('/'));
+      const block = page.getByRole('region', { name: message(locale, 'schedule.heading') });
+      const weeks = block.getByRole('list', { name: new RegExp(`^(${message(locale, 'schedule.home.thisWeek')}|${message(locale, 'schedule.home.nextWeek')})$`) });
+      await expect(weeks).toHaveCount(2);
+      for (const n of [0, 1]) await expect(weeks.nth(n).getByRole('listitem')).toHaveCount(7);
+      // Today is marked once, and each day says how many releases it has.
+      const today = block.locator('a[aria-current="date"]');
+      await expect(today).toHaveCount(1);
+      await expect(today).toHaveAccessibleName(new RegExp(`^${message(locale, 'schedule.today')}, `));
+      for (const name of await weeks.getByRole('link').evaluateAll((links) => links.map((l) => l.getAttribute('aria-label') ?? ''))) {
+        const count = Number(/(\d+)/.exec(name.split(':').pop()!)?.[1] ?? 0);
+        expect(name).toContain(message(locale, 'schedule.home.dayCount', { count }));
+      }
+      // Three months, closed; one opens in place with its releases.
+      const months = block.locator('details');
+      await expect(months).toHaveCount(3);
+      await expect(block.locator('details[open]')).toHaveCount(0);
+      const height = (await block.boundingBox())!.height;
+      expect(height, 'schedule block height').toBeLessThan(1000);
+      const month = months.first();
+      await month.locator('summary').click();
+      await expect(month).toHaveAttribute('open', '');
+      const releases = month.locator('[data-release-item]');
+      const summary = await month.locator('.sp-month-count').innerText();
+      if (/\d/.test(summary)) await expect(releases.first()).toBeVisible();
+    });
+  }
+}
+
 test('day tabs work with the keyboard: arrows, Home and End move the selection and the panel', async ({ page }) => {
   await page.goto(enUrl('/schedule/'));
   const tabs = days(page, 'en');

@@ -170,6 +170,11 @@ for (const dialect of selectedDialects()) {
           expect(home.days[0]!.weekday).toBe(0);
           expect(home.days.filter((d) => d.today)).toHaveLength(1);
           expect(home.months).toHaveLength(3);
+          // Whole counts for the week rows and the months (the items are capped): never fewer than the items shown.
+          expect(home.counts.days).toHaveLength(14);
+          expect(home.counts.months).toHaveLength(3);
+          home.days.forEach((d, i) => expect(home.counts.days[i]).toBeGreaterThanOrEqual(home.items.filter((x) => x.at >= d.start && x.at < d.end).length));
+          expect(home.counts.days.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
           expect(home.items.every((i) => i.language === site.language)).toBe(true);
           expect(home.items.map((i) => i.series.name)).not.toContain(names.blocked);
 

@@ -113,6 +113,21 @@ export async function releasesBetween(db: DB, q: ReleaseQuery): Promise<ReleaseR
   return rows.map((r) => localize(releaseRowOf(r)));
 }
 
+/** How many chapters of a language are released in (after, until] (what a schedule's day or month shows as its count). */
+export async function countReleasesBetween(db: DB, q: { language: string; after: number; until: number }): Promise<number> {
+  if (q.until <= q.after) return 0;
+  const row = await db
+    .selectFrom('chapters')
+    .innerJoin('series', 'series.id', 'chapters.series_id')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+    .where('chapters.released_at', '>', q.after)
+    .where('chapters.released_at', '<=', q.until)
+    .where('chapters.language', '=', q.language)
+    .where('series.state', '=', 'ACTIVE')
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /**
  * Series of this site's language updated in (after, until], most recent first: the candidates
  * the latest-updates pager asks the relay about.

@@ -11,7 +11,7 @@ import type { T } from '~/lib/i18n';
 import { displayChapterName, toSeriesCard, type SeriesCard } from '~/features/catalog';
 import { readerPath } from '~/lib/paths';
 import { scheduleDays, scheduleMonths, span, type Day, type Month, type ScheduleVariant } from './dates';
-import { releasesBetween, seriesCardOf } from './repository.server';
+import { countReleasesBetween, releasesBetween, seriesCardOf } from './repository.server';
 import { DAY_SECONDS } from '~/lib/dates';
 import { createCache } from '~/server/cache';
 
@@ -50,6 +50,11 @@ export interface ScheduleData {
   months: Month[];
   /** Every entry of the days and the upcoming ones of the months, plus a day's margin, oldest first. */
   items: ScheduleItem[];
+  /**
+   * The home variant's counts in the site's zone, whole (the items are capped): releases on each
+   * of `days`, and releases still to come (after now) in each of `months`. Empty for the page.
+   */
+  counts: { days: number[]; months: number[] };
 }
 
 export interface LoadScheduleOptions {
@@ -86,7 +91,13 @@ export async function loadSchedule(db: DB, { site, now, variant, t }: LoadSchedu
       .filter((m) => m.end > daySpan.end + DAY_SECONDS)
       .map((m) => ({ after: Math.max(m.start, daySpan.end + DAY_SECONDS) - 1, until: m.end - 1, limit: cap.perMonth })),
   ];
-  const batches = await Promise.all(windows.map((w) => releasesBetween(db, { language: site.language, ...w, order: 'asc' })));
+  const upcoming = (m: Month) => ({ after: Math.max(m.start - 1, now), until: m.end - 1 });
+  const count = (w: { after: number; until: number }) => countReleasesBetween(db, { language: site.language, ...w });
+  const [batches, dayCounts, monthCounts] = await Promise.all([
+    Promise.all(windows.map((w) => releasesBetween(db, { language: site.language, ...w, order: 'asc' }))),
+    variant === 'home' ? Promise.all(days.map((d) => count({ after: d.start - 1, until: d.end - 1 }))) : [],
+    variant === 'home' ? Promise.all(months.map((m) => count(upcoming(m)))) : [],
+  ]);
   const seen = new Set<string>();
   const rows = batches.flat().filter((r) => !seen.has(r.e4pid) && seen.add(r.e4pid)).sort((a, b) => a.released_at - b.released_at || a.series_id - b.series_id || a.number - b.number).slice(0, SCHEDULE_MAX_ITEMS);
   const items = rows.map((r): ScheduleItem => {
@@ -101,5 +112,5 @@ export async function loadSchedule(db: DB, { site, now, variant, t }: LoadSchedu
       href: r.released_at <= now ? readerPath({ slug: r.slug, format: r.format }, r) : series.href,
     };
   });
-  return { variant, now, siteId: site.id, locale: site.locale, timeZone: site.timeZone, zoneRule: site.scheduleZone, days, months, items };
+  return { variant, now, siteId: site.id, locale: site.locale, timeZone: site.timeZone, zoneRule: site.scheduleZone, days, months, items, counts: { days: dayCounts, months: monthCounts } };
 }
