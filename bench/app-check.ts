@@ -40,7 +40,7 @@ await migrateToLatest(db);
 
 const server = spawn(process.execPath, ['scripts/serve.mjs'], {
   cwd: ROOT,
-  env: { ...process.env, NODE_ENV: 'production', INKPASS_MODE: 'demo', APP_CHECK: 'on', APP_CHECK_DIFFICULTY: String(difficulty), DATABASE_URL: databaseUrl, PORT: String(PORT), HOST: '127.0.0.1', WARMUP: '0' },
+  env: { ...process.env, NODE_ENV: 'production', INKPASS_MODE: 'demo', APP_CHECK: 'on', APP_CHECK_DIFFICULTY: String(difficulty), DATABASE_URL: databaseUrl, PORT: String(PORT), HOST: '127.0.0.1', WARMUP: '0', WORKERS: '1' },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 const origin = `http://localhost:${PORT}`;

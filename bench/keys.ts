@@ -59,7 +59,7 @@ export async function unlockable(db: DB, n: number): Promise<string[]> {
 
 export function serve(port: number, databaseUrl: string, mediaDir: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['scripts/serve.mjs'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, MEDIA_DIR: mediaDir, NODE_ENV: 'production', PAGE_CACHE_MB: '0', WARMUP: '0' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, MEDIA_DIR: mediaDir, NODE_ENV: 'production', PAGE_CACHE_MB: '0', WARMUP: '0', WORKERS: '1' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {

@@ -3,11 +3,12 @@
  * production build, compared with a bare node:http server sending the same bytes; the series
  * page of a signed-in reader who owns chapters; and unlocks per second on SQLite and PostgreSQL
  * (bench/keys.ts). Closed loop, 25 connections, loopback only, bounded duration.
- * BENCH_ONLY=series|suggest|keys|signed|payments|upload runs one part.
+ * BENCH_ONLY=series|suggest|keys|signed|payments|upload|workers runs one part.
  */
 import { spawn, execSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import autocannon from 'autocannon';
@@ -25,7 +26,7 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const DB_FILE = path.resolve(process.env.BENCH_DB ?? 'data/bench-large.db');
 const DATABASE_URL = `file:${DB_FILE}`;
 const MEDIA_DIR = path.resolve(process.env.MEDIA_DIR ?? 'data/media');
-const TARGETS = { p99Ms: 50, rps: 300, jsGzip: 15 * 1024, htmlGzip: 30 * 1024, suggestP99Ms: 20, unlocksPerSecond: 300 };
+const TARGETS = { p99Ms: 50, rps: 300, jsGzip: 15 * 1024, htmlGzip: 30 * 1024, suggestP99Ms: 20, unlocksPerSecond: 300, workersRatio: 1.6 };
 
 async function prepare() {
   if (!fs.existsSync('dist/server/entry.mjs') || process.env.BENCH_BUILD === '1') {
@@ -76,15 +77,18 @@ function suggestQueries(names: string[]): string[] {
 /**
  * The server under test. Rendering rows run with the page cache off (PAGE_CACHE_MB=0), so that
  * a random series page is rendered, not replayed; the hot-page row starts its own server with
- * the cache at its default.
+ * the cache at its default. One process (WORKERS=1) unless `env` says otherwise: the workers
+ * row compares it with a cluster.
  */
 function startServer(port = PORT, env: Record<string, string> = { PAGE_CACHE_MB: '0' }): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['scripts/serve.mjs'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL, MEDIA_DIR, NODE_ENV: 'production', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL, MEDIA_DIR, NODE_ENV: 'production', WORKERS: '1', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // A cluster is ready once every worker listens (each has warmed itself up first).
+  const ready = Number(env.WORKERS ?? 1) > 1 ? 'workers are listening' : 'serving';
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => { if (d.toString().includes('serving')) resolve(child); });
+    child.stdout!.on('data', (d: Buffer) => { if (d.toString().includes(ready)) resolve(child); });
     child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
 }
@@ -199,6 +203,39 @@ function bareServer(body: Buffer, headers: http.OutgoingHttpHeaders): Promise<ht
   return new Promise((resolve) => server.listen(PORT + 1, '127.0.0.1', () => resolve(server)));
 }
 
+/**
+ * The rendered series page (page cache off) from one process and from WORKERS=N (default: the
+ * cores), two servers on the same database. The machine's speed drifts from one run to the next,
+ * so the two alternate in short runs and the median ratio is what the target reads.
+ */
+async function benchWorkers(slugs: string[]) {
+  const n = Number(process.env.BENCH_WORKERS ?? os.availableParallelism());
+  const one = await startServer(PORT + 4, { PAGE_CACHE_MB: '0' });
+  const many = await startServer(PORT + 5, { PAGE_CACHE_MB: '0', WORKERS: String(n) });
+  try {
+    const series = () => `/comics/${slugs[Math.floor(Math.random() * slugs.length)]}/`;
+    // Both warm (each worker already rendered a few pages before it listened).
+    await load(`  (first ${WARMUP} s, 1 worker)`, PORT + 4, series, CONNECTIONS, false, WARMUP);
+    await load(`  (first ${WARMUP} s, ${n} workers)`, PORT + 5, series, CONNECTIONS, false, WARMUP);
+    const single = await load('series page, 1 worker', PORT + 4, series);
+    const cluster = await load(`series page, ${n} workers`, PORT + 5, series);
+    const ratios: number[] = [];
+    for (let i = 0; i < PAIRS; i++) {
+      const a = await load(`  pair ${i + 1}: 1 worker`, PORT + 4, series, CONNECTIONS, false, PAIR_SECONDS);
+      const b = await load(`  pair ${i + 1}: ${n} workers`, PORT + 5, series, CONNECTIONS, false, PAIR_SECONDS);
+      ratios.push(b.rps / a.rps);
+    }
+    ratios.sort((x, y) => x - y);
+    const ratio = ratios[Math.floor(ratios.length / 2)]!;
+    const met = ratio >= TARGETS.workersRatio && single.errors + cluster.errors === 0;
+    console.log(`\nWorkers: the rendered series page (page cache off) at ${n} workers is ${ratio.toFixed(2)}× one worker (median of ${PAIRS} alternating pairs of ${PAIR_SECONDS} s: ${ratios.map((r) => r.toFixed(2)).join(', ')}; 10 s rows ${single.rps} and ${cluster.rps} req/s) (target ≥ ${TARGETS.workersRatio}× on this ${os.availableParallelism()}-core machine): ${met ? 'met' : 'NOT met'}.`);
+    return { n, ratio, met, single, cluster };
+  } finally {
+    one.kill('SIGTERM');
+    many.kill('SIGTERM');
+  }
+}
+
 if (process.env.BENCH_ONLY === 'payments') {
   const rows = [await benchPayments('sqlite', PORT + 3, MEDIA_DIR), await benchPayments('postgres', PORT + 3, MEDIA_DIR)];
   console.log(`\nPayments: order creation ${rows.map((r) => r.orders.rps).join(' / ')} orders/s, webhook confirmation ${rows.map((r) => r.webhooks.rps).join(' / ')} paid/s (SQLite / PostgreSQL); errors ${rows.reduce((n, r) => n + r.orders.errors + r.webhooks.errors, 0)}.`);
@@ -288,6 +325,8 @@ try {
     await warmUp(() => `/comics/${pick(slugs)}/`);
     const { anonymous, signedIn, signedOpen, ratio } = await benchSignedIn();
     console.log(`\nSigned-in series page (owns 5): ${signedIn.rps} req/s (anonymous page on the same series ${anonymous.rps} req/s); alternating: ${(ratio * 100).toFixed(0)} % of the anonymous page (reported, not a target: docs/decisions.md); at ${TARGETS.rps} req/s arriving p99 ${signedOpen.p99} ms. The anonymous page's targets (≥ ${TARGETS.rps} req/s, p99 ≤ ${TARGETS.p99Ms} ms at ${TARGETS.rps} req/s arriving): ${signedIn.rps >= TARGETS.rps && signedOpen.p99 <= TARGETS.p99Ms && signedIn.errors === 0 && signedOpen.errors === 0 ? 'met' : 'NOT met'}.`);
+  } else if (process.env.BENCH_ONLY === 'workers') {
+    await benchWorkers(slugs);
   } else if (process.env.BENCH_ONLY === 'upload') {
     const up = await benchUpload(DATABASE_URL, PORT);
     console.log(`\nChapter upload: a ${up.pages}-page ${up.megabytes} MB CBZ is a draft with its preview in ${up.seconds} s (target ≤ ${UPLOAD_TARGET_SECONDS} s): ${up.seconds <= UPLOAD_TARGET_SECONDS ? 'met' : 'NOT met'}.`);
@@ -349,6 +388,7 @@ try {
     console.log(`Home page: ${home.body.length} bytes HTML, ${homeGz} bytes gzipped; ${homeRow.rps} req/s, p99 ${homeRow.p99} ms at ${CONNECTIONS} connections.`);
     console.log(`Service time of one suggestions request (1 connection): p50 ${suggestSingle.p50} ms, p99 ${suggestSingle.p99} ms.`);
     console.log(`Series page reaches ${((series.rps / ceiling.rps) * 100).toFixed(1)}% of the bare-server ceiling rendered, ${((hot.rps / ceiling.rps) * 100).toFixed(1)}% from the page cache (p99 ${hot.p99} ms).`);
+    const workers = await benchWorkers(slugs);
     const upload = await benchUpload(DATABASE_URL, PORT);
     console.log(`Chapter upload: a ${upload.pages}-page ${upload.megabytes} MB CBZ is a draft with its preview in ${upload.seconds} s (target ≤ ${UPLOAD_TARGET_SECONDS} s): ${upload.seconds <= UPLOAD_TARGET_SECONDS ? 'met' : 'NOT met'}.`);
     const unlocks = [await benchUnlocks('sqlite', PORT + 3, MEDIA_DIR), await benchUnlocks('postgres', PORT + 3, MEDIA_DIR)];
@@ -356,7 +396,7 @@ try {
     console.log(`Payments: order creation ${payments.map((r) => r.orders.rps).join(' / ')} orders/s, webhook confirmation ${payments.map((r) => r.webhooks.rps).join(' / ')} paid/s (SQLite / PostgreSQL).`);
     console.log(`Signed-in series page (owns 5): ${signedIn.rps} req/s, p99 ${signedIn.p99} ms (anonymous page on the same series ${sameAnon.rps} req/s; ${(signedRatio * 100).toFixed(0)} % of it in alternating runs); at ${TARGETS.rps} req/s arriving p99 ${signedOpen.p99} ms. Unlocks: SQLite ${unlocks[0]!.rps}/s, PostgreSQL ${unlocks[1]!.rps}/s.`);
     const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
-    console.log(`Targets: series p99 ≤ ${TARGETS.p99Ms} ms at ${CONNECTIONS} connections (saturated): ${verdict(series.p99 <= TARGETS.p99Ms)}; at ${TARGETS.rps} req/s arriving: ${verdict(open.p99 <= TARGETS.p99Ms && open.errors === 0)}; ≥ ${TARGETS.rps} req/s: ${verdict(series.rps >= TARGETS.rps)}; HTML ≤ 30 KB gz: ${verdict(htmlGz <= TARGETS.htmlGzip)}; JS ≤ 15 KB gz: ${verdict(js <= TARGETS.jsGzip)}; suggestions p99 ≤ ${TARGETS.suggestP99Ms} ms: ${verdict(suggestRow.p99 <= TARGETS.suggestP99Ms && suggestRow.errors === 0)}; hot page ≥ 0.8× bare: ${verdict(hot.rps >= 0.8 * ceiling.rps)}; hot page p99 ≤ 20 ms: ${verdict(hot.p99 <= 20 && hot.errors === 0)}; signed-in series page meets the anonymous page's targets (≥ ${TARGETS.rps} req/s, p99 ≤ ${TARGETS.p99Ms} ms at ${TARGETS.rps} req/s arriving): ${verdict(signedIn.rps >= TARGETS.rps && signedOpen.p99 <= TARGETS.p99Ms && signedIn.errors === 0 && signedOpen.errors === 0)}; ≥ ${TARGETS.unlocksPerSecond} unlocks/s on SQLite: ${verdict(unlocks[0]!.rps >= TARGETS.unlocksPerSecond && unlocks[0]!.errors === 0)}`);
+    console.log(`Targets: series p99 ≤ ${TARGETS.p99Ms} ms at ${CONNECTIONS} connections (saturated): ${verdict(series.p99 <= TARGETS.p99Ms)}; at ${TARGETS.rps} req/s arriving: ${verdict(open.p99 <= TARGETS.p99Ms && open.errors === 0)}; ≥ ${TARGETS.rps} req/s: ${verdict(series.rps >= TARGETS.rps)}; HTML ≤ 30 KB gz: ${verdict(htmlGz <= TARGETS.htmlGzip)}; JS ≤ 15 KB gz: ${verdict(js <= TARGETS.jsGzip)}; suggestions p99 ≤ ${TARGETS.suggestP99Ms} ms: ${verdict(suggestRow.p99 <= TARGETS.suggestP99Ms && suggestRow.errors === 0)}; hot page ≥ 0.8× bare: ${verdict(hot.rps >= 0.8 * ceiling.rps)}; hot page p99 ≤ 20 ms: ${verdict(hot.p99 <= 20 && hot.errors === 0)}; signed-in series page meets the anonymous page's targets (≥ ${TARGETS.rps} req/s, p99 ≤ ${TARGETS.p99Ms} ms at ${TARGETS.rps} req/s arriving): ${verdict(signedIn.rps >= TARGETS.rps && signedOpen.p99 <= TARGETS.p99Ms && signedIn.errors === 0 && signedOpen.errors === 0)}; ≥ ${TARGETS.unlocksPerSecond} unlocks/s on SQLite: ${verdict(unlocks[0]!.rps >= TARGETS.unlocksPerSecond && unlocks[0]!.errors === 0)}; ${workers.n} workers ≥ ${TARGETS.workersRatio}× one on the rendered series page: ${verdict(workers.met)} (${workers.ratio.toFixed(2)}×)`);
   }
 } finally {
   server.kill('SIGTERM');

@@ -1,5 +1,8 @@
 // Production server: static files from dist/client (precompressed, cached), everything else
 // through the Astro handler. Honours PORT and HOST.
+// WORKERS > 1: this process is the cluster primary, which forks workers that run this file and
+// never returns here (scripts/cluster.mjs).
+import { drainOnSignals } from './cluster.mjs';
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -266,7 +269,8 @@ server.keepAliveTimeout = 65_000;
  */
 async function warmUp() {
   const probe = http.createServer(onRequest);
-  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  // exclusive: a cluster worker's probe port is its own, not shared with the other workers.
+  await new Promise((resolve) => probe.listen({ port: 0, host: '127.0.0.1', exclusive: true }, resolve));
   const { port: probePort } = probe.address();
   const get = (path, siteHost) =>
     new Promise((resolve) => {
@@ -300,4 +304,4 @@ server.listen(port, host, () => {
   const where = host === '0.0.0.0' || host === '::' ? 'every interface' : host;
   console.log(`Inkpass is serving http://localhost:${port}/ (English) and http://br.localhost:${port}/ (Português), listening on ${where}`);
 });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)));
+drainOnSignals(server);

@@ -9,6 +9,7 @@ import { getDb } from '~/server/db';
 import { maybeRefreshReleases } from '~/features/catalog/index.server';
 import { maybeSettleDuePayments } from '~/features/commerce/index.server';
 import { PERSONAL_COOKIES } from '~/server/page-cache.mjs';
+import { runsMachineTimers } from '~/server/workers';
 
 /** What every later step and page reads from `locals`: the site, its language, one "now" per request. */
 export const context = defineMiddleware((ctx, next) => {
@@ -20,10 +21,13 @@ export const context = defineMiddleware((ctx, next) => {
   locals.locale = site.locale;
   locals.t = createT(site.locale);
   locals.now = Math.floor(Date.now() / 1000);
-  // Keep the denormalised release counters current as scheduled chapters come out (once a minute, in the background).
-  maybeRefreshReleases(getDb, locals.now);
-  // Pix payments past their expiry stop being payable and give their coupon back (once a minute, in the background).
-  maybeSettleDuePayments(getDb, locals.now);
+  // Once per machine: with several workers only the one chosen runs these (src/server/workers.ts).
+  if (runsMachineTimers) {
+    // Keep the denormalised release counters current as scheduled chapters come out (once a minute, in the background).
+    maybeRefreshReleases(getDb, locals.now);
+    // Pix payments past their expiry stop being payable and give their coupon back (once a minute, in the background).
+    maybeSettleDuePayments(getDb, locals.now);
+  }
   locals.adultConfirmed = adultConfirmed(cookies.get(ADULT_COOKIE)?.value);
   // Every cookie this request sets takes this scope (COOKIE_DOMAIN shares them with the other site's host).
   locals.cookieScope = cookieScope(ctx.url.host, ctx.url.protocol === 'https:', config.cookieDomain);

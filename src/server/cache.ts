@@ -12,6 +12,7 @@
  *   `catalogChanged()` empties them all, with the page cache, when the catalogue changes.
  */
 import { invalidatePages } from './page-cache.mjs';
+import { CATALOG_CHANGED, onOtherWorkers, tellOtherWorkers } from './workers';
 
 export interface CacheOptions<V> {
   /** How long a value is fresh, in milliseconds. */
@@ -51,14 +52,21 @@ interface Entry<V> {
 const caches = new Set<Cache<unknown>>();
 
 /**
- * The catalogue changed in this process (a release went out; later, a staff edit): forgets every
- * shared value and every kept anonymous page here, so the next request reads the new rows.
- * Other processes see the change when their short freshness runs out.
+ * The catalogue changed in this process (a release went out, a staff edit): forgets every shared
+ * value and every kept anonymous page here, so the next request reads the new rows, and tells
+ * the other workers of this machine to do the same (src/server/workers.ts). Other machines see
+ * the change when their short freshness runs out.
  */
 export function catalogChanged(): void {
+  forgetCatalog();
+  tellOtherWorkers(CATALOG_CHANGED);
+}
+
+function forgetCatalog(): void {
   for (const cache of caches) cache.clear();
   invalidatePages();
 }
+onOtherWorkers(CATALOG_CHANGED, forgetCatalog);
 
 export function createCache<V>(options: CacheOptions<V>): Cache<V> {
   const { ttlMs, staleMs = 0, maxEntries = Infinity, sizeOf, maxSize = Infinity } = options;

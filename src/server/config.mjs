@@ -5,6 +5,7 @@
  * entry point can import it: the Astro server, the tsx scripts (migrate, seed, user), the HTTP
  * server in scripts/serve.mjs and the build config. docs/operations.md lists the settings.
  */
+import os from 'node:os';
 import path from 'node:path';
 
 export const SECRET_MIN_LENGTH = 32;
@@ -24,6 +25,7 @@ export const SECRET_MIN_LENGTH = 32;
  * @property {boolean} warmup Render a few pages on a private port before the public one opens.
  * @property {number} pageCacheBytes Memory the page cache may use for anonymous pages (0 turns it off).
  * @property {number} adMinSeconds How long a house ad plays before its free read can be claimed.
+ * @property {number} workers Server processes scripts/serve.mjs runs under node:cluster (WORKERS; default: one per core). 1: one process, no cluster primary (scripts/cluster.mjs).
  * @property {number} releaseCheckSeconds How often a process looks for newly released chapters (and then forgets what it kept of the catalogue).
  * @property {string[]} siteHosts Production host names (build time; Astro trusts them in the Host header).
  * @property {string | null} cookieDomain The domain both sites' hosts belong to (COOKIE_DOMAIN): cookies carry Domain= it, so a session and the theme follow a reader across hosts; null: host-only cookies.
@@ -291,6 +293,7 @@ export function readConfig(env = process.env) {
     warmup: flag(env.WARMUP, 'WARMUP', true),
     pageCacheBytes: integer(env.PAGE_CACHE_MB, 'PAGE_CACHE_MB', 64, 0, 65_536) * 1024 * 1024,
     adMinSeconds: integer(env.AD_MIN_SECONDS, 'AD_MIN_SECONDS', 15, 1, 600),
+    workers: integer(env.WORKERS, 'WORKERS', os.availableParallelism(), 1, 256),
     releaseCheckSeconds: integer(env.RELEASE_CHECK_SECONDS, 'RELEASE_CHECK_SECONDS', 60, 1, 3600),
     siteHosts,
     cookieDomain: readCookieDomain(env.COOKIE_DOMAIN, siteHosts),
@@ -342,6 +345,8 @@ export function startupRefusals(c) {
   if (!c.modeSet && !isLoopback(c.host)) {
     out.push(`INKPASS_MODE is not set and HOST=${c.host} is reachable from other machines: set INKPASS_MODE=production for a real shop, or INKPASS_MODE=demo to show the demo (sandboxes, demo accounts) on that address`);
   }
+  // Each worker would open its own empty in-memory database and readers would land on any of them.
+  if (c.workers > 1 && c.databaseUrl === ':memory:') out.push(`WORKERS=${c.workers} with DATABASE_URL=:memory: gives every worker a database of its own: set WORKERS=1, or use a file: or postgres:// database`);
   if (c.mode !== 'production') return out;
   if (c.payments.card === 'sandbox') out.push('PAYMENTS_CARD=sandbox takes test cards and moves no money: in production set PAYMENTS_CARD=braintree with its keys, or leave it unset to offer no card payments');
   if (c.payments.pix === 'sandbox') out.push('PAYMENTS_PIX=sandbox is a stand-in PSP: in production set PAYMENTS_PIX=openpix with its keys, or leave it unset to offer no Pix');

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { APP_CHECK_DEFAULT_DIFFICULTY, DEMO_SELLER, DEMO_WELCOME_XTRA_KEYS, isLoopback, localOrigin, readConfig, startupRefusals, TURNSTILE_VERIFY_URL } from './config.mjs';
@@ -15,6 +16,7 @@ describe('configuration', () => {
     expect(c.pgPoolMax).toBe(10);
     expect(c.bodyTimeoutMs).toBe(10_000);
     expect(c.releaseCheckSeconds).toBe(60);
+    expect(c.workers).toBe(os.availableParallelism());
     expect(c.payments).toMatchObject({ card: 'sandbox', braintree: null, pix: 'sandbox', openpix: null, pixExpiresSeconds: 900 });
   });
 
@@ -108,6 +110,9 @@ describe('configuration', () => {
     [{ BODY_TIMEOUT_MS: '10' }, /BODY_TIMEOUT_MS/],
     [{ SITE_HOSTS: 'a b' }, /SITE_HOSTS/],
     [{ RELEASE_CHECK_SECONDS: '0' }, /RELEASE_CHECK_SECONDS/],
+    [{ WORKERS: '0' }, /WORKERS must be a whole number from 1 to 256/],
+    [{ WORKERS: 'auto' }, /WORKERS/],
+    [{ WORKERS: '1.5' }, /WORKERS/],
     [{ COOKIE_DOMAIN: 'https://inkpass.example/' }, /COOKIE_DOMAIN must be a domain name/],
     [{ COOKIE_DOMAIN: 'inkpass.example:443' }, /COOKIE_DOMAIN must be a domain name/],
     [{ COOKIE_DOMAIN: 'example' }, /COOKIE_DOMAIN must be a domain name/],
@@ -131,6 +136,14 @@ describe('configuration', () => {
     [{ TURNSTILE_SITE_KEY: 's', TURNSTILE_SECRET_KEY: 'k', TURNSTILE_VERIFY_URL: 'ftp://x' }, /TURNSTILE_VERIFY_URL/],
   ])('stops the start on a bad value: %j', (env, message) => {
     expect(() => readConfig(env)).toThrow(message);
+  });
+
+  it('runs one server process per core unless WORKERS says how many; an in-memory database only with one', () => {
+    expect(readConfig({ WORKERS: '1' }).workers).toBe(1);
+    expect(readConfig({ WORKERS: ' 3 ' }).workers).toBe(3);
+    expect(startupRefusals(readConfig({ WORKERS: '2', DATABASE_URL: ':memory:' }))).toEqual([expect.stringMatching(/^WORKERS=2 with DATABASE_URL=:memory:/)]);
+    expect(startupRefusals(readConfig({ WORKERS: '1', DATABASE_URL: ':memory:' }))).toEqual([]);
+    expect(startupRefusals(readConfig({ WORKERS: '2' }))).toEqual([]);
   });
 
   it('gives commands the running server\'s address from PORT and HOST, a wildcard HOST through loopback', () => {

@@ -21,9 +21,10 @@
  * the others get the stale copy; older copies are dropped. Single flight: while a page renders
  * for a key, other requests for it wait for that render. Bounded: least recently used pages go
  * first past config.pageCacheBytes. invalidatePages() empties it in this process when the
- * catalogue changes (through catalogChanged() in cache.ts, with the other shared caches);
- * other processes, and prices that change with the clock alone (a campaign's start or end),
- * rely on the short freshness.
+ * catalogue changes (through catalogChanged() in cache.ts, with the other shared caches, which
+ * also tells the other workers of this machine: src/server/workers.ts); other machines, and
+ * prices that change with the clock alone (a campaign's start or end), rely on the short
+ * freshness.
  *
  * State lives on globalThis because two copies of this module run in one process: the one
  * serve.mjs imports and the one bundled into the Astro server.

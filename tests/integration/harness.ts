@@ -170,6 +170,9 @@ export function clientFor(info: { dialect: TestDialect; port: number; databaseUr
 const SERVER_ENV = {
   NODE_ENV: 'production', INKPASS_MODE: 'demo', APP_CHECK: 'on', APP_CHECK_DIFFICULTY: String(TEST_APP_CHECK_DIFFICULTY),
   COUNTRY_HEADER: 'cf-ipcountry', BODY_TIMEOUT_MS: '2000', PAGE_CACHE_MB: '0',
+  // One process, as fast to start as ever; INKPASS_IT_WORKERS=2 runs every test server as a
+  // cluster (scripts/cluster.mjs), and a test may start its own with { WORKERS: '2' }.
+  WORKERS: process.env.INKPASS_IT_WORKERS || '1',
   // New readers start at 0 keys here, so tests count from there; welcome.test.ts sets its own.
   WELCOME_XTRA_KEYS_EN: '0', WELCOME_XTRA_KEYS_BR: '0',
 } as const;
@@ -191,7 +194,7 @@ async function spawnServe(databaseUrl: string, env: Record<string, string>): Pro
  * the usual ones; a value of '' removes a setting). For tests of settings and of several
  * processes sharing one database. Stop it when done.
  */
-export async function startExtraServer(base: { dialect: TestDialect; databaseUrl: string }, env: Record<string, string> = {}): Promise<ServerHandle & { kill(signal: NodeJS.Signals): Promise<void> }> {
+export async function startExtraServer(base: { dialect: TestDialect; databaseUrl: string }, env: Record<string, string> = {}): Promise<ServerHandle & { pid: number; kill(signal: NodeJS.Signals): Promise<void> }> {
   const { child, port, log } = await spawnServe(base.databaseUrl, env);
   try {
     await waitUntilAnswering(port, child, 60_000);
@@ -203,6 +206,8 @@ export async function startExtraServer(base: { dialect: TestDialect; databaseUrl
   return {
     ...clientFor({ dialect: base.dialect, port, databaseUrl: base.databaseUrl }),
     output: () => log.text(),
+    /** The process started: the server, or with WORKERS > 1 the cluster primary. */
+    pid: child.pid!,
     stop: () => killChild(child),
     kill: (signal) => {
       const exited = new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r())));
@@ -360,6 +365,43 @@ async function killChild(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
   await exited;
   clearTimeout(timer);
+}
+
+/**
+ * The worker processes of a cluster primary (WORKERS > 1, scripts/cluster.mjs), from the
+ * process table: what an operator sees with `ps --ppid`.
+ */
+export function workerPids(primaryPid: number): number[] {
+  const children: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The parent pid is the second field after the command in parentheses.
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === primaryPid) children.push(Number(entry));
+    } catch { /* gone meanwhile */ }
+  }
+  return children.sort((a, b) => a - b);
+}
+
+/** Whether a process is alive (a zombie waiting for its parent counts as gone). */
+export function processAlive(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Polls `check` every 100 ms until it holds; fails with `what` after `timeoutMs`. */
+export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 export function freePort(): Promise<number> {

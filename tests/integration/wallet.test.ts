@@ -4,10 +4,10 @@
  * Every test ends with the ledger audit passing (docs/wallet.md lists the invariants).
  */
 import { LIMITS } from '~/server/rate-limit-rules';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { DEMO } from '@db/seed/index';
-import { appCheckHeader, createReader, message, selectedDialects, startExtraServer, useServer, withDb, type Reader, type ServerClient, type TestResponse } from './harness';
+import { appCheckHeader, createReader, message, processAlive, selectedDialects, startExtraServer, until, useServer, withDb, workerPids, type Reader, type ServerClient, type TestResponse } from './harness';
 
 const now = () => Math.floor(Date.now() / 1000);
 let grantSeq = 0;
@@ -320,6 +320,68 @@ for (const dialect of selectedDialects()) {
       } finally {
         await restarted.stop();
       }
+    });
+
+    // The same guarantees from one machine's every core (WORKERS=2, scripts/cluster.mjs): one
+    // primary, two worker processes taking the connections in turn, on this database.
+    describe('with WORKERS=2', () => {
+      let cluster: Awaited<ReturnType<typeof startExtraServer>>;
+      beforeAll(async () => {
+        cluster = await startExtraServer(server, { WORKERS: '2' });
+        await until('both workers listen', () => cluster.output().includes('all 2 workers are listening'));
+      }, 120_000);
+      afterAll(async () => {
+        await cluster?.stop();
+      });
+      /** Keys in the wallet plus keys spent on chapters: what was granted, whatever was cut off. */
+      const conserved = async (reader: Reader, granted: number, price: number) => {
+        const { keys, xtra } = await balances(reader);
+        const charges = await withDb(server, (db) => db.selectFrom('chapter_unlocks').select(['price', 'currency']).where('user_id', '=', reader.id).execute());
+        expect(keys + charges.filter((c) => c.currency === 'keys').reduce((s, c) => s + Number(c.price), 0)).toBe(granted);
+        expect(xtra).toBe(charges.length * Math.floor(price / 10));
+      };
+
+      it('200 unlocks at once over both workers with keys for exactly 3: exactly 3 succeed, one limiter counts them all', { timeout: 120_000 }, async () => {
+        const reader = await createReader(server);
+        const chapters = chaptersAt(200);
+        const price = chapters[0]!.price;
+        await grant(reader, 3 * price);
+        const answers = await Promise.all(chapters.map((c) => redeem(cluster, reader, c.e4pid)));
+        expect(statusCounts(answers)).toEqual({ 200: 3, 402: LIMITS.unlocks.max - 3, 429: 200 - LIMITS.unlocks.max });
+        expect(await balances(reader)).toEqual({ keys: 0, xtra: 3 * Math.floor(price / 10) });
+      });
+
+      it('a worker killed with SIGKILL mid-burst loses no keys and is replaced; the primary killed mid-burst loses none and leaves no worker behind', { timeout: 120_000 }, async () => {
+        const workers = workerPids(cluster.pid);
+        expect(workers).toHaveLength(2);
+        const chapters = chaptersAt(150);
+        const price = chapters[0]!.price;
+        const granted = 60 * price;
+
+        const first = await createReader(server);
+        await grant(first, granted);
+        const burst = Promise.allSettled(chapters.map((c) => redeem(cluster, first, c.e4pid)));
+        await new Promise((r) => setTimeout(r, 150));
+        process.kill(workers[0]!, 'SIGKILL');
+        expect((await burst).some((r) => r.status === 'rejected')).toBe(true);
+        await conserved(first, granted, price);
+        // The primary starts another worker; the site answers throughout.
+        await until('the killed worker is replaced', () => { const now = workerPids(cluster.pid); return now.length === 2 && !now.includes(workers[0]!); });
+        expect(cluster.output()).toMatch(new RegExp(`worker ${workers[0]} died \\(SIGKILL\\); starting another`));
+        expect((await cluster.request('/robots.txt')).status).toBe(200);
+
+        // Now the primary itself, with no chance to clean up: its workers must not go on serving.
+        const survivors = workerPids(cluster.pid);
+        const second = await createReader(server);
+        await grant(second, granted);
+        const burst2 = Promise.allSettled(chapters.map((c) => redeem(cluster, second, c.e4pid)));
+        await new Promise((r) => setTimeout(r, 150));
+        await cluster.kill('SIGKILL');
+        expect((await burst2).some((r) => r.status === 'rejected')).toBe(true);
+        await until('the orphaned workers exit', () => survivors.every((pid) => !processAlive(pid)), 10_000);
+        await expect(cluster.request('/robots.txt', { timeoutMs: 2_000 })).rejects.toThrow();
+        await conserved(second, granted, price);
+      });
     });
   });
 }

@@ -13,6 +13,8 @@ export function e2eServerEnv(port: number): Record<string, string> {
     PORT: String(port),
     HOST: '127.0.0.1',
     NODE_ENV: 'production',
+    // One process (the default is one per core): the browser tests do not test the cluster.
+    WORKERS: '1',
     // The reader fixture signs a new reader up per test, each from its own X-Forwarded-For
     // address, so the per-address sign-up limit does not trip (tests/e2e/fixtures.ts).
     TRUST_PROXY: '1',
