@@ -3,7 +3,8 @@
  * against a local S3 server (s3rver, docs/decisions.md): `npm run media -- copy` moves a disk
  * install into the bucket; two server processes with different, empty MEDIA_DIRs then serve
  * the same paid page from it, to its owner only; a cover size on the allow-list is made on
- * demand once and read back from the bucket by the other process; any other size makes nothing.
+ * demand once and read back from the bucket by the other process; any other size makes nothing;
+ * a chapter uploaded to one process is staged, previewed and published from the bucket by the other.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,7 +14,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readerPath } from '~/lib/paths';
 import { S3MediaStore } from '~/server/media-store';
-import { appCheckHeader, createReader, MEDIA_DIR, npmRun, selectedDialects, startExtraServer, useServer, withDb, type Reader, type ServerClient } from './harness';
+import { makeImage, multipart } from '../support/uploads';
+import { anySeries, appCheckHeader, createReader, createStaff, MEDIA_DIR, npmRun, selectedDialects, startExtraServer, useServer, withDb, type Reader, type ServerClient } from './harness';
 
 const now = () => Math.floor(Date.now() / 1000);
 const mediaUrls = (html: string) => [...new Set([...html.matchAll(/\/media\/p\/[^"'\s<>]+/g)].map((m) => m[0].replace(/&amp;|&#38;/g, '&')))];
@@ -175,6 +177,36 @@ for (const dialect of selectedDialects()) {
       expect((await get(a, `/media/${chapter.keys[0]}?s=140x200`, null)).status).toBe(404);
       expect((await get(a, `/media/.renditions/140x200/${thumbnail}`, null)).status).toBe(404);
       expect(await inBucket('')).toEqual(before);
+    });
+
+    it('stages a chapter upload in the bucket, and the other process previews and publishes it from there', { timeout: 60_000 }, async () => {
+      const [a, b] = twoServers();
+      const editor = await createStaff(server, 'content');
+      const seriesId = (await anySeries(server, 1))[0]!.id;
+      const images = await Promise.all([1, 2].map((i) => makeImage('png', i, 40 + i, 60)));
+      const send = (on: ServerClient, target: string, body: Buffer, type: string) =>
+        on.request(target, { method: 'POST', body, headers: { 'content-type': type, origin: on.origin('en'), 'sec-fetch-site': 'same-origin', cookie: editor.cookie } });
+      const { body, type } = multipart([{ name: 'series', value: String(seriesId) }, { name: 'number', value: '9301.5' }, { name: 'language', value: 'en' }, ...images.map((data, i) => ({ name: 'pages', file: { name: `${i + 1}.png`, data } }))]);
+      const created = await send(a, `/studio/chapters/new/?series=${seriesId}`, body, type);
+      expect(created.status).toBe(303);
+      const id = Number(/drafts\/(\d+)\//.exec(created.headers.location ?? '')?.[1]);
+      expect((await inBucket(`.staging/${id}/`)).length).toBe(2);
+      expect(fs.readdirSync(path.join(temp, 'media-a', '.staging'))).toEqual([]);
+      const preview = await get(b, `/studio/chapters/drafts/${id}/pages/2/`, editor);
+      expect(preview.status).toBe(200);
+      expect(preview.body.equals(images[1]!)).toBe(true);
+
+      const published = await b.request(`/studio/chapters/drafts/${id}/`, {
+        method: 'POST', body: new URLSearchParams({ action: 'publish', price: '0', purchase: '1', zone: 'UTC', release: 'now' }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: b.origin('en'), 'sec-fetch-site': 'same-origin', cookie: editor.cookie },
+      });
+      expect(published.status).toBe(303);
+      const e4pid = await withDb(server, async (db) => (await db.selectFrom('chapters').select('e4pid').where('series_id', '=', seriesId).where('number', '=', 9301.5).executeTakeFirstOrThrow()).e4pid);
+      expect(await inBucket(`.staging/${id}/`)).toEqual([]);
+      expect((await inBucket(`chapters/${e4pid.toLowerCase()}/`)).length).toBe(2);
+      const thumb = await get(a, `/media/pool/thumbs/${e4pid.toLowerCase()}.webp`, null);
+      expect(thumb.status).toBe(200);
+      expect((await sharp(thumb.body).metadata()).width).toBe(175);
     });
   });
 }
