@@ -4,6 +4,7 @@
 // plans, never a demo account or coupon (docs/operations.md).
 import { createDb } from '~/server/db';
 import { config } from '~/server/config.mjs';
+import { mediaStore } from '~/server/media-store';
 import { migrateToLatest } from '@db/migrate';
 import { isCatalogEmpty, seedDemo, seedDemoTexts } from '@db/seed/index';
 import { seedDemoUsers } from '@db/seed/users';
@@ -20,7 +21,7 @@ try {
     console.log('The catalogue is empty. Production mode seeds no demo content: `npm run seed` adds the demo catalogue (never demo accounts) if you want it.');
   } else if (empty) {
     const started = Date.now();
-    const result = await seedDemo(db, { mediaDir: config.mediaDir, log: (m) => console.log(m) });
+    const result = await seedDemo(db, { mediaDir: config.mediaDir, store: mediaStore(), log: (m) => console.log(m) });
     console.log(`Seeded ${result.series} series and ${result.chapters} chapters in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } else {
     // Chapters scheduled while the server was down are out now: bring the series counters up to date

@@ -9,6 +9,7 @@
  */
 import { createDb } from '~/server/db';
 import { config } from '~/server/config.mjs';
+import { mediaStore } from '~/server/media-store';
 import { migrateToLatest } from '@db/migrate';
 import { clearCatalog, isCatalogEmpty, seedDemo, seedDemoTexts } from '@db/seed/index';
 import { seedDemoUsers } from '@db/seed/users';
@@ -39,7 +40,7 @@ try {
     const texts = await seedDemoTexts(db);
     if (texts) console.log(`Added ${texts} demo series translations`);
   } else {
-    const result = await seedDemo(db, { mediaDir: config.mediaDir, large, log: (m) => console.log(`  ${m}`) });
+    const result = await seedDemo(db, { mediaDir: config.mediaDir, store: mediaStore(), large, log: (m) => console.log(`  ${m}`) });
     const secs = ((Date.now() - started) / 1000).toFixed(1);
     console.log(`Seeded ${large ? 'large' : 'demo'} catalogue on ${dialect}: ${result.series} series, ${result.chapters} chapters in ${secs} s.`);
   }

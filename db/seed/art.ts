@@ -5,10 +5,9 @@
  * image is a pure function of its name (seeded PRNG), and files that already
  * exist are not rendered again.
  */
-import fs from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import sharp from 'sharp';
+import { DiskMediaStore, type MediaStore } from '~/server/media-store';
 import { Rng, hashString } from './prng';
 import {
   Doc,
@@ -562,22 +561,6 @@ function thumbSvg(index: number): string {
 
 // ---------------------------------------------------------------- rendering
 
-async function exists(file: string): Promise<boolean> {
-  try {
-    await fs.access(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function write(file: string, data: Buffer): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await fs.writeFile(tmp, data);
-  await fs.rename(tmp, file);
-}
-
 interface Job {
   /** Media keys this job writes; it runs only if one of them is missing. */
   keys: string[];
@@ -622,19 +605,18 @@ function poolJobs(): Job[] {
   return jobs;
 }
 
-/** Runs the jobs whose files are missing, a few at a time; returns the number of files written. */
-async function runJobs(mediaDir: string, jobs: Job[], concurrency: number): Promise<number> {
+/** Runs the jobs whose files are missing from the store, a few at a time; returns the number of files written. */
+async function runJobs(store: Pick<MediaStore, 'exists' | 'put'>, jobs: Job[], concurrency: number): Promise<number> {
   let written = 0;
   let next = 0;
   const worker = async () => {
     while (next < jobs.length) {
       const job = jobs[next++]!;
-      const files = job.keys.map((k) => path.join(mediaDir, ...k.split('/')));
-      const present = await Promise.all(files.map(exists));
+      const present = await Promise.all(job.keys.map((k) => store.exists(k)));
       if (present.every(Boolean)) continue;
       const buffers = await job.run();
-      await Promise.all(files.map((f, i) => write(f, buffers[i]!)));
-      written += files.length;
+      await Promise.all(job.keys.map((k, i) => store.put(k, buffers[i]!, 'image/webp')));
+      written += job.keys.length;
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
@@ -642,12 +624,12 @@ async function runJobs(mediaDir: string, jobs: Job[], concurrency: number): Prom
 }
 
 /**
- * Makes sure every image of the given series and the shared page and
- * thumbnail pools exists under mediaDir. Returns how many files were written.
+ * Makes sure every image of the given series and the shared page and thumbnail pools exists in
+ * the media store (a folder: the disk store there). Returns how many files were written.
  */
-export async function ensureArt(mediaDir: string, series: SeriesArtSpec[], concurrency = Math.max(2, os.availableParallelism())): Promise<number> {
+export async function ensureArt(media: string | MediaStore, series: SeriesArtSpec[], concurrency = Math.max(2, os.availableParallelism())): Promise<number> {
   const jobs = [...poolJobs(), ...series.flatMap(seriesJobs)];
-  return runJobs(mediaDir, jobs, concurrency);
+  return runJobs(typeof media === 'string' ? new DiskMediaStore(media) : media, jobs, concurrency);
 }
 
 /** Every media key ensureArt writes for these series (pools included). */

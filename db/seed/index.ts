@@ -11,6 +11,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../schema';
 import type { DB } from '~/server/db';
 import { ensureArt } from './art';
+import type { MediaStore } from '~/server/media-store';
 import { type BuildContext, type BuiltSeries, IdBook, SlugBook, buildBulkSeries, buildDemoSeries, chapterPages, slugify } from './build';
 import { KEYWORDS, PEOPLE_ALT, PUBLISHERS, SERIES, TAGS } from './catalog';
 import { reindexSeries } from '~/server/search-index';
@@ -62,7 +63,9 @@ export const DEMO = {
 } as const;
 
 export interface SeedOptions {
+  /** Where the images go: a folder (the disk store there), or the configured media store. */
   mediaDir: string;
+  store?: MediaStore;
   /** About 10,000 series and 600,000 chapters for benchmarks (includes the demo catalogue). */
   large?: boolean;
   /** Set to false to skip generating image files (the rows still reference them); for tests. */
@@ -202,8 +205,8 @@ export async function seedDemo(db: DB, opts: SeedOptions): Promise<{ series: num
   const demo = SERIES.map((def) => buildDemoSeries(def, ctx));
   if (opts.images !== false) {
     const t0 = Date.now();
-    const written = await ensureArt(opts.mediaDir, demo.map((d) => d.art));
-    log(`images: ${written} written under ${opts.mediaDir} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    const written = await ensureArt(opts.store ?? opts.mediaDir, demo.map((d) => d.art));
+    log(`images: ${written} written under ${opts.store?.location ?? opts.mediaDir} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   }
 
   let series = demo.length;

@@ -13,7 +13,8 @@ export const SECRET_MIN_LENGTH = 32;
 /**
  * @typedef {object} Config
  * @property {string} databaseUrl `file:…` (SQLite), `postgres://…` or `:memory:`.
- * @property {string} mediaDir Where images live (absolute).
+ * @property {string} mediaDir Where images live (absolute) with the disk store; with an S3 store, only the uploads' scratch folders.
+ * @property {MediaStoreConfig} mediaStore MEDIA_STORE: the disk under MEDIA_DIR, or an S3-compatible bucket (docs/operations.md, "Media").
  * @property {string} dataDir Where the server keeps files it creates for itself: the generated secret (absolute).
  * @property {string | null} secret The root signing secret from INKPASS_SECRET, or null to use the generated one (src/server/secrets.ts).
  * @property {string | null} countryHeader The header a CDN sets to the visitor's ISO country, lower-cased; null: no header is believed.
@@ -197,6 +198,50 @@ export function readSeller(env, mode) {
   };
 }
 
+/**
+ * @typedef {object} S3StoreConfig
+ * @property {'s3'} kind
+ * @property {string} bucket
+ * @property {string} prefix Without leading or trailing slash ('' for the whole bucket).
+ * @property {string | null} endpoint S3_ENDPOINT: an S3-compatible service's URL; null: AWS for the region.
+ * @property {string} region S3_REGION (default us-east-1).
+ * @property {string | null} accessKeyId S3_ACCESS_KEY_ID; null with the secret: the SDK's own chain (instance role, AWS_* variables).
+ * @property {string | null} secretAccessKey S3_SECRET_ACCESS_KEY
+ * @property {boolean} forcePathStyle S3_FORCE_PATH_STYLE=1: `endpoint/bucket/key` instead of `bucket.endpoint/key` (MinIO and most local services).
+ */
+/** @typedef {{ kind: 'disk' } | S3StoreConfig} MediaStoreConfig */
+
+/**
+ * Where media lives: MEDIA_STORE unset (or `disk`) is MEDIA_DIR; `s3://bucket/prefix` a bucket,
+ * reached with the S3_* settings. Also reads `npm run media -- copy --to s3://…` (`store` given).
+ * @param {NodeJS.ProcessEnv} env
+ * @param {string} [store] MEDIA_STORE's value, when not from env
+ * @returns {MediaStoreConfig}
+ */
+export function readMediaStore(env, store = env.MEDIA_STORE) {
+  const raw = store?.trim() || '';
+  if (!raw || raw === 'disk') return { kind: 'disk' };
+  const m = /^s3:\/\/([^/]*)(?:\/(.*))?$/.exec(raw);
+  if (!m) throw invalid(`MEDIA_STORE must be s3://bucket/prefix or disk (got "${raw}")`);
+  const bucket = m[1] ?? '';
+  // S3's bucket naming rules (the strict, DNS-compatible ones every service accepts).
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) || bucket.includes('..') || /^\d+\.\d+\.\d+\.\d+$/.test(bucket)) {
+    throw invalid(`MEDIA_STORE's bucket must be 3-63 lower-case letters, digits, dots and hyphens (got "${bucket}")`);
+  }
+  const prefix = (m[2] ?? '').replace(/\/+$/, '');
+  if (prefix && (prefix.length > 200 || !prefix.split('/').every((p) => /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(p) && p !== '..'))) {
+    throw invalid(`MEDIA_STORE's prefix must be folder names of letters, digits, ".", "_" and "-" separated by "/" (got "${m[2]}")`);
+  }
+  const endpoint = env.S3_ENDPOINT?.trim() || null;
+  if (endpoint !== null && !/^https?:\/\/[^\s/?#]+\/?$/.test(endpoint)) throw invalid(`S3_ENDPOINT must be an http(s) URL without a path, such as https://s3.example.com (got "${endpoint}")`);
+  const region = env.S3_REGION?.trim() || 'us-east-1';
+  if (!/^[a-z0-9-]{1,64}$/.test(region)) throw invalid(`S3_REGION must be a region name such as eu-west-1 (got "${region}")`);
+  const accessKeyId = env.S3_ACCESS_KEY_ID?.trim() || null;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY?.trim() || null;
+  if (!!accessKeyId !== !!secretAccessKey) throw invalid('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the SDK\'s own credentials (an instance role, AWS_* variables)');
+  return { kind: 's3', bucket, prefix, endpoint: endpoint?.replace(/\/$/, '') ?? null, region, accessKeyId, secretAccessKey, forcePathStyle: flag(env.S3_FORCE_PATH_STYLE, 'S3_FORCE_PATH_STYLE', false) };
+}
+
 /** @param {string} message */
 function invalid(message) {
   return new Error(`Configuration: ${message}`);
@@ -281,6 +326,7 @@ export function readConfig(env = process.env) {
   return {
     databaseUrl,
     mediaDir: path.resolve(env.MEDIA_DIR?.trim() || './data/media'),
+    mediaStore: readMediaStore(env),
     dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
     secret,
     countryHeader,

@@ -93,6 +93,14 @@ describe('configuration', () => {
     expect(c.cookieDomain).toBeNull();
   });
 
+  it('keeps media on the disk unless MEDIA_STORE names a bucket, read with its S3 settings', () => {
+    expect(readConfig({}).mediaStore).toEqual({ kind: 'disk' });
+    expect(readConfig({ MEDIA_STORE: 'disk' }).mediaStore).toEqual({ kind: 'disk' });
+    expect(readConfig({ MEDIA_STORE: 's3://inkpass-media' }).mediaStore).toEqual({ kind: 's3', bucket: 'inkpass-media', prefix: '', endpoint: null, region: 'us-east-1', accessKeyId: null, secretAccessKey: null, forcePathStyle: false });
+    expect(readConfig({ MEDIA_STORE: 's3://inkpass.media/prod/media/', S3_ENDPOINT: 'http://127.0.0.1:9000/', S3_REGION: 'eu-west-1', S3_ACCESS_KEY_ID: 'AK', S3_SECRET_ACCESS_KEY: 'SK', S3_FORCE_PATH_STYLE: '1' }).mediaStore)
+      .toEqual({ kind: 's3', bucket: 'inkpass.media', prefix: 'prod/media', endpoint: 'http://127.0.0.1:9000', region: 'eu-west-1', accessKeyId: 'AK', secretAccessKey: 'SK', forcePathStyle: true });
+  });
+
   it('reads a cookie domain both sites belong to (a leading dot and capitals are forgiven)', () => {
     expect(readConfig({ COOKIE_DOMAIN: '.Inkpass.Example', SITE_HOSTS: 'inkpass.example,br.inkpass.example' }).cookieDomain).toBe('inkpass.example');
     expect(readConfig({ COOKIE_DOMAIN: 'example.com', SITE_HOSTS: 'comics.example.com,br.comics.example.com' }).cookieDomain).toBe('example.com');
@@ -134,6 +142,19 @@ describe('configuration', () => {
     [{ TURNSTILE_SECRET_KEY: 'secret' }, /go together/],
     [{ TURNSTILE_SITE_KEY: 'a b', TURNSTILE_SECRET_KEY: 'k' }, /TURNSTILE_SITE_KEY must be/],
     [{ TURNSTILE_SITE_KEY: 's', TURNSTILE_SECRET_KEY: 'k', TURNSTILE_VERIFY_URL: 'ftp://x' }, /TURNSTILE_VERIFY_URL/],
+    [{ MEDIA_STORE: 'gs://bucket' }, /MEDIA_STORE must be s3:\/\/bucket\/prefix or disk/],
+    [{ MEDIA_STORE: '/srv/media' }, /MEDIA_STORE must be/],
+    [{ MEDIA_STORE: 's3://' }, /bucket must be 3-63/],
+    [{ MEDIA_STORE: 's3://My_Bucket/x' }, /bucket must be 3-63/],
+    [{ MEDIA_STORE: 's3://192.168.0.1/x' }, /bucket must be/],
+    [{ MEDIA_STORE: 's3://inkpass/../other' }, /prefix must be folder names/],
+    [{ MEDIA_STORE: 's3://inkpass/a//b' }, /prefix must be folder names/],
+    [{ MEDIA_STORE: 's3://inkpass/media', S3_ENDPOINT: 'minio:9000' }, /S3_ENDPOINT must be an http\(s\) URL/],
+    [{ MEDIA_STORE: 's3://inkpass/media', S3_ENDPOINT: 'http://minio:9000/inkpass' }, /S3_ENDPOINT must be an http\(s\) URL without a path/],
+    [{ MEDIA_STORE: 's3://inkpass/media', S3_REGION: 'EU West' }, /S3_REGION/],
+    [{ MEDIA_STORE: 's3://inkpass/media', S3_ACCESS_KEY_ID: 'AKIA' }, /S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together/],
+    [{ MEDIA_STORE: 's3://inkpass/media', S3_SECRET_ACCESS_KEY: 'secret' }, /go together/],
+    [{ MEDIA_STORE: 's3://inkpass/media', S3_FORCE_PATH_STYLE: 'yes' }, /S3_FORCE_PATH_STYLE must be 1 or 0/],
   ])('stops the start on a bad value: %j', (env, message) => {
     expect(() => readConfig(env)).toThrow(message);
   });

@@ -1,13 +1,16 @@
 /**
- * Serving files from the media folder (`MEDIA_DIR`), for both media routes: public images by
- * key (covers, banners, thumbnails), and chapter pages once the reader feature has checked the
- * signed URL. Keys are resolved inside the folder only: no absolute paths, `..`, backslashes,
- * NUL or symlinks out of it.
+ * Serving media from the store (src/server/media-store.ts: the disk under `MEDIA_DIR`, or an S3
+ * bucket), for both media routes: public images by key (covers, banners, thumbnails, and their
+ * sizes made on demand: the spec's image proxy), and chapter pages once the reader feature has
+ * checked the signed URL. Everything is streamed through the app, whichever the store
+ * (docs/decisions.md, "Media in an object store"). Keys are checked by the store: no absolute
+ * paths, `..`, backslashes, NUL, or symlinks out of the folder.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { config } from './config.mjs';
+import sharp from 'sharp';
+import { isMediaKey, mediaStore, type MediaStore, type StoredMedia } from './media-store';
+
+export type { StoredMedia } from './media-store';
 
 /** Only these key prefixes are public; chapter pages (`pool/…` pages) never are. */
 export const PUBLIC_MEDIA_PREFIXES = ['series/', 'pool/thumbs/'] as const;
@@ -30,40 +33,21 @@ export function imageType(file: string): string | null {
   return IMAGE_TYPES[path.extname(file).toLowerCase()] ?? null;
 }
 
-export interface MediaFile {
-  file: string;
-  size: number;
-  mtimeMs: number;
-}
-
 /**
- * The absolute path of a media key inside the media folder, or null when the key could
- * escape it (absolute paths, `..`, backslashes, NUL) or is not a regular file.
+ * Streams a stored object as a Response (HEAD gets the headers only; one request to the store
+ * either way). Null when there is no such object.
  */
-export function mediaFile(key: string, root: string = config.mediaDir): MediaFile | null {
-  if (!key || key.length > 512 || /[\\\0]/.test(key) || key.startsWith('/') || path.isAbsolute(key)) return null;
-  if (key.split('/').some((part) => part === '..' || part === '.' || part === '')) return null;
-  const base = path.resolve(root);
-  const file = path.resolve(base, key);
-  if (!file.startsWith(base + path.sep)) return null;
-  try {
-    const real = fs.realpathSync(file);
-    const realBase = fs.realpathSync(base);
-    if (!real.startsWith(realBase + path.sep)) return null;
-    const stat = fs.statSync(real);
-    if (!stat.isFile()) return null;
-    return { file: real, size: stat.size, mtimeMs: stat.mtimeMs };
-  } catch {
-    return null;
+export async function storedResponse(key: string, headers: Headers, method = 'GET', store: MediaStore = mediaStore()): Promise<Response | null> {
+  if (method === 'HEAD') {
+    const info = await store.stat(key);
+    if (!info) return null;
+    headers.set('Content-Length', String(info.size));
+    return new Response(null, { status: 200, headers });
   }
-}
-
-/** Streams a file as a Response (HEAD gets the headers only). */
-export function fileResponse(file: { file: string; size: number }, headers: Headers, method = 'GET'): Response {
-  headers.set('Content-Length', String(file.size));
-  if (method === 'HEAD') return new Response(null, { status: 200, headers });
-  const stream = Readable.toWeb(fs.createReadStream(file.file)) as unknown as ReadableStream<Uint8Array>;
-  return new Response(stream, { status: 200, headers });
+  const got = await store.get(key);
+  if (!got) return null;
+  headers.set('Content-Length', String(got.info.size));
+  return new Response(got.body, { status: 200, headers });
 }
 
 export function mediaNotFound(): Response {
@@ -84,53 +68,111 @@ function etagMatches(header: string | null, etag: string): boolean {
 }
 
 /**
- * A public image by its URL (`/media/{key}`): long-lived public caching with an ETag
- * (size-mtime) so revalidation is a 304. Works from the raw path: public keys are
- * [a-z0-9/_.-] only, so nothing legitimate is percent-encoded, and any `%` (encoded dots,
- * slashes, backslashes, NUL) is refused outright. A trailing slash can only come from the
- * internal rewrite of slashless URLs (docs/reader.md); keys never end in one.
+ * The sizes the site shows public images at (spec section 9: series thumbnail 175, 70 and 140 in
+ * lists, banner 363 × 96; thumbnails are 7:10), made on demand from any public image with
+ * `?s={width}x{height}`, cropped to fill. Nothing else is made: another `s` is a 404, so a
+ * visitor cannot fill the store with sizes nobody shows.
  */
-export function publicMediaResponse(url: URL, request: Request): Response {
+export const PUBLIC_IMAGE_SIZES = ['175x250', '140x200', '70x100', '363x96'] as const;
+
+/** The size `?s=` asks for: null for the image as stored, a size from the list, or undefined (404). */
+export function publicImageSize(s: string | null): { name: string; width: number; height: number } | null | undefined {
+  if (s === null) return null;
+  if (!(PUBLIC_IMAGE_SIZES as readonly string[]).includes(s)) return undefined;
+  const [width, height] = s.split('x').map(Number) as [number, number];
+  return { name: s, width, height };
+}
+
+/** Where a rendition of `key` is kept in the store: beside the media, in a folder no route serves by name. */
+export const RENDITIONS = '.renditions';
+export const renditionKey = (name: string, key: string): string => `${RENDITIONS}/${name}/${key}`;
+
+/** One making at a time per rendition in this process; other processes at worst make it twice (writes are whole). */
+const making = new Map<string, Promise<StoredMedia | null>>();
+
+/**
+ * The rendition `name` of `key` (`w720`, `175x250`), made with `make` from the original's bytes
+ * when missing, or (given `original`) older than it; kept in the store, so every process and
+ * machine on the same store makes it once. Null when it cannot be made (not an image, or the
+ * store refuses the write: the caller serves the original).
+ */
+export async function rendition(key: string, name: string, make: (source: Buffer) => Promise<Buffer>, original: StoredMedia | null = null, store: MediaStore = mediaStore()): Promise<StoredMedia | null> {
+  const target = renditionKey(name, key);
+  const have = await store.stat(target);
+  if (have && (!original || have.mtimeMs >= original.mtimeMs)) return have;
+  const id = `${store.location}\0${target}`;
+  let pending = making.get(id);
+  if (!pending) {
+    pending = (async () => {
+      try {
+        const source = await store.bytes(key);
+        if (!source) return null;
+        await store.put(target, await make(source), 'image/webp');
+        return await store.stat(target);
+      } catch (error) {
+        console.warn(`[media] could not make the ${name} copy of ${key}: ${(error as Error).message}`);
+        return null;
+      }
+    })().finally(() => making.delete(id));
+    making.set(id, pending);
+  }
+  return pending;
+}
+
+const SIZED_WEBP = { quality: 80, effort: 2 } as const;
+
+/**
+ * A public image by its URL (`/media/{key}`, or `/media/{key}?s=175x250` for a size made on
+ * demand): long-lived public caching with an ETag (size-mtime) so revalidation is a 304. Works
+ * from the raw path: public keys are [a-z0-9/_.-] only, so nothing legitimate is
+ * percent-encoded, and any `%` (encoded dots, slashes, backslashes, NUL) is refused outright. A
+ * trailing slash can only come from the internal rewrite of slashless URLs (docs/reader.md);
+ * keys never end in one. Public images are never overwritten (new names each upload), so a made
+ * size is never stale.
+ */
+export async function publicMediaResponse(url: URL, request: Request, store: MediaStore = mediaStore()): Promise<Response> {
   const key = url.pathname.replace(/^\/media\//, '').replace(/\/$/, '');
   if (key.includes('%') || !isPublicMediaKey(key)) return mediaNotFound();
   const type = imageType(key);
-  const file = type ? mediaFile(key) : null;
-  if (!type || !file) return mediaNotFound();
-  const etag = `"${file.size.toString(16)}-${Math.floor(file.mtimeMs).toString(16)}"`;
+  const size = publicImageSize(url.searchParams.get('s'));
+  if (!type || size === undefined) return mediaNotFound();
+  let served = key;
+  if (size) {
+    const made = await rendition(key, size.name, (source) => sharp(source, { limitInputPixels: 10_000 * 10_000 }).resize(size.width, size.height, { fit: 'cover', position: 'attention' }).webp(SIZED_WEBP).toBuffer(), null, store);
+    if (!made) return mediaNotFound();
+    served = made.key;
+  }
+  const head = request.method === 'HEAD' ? await store.stat(served) : null;
+  const got = head ? null : await store.get(served);
+  const info = head ?? got?.info;
+  if (!info) return mediaNotFound();
+  const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
   const headers = new Headers({
-    'Content-Type': type,
+    'Content-Type': size ? 'image/webp' : type,
     'Cache-Control': PUBLIC_MEDIA_CACHE,
     ETag: etag,
-    'Last-Modified': new Date(file.mtimeMs).toUTCString(),
+    'Last-Modified': new Date(info.mtimeMs).toUTCString(),
   });
   if (etagMatches(request.headers.get('if-none-match'), etag)) {
+    await got?.body.cancel();
     headers.delete('Content-Type');
     return new Response(null, { status: 304, headers });
   }
-  return fileResponse(file, headers, request.method);
+  headers.set('Content-Length', String(info.size));
+  return new Response(got ? got.body : null, { status: 200, headers });
 }
 
 /**
- * Writes a new public media file (the studio's images): to a temporary file beside it, then
- * renamed into place, so a reader never gets half a file. Keys are new names: a served file is
- * never overwritten (browsers and the page cache keep them a day).
+ * Writes a new public media file (the studio's images), whole: a reader never gets half a file.
+ * Keys are new names: a served file is never overwritten (browsers and the page cache keep them
+ * a day).
  */
-export async function writeMediaFile(key: string, data: Uint8Array, root: string = config.mediaDir): Promise<void> {
-  if (!isPublicMediaKey(key) || key.split('/').some((p) => p === '' || p === '.' || p === '..')) throw new Error(`not a public media key: ${key}`);
-  const file = path.join(path.resolve(root), ...key.split('/'));
-  await fs.promises.mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    await fs.promises.writeFile(tmp, data, { flag: 'wx' });
-    await fs.promises.rename(tmp, file);
-  } catch (e) {
-    await fs.promises.rm(tmp, { force: true });
-    throw e;
-  }
+export async function writeMediaFile(key: string, data: Uint8Array, store: MediaStore = mediaStore()): Promise<void> {
+  if (!isPublicMediaKey(key) || !isMediaKey(key)) throw new Error(`not a public media key: ${key}`);
+  await store.put(key, data, imageType(key) ?? undefined);
 }
 
 /** Removes a media file by key (one the studio made and no row uses any more); a missing file is not an error. */
-export async function removeMediaFile(key: string, root: string = config.mediaDir): Promise<void> {
-  const found = mediaFile(key, root);
-  if (found) await fs.promises.rm(found.file, { force: true });
+export async function removeMediaFile(key: string, store: MediaStore = mediaStore()): Promise<void> {
+  await store.remove(key);
 }

@@ -85,7 +85,7 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'relay futures', file: 'relay/consumer/[publisher]/series/[ids]/futures.ts', path: `/relay/consumer/inkpass/series/${s.id}/futures`, query: 'clientid=it&before=1', kind: 'json', dynamic: [3, 5] },
     { name: 'site feed', file: 'feeds/[file].ts', path: '/feeds/latest.xml', query: '', kind: 'text', dynamic: [2] },
     { name: 'series feed', file: 'feeds/comics/[file].ts', path: `/feeds/comics/${s.slug}.xml`, query: '', kind: 'text', dynamic: [3] },
-    { name: 'public image', file: 'media/[...key].ts', path: '/media/series/nope/cover.webp', query: '', kind: 'text', dynamic: [2, 3, 4] },
+    { name: 'public image', file: 'media/[...key].ts', path: '/media/series/nope/cover.webp', query: 's=175x250', kind: 'text', dynamic: [2, 3, 4] },
     { name: 'robots', file: 'robots.txt.ts', path: '/robots.txt', query: '', kind: 'text' },
     { name: 'web app manifest', file: 'manifest.webmanifest.ts', path: '/manifest.webmanifest', query: '', kind: 'json' },
     { name: 'sitemap', file: 'sitemap.xml.ts', path: '/sitemap.xml', query: '', kind: 'text' },

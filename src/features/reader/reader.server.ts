@@ -14,7 +14,8 @@ import { manifestPath as manifestPathFor, chapterPrefix, numberSegment, readerPa
 import { pageViewer, signedPageUrl, verifyPage } from './signing.server';
 import { renditionFile, renditionWidth } from './renditions.server';
 import { pageSrcset } from './view';
-import { fileResponse, mediaFile, mediaForbidden, mediaNotFound } from '~/server/media';
+import { mediaForbidden, mediaNotFound, storedResponse } from '~/server/media';
+import { mediaStore } from '~/server/media-store';
 import { relativeTime } from '~/lib/dates';
 import { findChapter, chapterSurroundings, chapterPageRows, pageMediaKey } from '~/features/catalog/index.server';
 import { chapterAccessFor, mayReadChapter, type Balances } from '~/features/wallet/index.server';
@@ -295,9 +296,10 @@ export async function chapterPageResponse(db: DB, url: URL, request: Request, vi
   const width = renditionWidth(url.searchParams.get('w'));
   if (width === undefined) return mediaNotFound();
   const key = await pageMediaKey(db, e4pid, position);
-  const original = key ? mediaFile(key) : null;
-  // A copy that cannot be made (a read-only media folder) gives the original: larger, never missing.
-  const file = original && key && width !== null ? ((await renditionFile(key, original, width)) ?? original) : original;
+  const store = mediaStore();
+  const original = key ? await store.stat(key) : null;
+  // A copy that cannot be made (a read-only store) gives the original: larger, never missing.
+  const file = original && width !== null ? ((await renditionFile(original, width, store)) ?? original) : original;
   if (!file) return mediaNotFound();
   const headers = new Headers({
     'Content-Type': 'image/webp',
@@ -305,5 +307,5 @@ export async function chapterPageResponse(db: DB, url: URL, request: Request, vi
     'Cross-Origin-Resource-Policy': 'same-site',
     'X-Robots-Tag': 'noindex',
   });
-  return fileResponse(file, headers, request.method);
+  return (await storedResponse(file.key, headers, request.method, store)) ?? mediaNotFound();
 }

@@ -4,7 +4,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renditionFile, renditionWidth } from './renditions.server';
-import type { MediaFile } from '~/server/media';
+import type { StoredMedia } from '~/server/media';
+import { DiskMediaStore } from '~/server/media-store';
 
 describe('renditionWidth', () => {
   it('is null without w (the original) and the width for a copy the server makes', () => {
@@ -20,7 +21,9 @@ describe('renditionWidth', () => {
 
 describe('renditionFile', () => {
   let root: string;
-  let original: MediaFile;
+  let store: DiskMediaStore;
+  let original: StoredMedia;
+  const fileOf = (m: StoredMedia) => path.join(root, ...m.key.split('/'));
   const key = 'pool/manga/page-00.webp';
 
   beforeAll(async () => {
@@ -32,38 +35,39 @@ describe('renditionFile', () => {
     for (let i = 0; i < raw.length; i++) raw[i] = (i * 2654435761) >>> 24;
     await sharp(raw, { raw: { width: 900, height: 1350, channels: 3 } }).webp({ quality: 80 }).toFile(file);
     const stat = fs.statSync(file);
-    original = { file, size: stat.size, mtimeMs: stat.mtimeMs };
+    original = { key, size: stat.size, mtimeMs: stat.mtimeMs };
+    store = new DiskMediaStore(root);
   });
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
   it('makes a copy as wide as asked, keeping the proportions, smaller than the original', async () => {
-    const copy = (await renditionFile(key, original, 720, root))!;
-    const meta = await sharp(copy.file).metadata();
+    const copy = (await renditionFile(original, 720, store))!;
+    const meta = await sharp(fileOf(copy)).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['webp', 720, 1080]);
     expect(copy.size).toBeLessThan(original.size);
-    expect(copy.file.startsWith(path.join(root, '.renditions', 'w720') + path.sep)).toBe(true);
+    expect(copy.key).toBe(`.renditions/w720/${key}`);
   });
 
   it('makes it once, however many ask at the same time, and keeps it', async () => {
-    const copies = await Promise.all(Array.from({ length: 8 }, () => renditionFile(key, original, 480, root)));
-    expect(new Set(copies.map((c) => c!.file)).size).toBe(1);
-    const before = fs.statSync(copies[0]!.file).mtimeMs;
-    expect((await renditionFile(key, original, 480, root))!.mtimeMs).toBe(before);
-    expect(fs.readdirSync(path.dirname(copies[0]!.file)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    const copies = await Promise.all(Array.from({ length: 8 }, () => renditionFile(original, 480, store)));
+    expect(new Set(copies.map((c) => c!.key)).size).toBe(1);
+    const before = fs.statSync(fileOf(copies[0]!)).mtimeMs;
+    expect((await renditionFile(original, 480, store))!.mtimeMs).toBe(before);
+    expect(fs.readdirSync(path.dirname(fileOf(copies[0]!))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
   it('makes it again when the original is newer', async () => {
-    const copy = (await renditionFile(key, original, 480, root))!;
+    const copy = (await renditionFile(original, 480, store))!;
     const newer = { ...original, mtimeMs: copy.mtimeMs + 1000 };
-    const again = (await renditionFile(key, newer, 480, root))!;
+    const again = (await renditionFile(newer, 480, store))!;
     expect(again.mtimeMs).toBeGreaterThanOrEqual(copy.mtimeMs);
-    expect(fs.statSync(again.file).mtimeMs).toBeGreaterThanOrEqual(copy.mtimeMs);
+    expect(fs.statSync(fileOf(again)).mtimeMs).toBeGreaterThanOrEqual(copy.mtimeMs);
   });
 
   it('gives null for an original that is not an image', async () => {
     const bad = path.join(root, 'pool', 'bad.webp');
     fs.writeFileSync(bad, 'not an image');
     const stat = fs.statSync(bad);
-    expect(await renditionFile('pool/bad.webp', { file: bad, size: stat.size, mtimeMs: stat.mtimeMs }, 720, root)).toBeNull();
+    expect(await renditionFile({ key: 'pool/bad.webp', size: stat.size, mtimeMs: stat.mtimeMs }, 720, store)).toBeNull();
   });
 });

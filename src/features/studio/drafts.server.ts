@@ -1,10 +1,12 @@
 /**
  * Chapter drafts (issue 27, docs/staff.md "Chapter uploads"): upload sessions that staff with
  * `content` fill with pages, reorder, correct and then publish. A draft is rows in
- * `chapter_drafts`/`chapter_draft_pages` and files in MEDIA_DIR/.staging/{draft id}/, a folder
- * no media route serves; readers cannot reach either. Every change writes its audit record in
- * its own transaction; files are moved in before the commit and removed again if it fails, and
- * removed from disk only after the rows that named them are gone.
+ * `chapter_drafts`/`chapter_draft_pages` and objects under `.staging/{draft id}/` in the media
+ * store (MEDIA_DIR or the bucket), a folder no media route serves; readers cannot reach either.
+ * Uploads arrive in work folders on this machine's disk (MEDIA_DIR/.staging/work-…) and are
+ * then put into the store. Every change writes its audit record in its own transaction; files
+ * are put in before the commit and removed again if it fails, and removed from the store only
+ * after the rows that named them are gone.
  */
 import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
@@ -12,7 +14,8 @@ import path from 'node:path';
 import { writeTransaction, type DB } from '~/server/db';
 import { writeAudit, commandLineActor, type AuditActor } from '~/server/audit';
 import { config } from '~/server/config.mjs';
-import { mediaFile, type MediaFile } from '~/server/media';
+import type { StoredMedia } from '~/server/media';
+import { mediaStore, type MediaStore } from '~/server/media-store';
 import { bodyErrorKey, readFileUpload, type UploadedFile } from '~/server/body';
 import type { MessageKey, Values } from '~/lib/i18n';
 import { stageUpload, type StagedPage } from './uploads.server';
@@ -55,34 +58,30 @@ export type DraftUploadResult =
 
 type Actor = AuditActor & { userId: number };
 
-async function moveIn(pages: readonly StagedPage[], draftId: number, mediaDir: string, moved: string[]): Promise<string[]> {
-  const dir = path.join(stagingRoot(mediaDir), String(draftId));
-  await fsp.mkdir(dir, { recursive: true });
+/** A draft's folder in the store. */
+const draftFolder = (draftId: number) => `${STAGING_DIR}/${draftId}/`;
+
+async function moveIn(pages: readonly StagedPage[], draftId: number, store: MediaStore, moved: string[]): Promise<string[]> {
   const keys: string[] = [];
   for (const page of pages) {
-    const name = `${crypto.randomBytes(8).toString('hex')}.${page.ext}`;
-    const dest = path.join(dir, name);
-    await fsp.rename(page.file, dest);
-    moved.push(dest);
-    keys.push(`${STAGING_DIR}/${draftId}/${name}`);
+    const key = `${draftFolder(draftId)}${crypto.randomBytes(8).toString('hex')}.${page.ext}`;
+    await store.putFile(key, page.file);
+    moved.push(key);
+    keys.push(key);
   }
   return keys;
 }
 
-async function removeFiles(files: readonly string[]): Promise<void> {
-  await Promise.all(files.map((f) => fsp.rm(f, { force: true })));
-}
-
-function keyFile(key: string, mediaDir: string): string {
-  return path.join(mediaDir, ...key.split('/'));
+async function removeFiles(store: MediaStore, keys: readonly string[]): Promise<void> {
+  await Promise.all(keys.map((k) => store.remove(k)));
 }
 
 /**
  * A new draft of a chapter of `seriesId` from an upload (`files`, in `workDir`, which is removed
  * whatever happens). A blank number or title is taken from the archive's ComicInfo.xml.
  */
-export async function createDraft(db: DB, input: { seriesId: number; fields: DraftFields; files: UploadedFile[]; workDir: string; actor: Actor; mediaDir?: string }, now: number): Promise<DraftUploadResult> {
-  const mediaDir = input.mediaDir ?? config.mediaDir;
+export async function createDraft(db: DB, input: { seriesId: number; fields: DraftFields; files: UploadedFile[]; workDir: string; actor: Actor; store?: MediaStore }, now: number): Promise<DraftUploadResult> {
+  const store = input.store ?? mediaStore();
   try {
     const series = await repo.seriesName(db, input.seriesId);
     if (series === undefined) return { ok: false, kind: 'field', error: 'series' };
@@ -103,7 +102,7 @@ export async function createDraft(db: DB, input: { seriesId: number; fields: Dra
       draftId = await writeTransaction(db, async (tx) => {
         const id = await repo.insertDraft(tx, { series_id: input.seriesId, language: input.fields.language, number, title, subtitle: input.fields.subtitle, created_by: input.actor.userId, created_at: now, updated_at: now });
         draftId = id;
-        const keys = await moveIn(pages, id, mediaDir, moved);
+        const keys = await moveIn(pages, id, store, moved);
         await repo.insertDraftPages(tx, pages.map((p, i) => ({ draft_id: id, position: i + 1, media_key: keys[i]!, width: p.width, height: p.height, original_name: p.name, bytes: p.bytes })));
         const bytes = pages.reduce((n, p) => n + p.bytes, 0);
         await writeAudit(tx, input.actor, { action: 'chapter_draft.create', object: { table: 'chapter_drafts', id }, before: null, after: { series_id: input.seriesId, language: input.fields.language, number, title, subtitle: input.fields.subtitle, pages: pages.length, bytes } }, now);
@@ -111,8 +110,8 @@ export async function createDraft(db: DB, input: { seriesId: number; fields: Dra
       });
       return { ok: true, id: draftId, pages: pages.length };
     } catch (error) {
-      await removeFiles(moved);
-      if (draftId) await fsp.rm(path.join(stagingRoot(mediaDir), String(draftId)), { recursive: true, force: true }).catch(() => {});
+      await removeFiles(store, moved);
+      if (draftId) await store.removeFolder(draftFolder(draftId)).catch(() => {});
       throw error;
     }
   } finally {
@@ -124,8 +123,8 @@ export async function createDraft(db: DB, input: { seriesId: number; fields: Dra
  * More pages for a draft, after its last page; or, with `replace`, one image in place of that
  * page. `workDir` is removed whatever happens.
  */
-export async function addDraftPages(db: DB, input: { draftId: number; replace: number | null; files: UploadedFile[]; workDir: string; actor: Actor; mediaDir?: string }, now: number): Promise<DraftUploadResult> {
-  const mediaDir = input.mediaDir ?? config.mediaDir;
+export async function addDraftPages(db: DB, input: { draftId: number; replace: number | null; files: UploadedFile[]; workDir: string; actor: Actor; store?: MediaStore }, now: number): Promise<DraftUploadResult> {
+  const store = input.store ?? mediaStore();
   const replaced: string[] = [];
   try {
     const draft = await repo.draftById(db, input.draftId);
@@ -147,7 +146,7 @@ export async function addDraftPages(db: DB, input: { draftId: number; replace: n
     const moved: string[] = [];
     try {
       await writeTransaction(db, async (tx) => {
-        const keys = await moveIn(staged.pages, draft.id, mediaDir, moved);
+        const keys = await moveIn(staged.pages, draft.id, store, moved);
         if (old) {
           const p = staged.pages[0]!;
           await repo.replaceDraftPage(tx, draft.id, old.position, { media_key: keys[0]!, width: p.width, height: p.height, original_name: p.name, bytes: p.bytes });
@@ -160,14 +159,14 @@ export async function addDraftPages(db: DB, input: { draftId: number; replace: n
         await repo.touchDraft(tx, draft.id, now);
       });
     } catch (error) {
-      await removeFiles(moved);
+      await removeFiles(store, moved);
       throw error;
     }
-    if (old) replaced.push(keyFile(old.media_key, mediaDir));
+    if (old) replaced.push(old.media_key);
     return { ok: true, id: draft.id, pages: staged.pages.length };
   } finally {
     await fsp.rm(input.workDir, { recursive: true, force: true });
-    await removeFiles(replaced);
+    await removeFiles(store, replaced);
   }
 }
 
@@ -183,8 +182,8 @@ export type DraftEdit =
 export type DraftEditResult = { ok: true; outcome: 'moved' | 'deleted' | 'saved' | 'discarded' | 'unchanged'; seriesId: number } | { ok: false; error: 'missing' | 'number' };
 
 /** One change to a draft from its page's forms, with its audit record. */
-export async function editDraft(db: DB, input: { draftId: number; edit: DraftEdit; actor: Actor; mediaDir?: string }, now: number): Promise<DraftEditResult> {
-  const mediaDir = input.mediaDir ?? config.mediaDir;
+export async function editDraft(db: DB, input: { draftId: number; edit: DraftEdit; actor: Actor; store?: MediaStore }, now: number): Promise<DraftEditResult> {
+  const store = input.store ?? mediaStore();
   const { edit, actor } = input;
   const draft = await repo.draftById(db, input.draftId);
   if (!draft) return { ok: false, error: 'missing' };
@@ -213,7 +212,7 @@ export async function editDraft(db: DB, input: { draftId: number; edit: DraftEdi
       await repo.touchDraft(tx, draft.id, now);
       await writeAudit(tx, actor, { action: 'chapter_draft.page_delete', object, before: { position: page.position, name: page.original_name, bytes: page.bytes }, after: { pages: pages.length - 1 } }, now);
     });
-    await removeFiles([keyFile(page.media_key, mediaDir)]);
+    await removeFiles(store, [page.media_key]);
     return { ok: true, outcome: 'deleted', seriesId: draft.series_id };
   }
   if (edit.action === 'fields') {
@@ -228,16 +227,16 @@ export async function editDraft(db: DB, input: { draftId: number; edit: DraftEdi
     });
     return { ok: true, outcome: 'saved', seriesId: draft.series_id };
   }
-  await discard(db, draft, pages, actor, 'chapter_draft.discard', now, mediaDir);
+  await discard(db, draft, pages, actor, 'chapter_draft.discard', now, store);
   return { ok: true, outcome: 'discarded', seriesId: draft.series_id };
 }
 
-async function discard(db: DB, draft: { id: number; series_id: number; number: number }, pages: readonly repo.DraftPageRow[], actor: AuditActor, action: string, now: number, mediaDir: string): Promise<void> {
+async function discard(db: DB, draft: { id: number; series_id: number; number: number }, pages: readonly repo.DraftPageRow[], actor: AuditActor, action: string, now: number, store: MediaStore): Promise<void> {
   await writeTransaction(db, async (tx) => {
     await repo.deleteDraft(tx, draft.id);
     await writeAudit(tx, actor, { action, object: { table: 'chapter_drafts', id: draft.id }, before: { series_id: draft.series_id, number: draft.number, pages: pages.length }, after: null }, now);
   });
-  await fsp.rm(path.join(stagingRoot(mediaDir), String(draft.id)), { recursive: true, force: true });
+  await store.removeFolder(draftFolder(draft.id));
 }
 
 export interface DraftView {
@@ -254,10 +253,10 @@ export async function draftView(db: DB, id: number): Promise<DraftView | null> {
 }
 
 /** A draft page's file, for the studio's own image route (never a public media route). */
-export async function draftPageFile(db: DB, draftId: number, position: number, mediaDir: string = config.mediaDir): Promise<MediaFile | null> {
+export async function draftPageFile(db: DB, draftId: number, position: number, store: MediaStore = mediaStore()): Promise<StoredMedia | null> {
   const page = (await repo.draftPages(db, draftId)).find((p) => p.position === position);
-  if (!page || !page.media_key.startsWith(`${STAGING_DIR}/${draftId}/`)) return null;
-  return mediaFile(page.media_key, mediaDir);
+  if (!page || !page.media_key.startsWith(draftFolder(draftId))) return null;
+  return store.stat(page.media_key);
 }
 
 export async function seriesForNewChapter(db: DB, seriesId: number): Promise<{ id: number; name: string; drafts: Awaited<ReturnType<typeof repo.draftsOfSeries>> } | null> {
@@ -269,13 +268,14 @@ export async function seriesForNewChapter(db: DB, seriesId: number): Promise<{ i
 /**
  * The clean-up (`npm run studio -- cleanup-drafts`, docs/operations.md): drafts untouched for
  * a week go, with an audit record each (the command line as actor); then staging folders no
- * draft owns, and work folders older than a day (an upload a crash interrupted).
+ * draft owns, and work folders older than a day (an upload a crash interrupted). Work folders are
+ * on this machine's disk; with a bucket, the drafts' folders are in the bucket.
  */
-export async function cleanupDrafts(db: DB, now: number, mediaDir: string = config.mediaDir): Promise<{ drafts: number; folders: number }> {
+export async function cleanupDrafts(db: DB, now: number, mediaDir: string = config.mediaDir, store: MediaStore = mediaStore()): Promise<{ drafts: number; folders: number }> {
   const stale = await repo.staleDrafts(db, now - DRAFT_TTL_SECONDS);
-  for (const draft of stale) await discard(db, draft, await repo.draftPages(db, draft.id), commandLineActor('content'), 'chapter_draft.expire', now, mediaDir);
+  for (const draft of stale) await discard(db, draft, await repo.draftPages(db, draft.id), commandLineActor('content'), 'chapter_draft.expire', now, store);
   const root = stagingRoot(mediaDir);
-  let folders = 0;
+  let folders = store.kind === 'disk' ? 0 : await cleanupBucketStaging(db, now, store);
   let entries: import('node:fs').Dirent[] = [];
   try {
     entries = await fsp.readdir(root, { withFileTypes: true });
@@ -289,7 +289,7 @@ export async function cleanupDrafts(db: DB, now: number, mediaDir: string = conf
     // whose row is not committed yet.
     const age = now - (await fsp.stat(full)).mtimeMs / 1000;
     let remove = false;
-    if (/^\d{1,12}$/.test(entry.name)) remove = !owned.has(Number(entry.name)) && age > 60 * 60;
+    if (/^\d{1,12}$/.test(entry.name)) remove = store.kind === 'disk' && !owned.has(Number(entry.name)) && age > 60 * 60;
     else if (entry.name.startsWith('work-')) remove = age > WORK_TTL_SECONDS;
     if (remove) {
       await fsp.rm(full, { recursive: true, force: true });
@@ -297,6 +297,23 @@ export async function cleanupDrafts(db: DB, now: number, mediaDir: string = conf
     }
   }
   return { drafts: stale.length, folders };
+}
+
+/** The bucket's staging folders no draft owns, by their newest object (the same hour's grace as on disk). */
+async function cleanupBucketStaging(db: DB, now: number, store: MediaStore): Promise<number> {
+  const newest = new Map<number, number>();
+  for await (const o of store.list(`${STAGING_DIR}/`)) {
+    const id = /^\.staging\/(\d{1,12})\//.exec(o.key)?.[1];
+    if (id) newest.set(Number(id), Math.max(newest.get(Number(id)) ?? 0, o.mtimeMs));
+  }
+  const owned = await repo.allDraftIds(db);
+  let folders = 0;
+  for (const [id, mtimeMs] of newest) {
+    if (owned.has(id) || now - mtimeMs / 1000 <= 60 * 60) continue;
+    await store.removeFolder(draftFolder(id));
+    folders++;
+  }
+  return folders;
 }
 
 /** What an upload route answers: the draft, or a status with its message (and the form's values, to show it again). */
@@ -340,7 +357,7 @@ export async function uploadNewDraft(db: DB, request: Request, actor: Actor, now
     await fsp.rm(got.workDir, { recursive: true, force: true });
     return refusedBy({ ok: false, kind: 'field', error: seriesId === null ? 'series' : (fields as { error: DraftFieldError }).error }, got.form);
   }
-  const result = await createDraft(db, { seriesId, fields: fields.value, files: got.files, workDir: got.workDir, actor, mediaDir }, now);
+  const result = await createDraft(db, { seriesId, fields: fields.value, files: got.files, workDir: got.workDir, actor }, now);
   return result.ok ? result : refusedBy(result, got.form);
 }
 
@@ -354,11 +371,11 @@ export async function uploadDraftPages(db: DB, draftId: number, request: Request
     await fsp.rm(got.workDir, { recursive: true, force: true });
     return refusedBy({ ok: false, kind: 'missing' }, got.form);
   }
-  const result = await addDraftPages(db, { draftId, replace, files: got.files, workDir: got.workDir, actor, mediaDir }, now);
+  const result = await addDraftPages(db, { draftId, replace, files: got.files, workDir: got.workDir, actor }, now);
   return result.ok ? { ...result, replaced: replace !== null } : refusedBy(result, got.form);
 }
 
-/** Where a published chapter's pages live in MEDIA_DIR: not under a public prefix, so only the reader's signed URLs serve them. */
+/** Where a published chapter's pages live in the store: not under a public prefix, so only the reader's signed URLs serve them. */
 export function publishedPageKey(e4pid: string, position: number, ext: string): string {
   return `chapters/${e4pid.toLowerCase()}/${String(position + 1).padStart(3, '0')}-${crypto.randomBytes(4).toString('hex')}.${ext}`;
 }
@@ -385,8 +402,8 @@ export type PublishResult =
  * recomputed at once for a chapter out now (a scheduled one is counted by the release check at
  * its time), and the caches and page cache are emptied.
  */
-export async function publishDraft(db: DB, input: { draftId: number; publish: PublishFields; actor: Actor; mediaDir?: string }, now: number): Promise<PublishResult> {
-  const mediaDir = input.mediaDir ?? config.mediaDir;
+export async function publishDraft(db: DB, input: { draftId: number; publish: PublishFields; actor: Actor; store?: MediaStore }, now: number): Promise<PublishResult> {
+  const store = input.store ?? mediaStore();
   const { publish } = input;
   const draft = await repo.draftById(db, input.draftId);
   if (!draft) return { ok: false, error: 'missing' };
@@ -401,17 +418,15 @@ export async function publishDraft(db: DB, input: { draftId: number; publish: Pu
   const keys = pages.map((p, i) => publishedPageKey(e4pid, i, p.media_key.split('.').at(-1)!));
   const thumbnail = `pool/thumbs/${e4pid.toLowerCase()}.webp`;
   try {
-    await fsp.mkdir(path.join(mediaDir, 'chapters', e4pid.toLowerCase()), { recursive: true });
     for (const [i, page] of pages.entries()) {
-      const dest = keyFile(keys[i]!, mediaDir);
-      // A hard link: instant and no second copy; the staging name goes with the draft.
-      await fsp.link(keyFile(page.media_key, mediaDir), dest).catch(() => fsp.copyFile(keyFile(page.media_key, mediaDir), dest));
-      made.push(dest);
+      // A hard link on disk, a server-side copy in a bucket; the staging name goes with the draft.
+      await store.copy(page.media_key, keys[i]!);
+      made.push(keys[i]!);
     }
-    const thumbFile = keyFile(thumbnail, mediaDir);
-    await fsp.mkdir(path.dirname(thumbFile), { recursive: true });
-    await sharp(keyFile(pages[0]!.media_key, mediaDir), { limitInputPixels: 10_000 * 10_000 }).resize({ width: 175, height: 250, fit: 'cover', position: 'top' }).webp({ quality: 70 }).toFile(thumbFile);
-    made.push(thumbFile);
+    const first = await store.bytes(pages[0]!.media_key);
+    if (!first) throw new Error(`draft ${draft.id}'s first page is missing from the media store`);
+    await store.put(thumbnail, await sharp(first, { limitInputPixels: 10_000 * 10_000 }).resize({ width: 175, height: 250, fit: 'cover', position: 'top' }).webp({ quality: 70 }).toBuffer(), 'image/webp');
+    made.push(thumbnail);
     const chapterId = await writeTransaction(db, async (tx) => {
       await repo.ensureSeriesLanguage(tx, draft.series_id, draft.language, siteIdForLanguage(draft.language));
       const flags = publish.flags;
@@ -431,12 +446,12 @@ export async function publishDraft(db: DB, input: { draftId: number; publish: Pu
       }, now);
       return id;
     });
-    await fsp.rm(path.join(stagingRoot(mediaDir), String(draft.id)), { recursive: true, force: true });
+    await store.removeFolder(draftFolder(draft.id));
     if (releasedAt <= now) await refreshReleasedSeries(db, releasedAt - 1, now);
     catalogChanged();
     return { ok: true, chapterId, e4pid, seriesId: draft.series_id, releasedAt };
   } catch (error) {
-    await removeFiles(made);
+    await removeFiles(store, made);
     throw error;
   }
 }

@@ -7,7 +7,7 @@ import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
 import { requireCapability } from '~/server/staff';
 import { parseId } from '~/lib/params';
-import { fileResponse, imageType, mediaNotFound } from '~/server/media';
+import { imageType, mediaNotFound, storedResponse } from '~/server/media';
 import { draftPageFile } from '~/features/studio/index.server';
 
 export const GET: APIRoute = async (ctx) => {
@@ -17,6 +17,6 @@ export const GET: APIRoute = async (ctx) => {
   const position = parseId(ctx.params.position);
   const file = id === null || position === null ? null : await draftPageFile(await getDb(), id, position);
   if (!file) return mediaNotFound();
-  const headers = new Headers({ 'Content-Type': imageType(file.file) ?? 'application/octet-stream', 'Cache-Control': 'private, no-store', 'X-Content-Type-Options': 'nosniff' });
-  return fileResponse(file, headers, ctx.request.method);
+  const headers = new Headers({ 'Content-Type': imageType(file.key) ?? 'application/octet-stream', 'Cache-Control': 'private, no-store', 'X-Content-Type-Options': 'nosniff' });
+  return (await storedResponse(file.key, headers, ctx.request.method)) ?? mediaNotFound();
 };
