@@ -164,7 +164,8 @@ export function episodeJson(series: SeriesRow, c: ChapterRow, pricing: EpisodePr
     icon: access.state === 'scheduled' ? 'CLOCK' : access.readable ? 'NONE' : 'KEY',
     label: null,
     owned: access.reason === 'owned',
-    rental: rental ? { created_at: iso(rental.created_at), expires_at: iso(rental.expires_at) } : null,
+    // The rental period (spec section 3): the rented chapter's e4pid with its window.
+    rental: rental ? { e4pid: c.e4pid, created_at: iso(rental.created_at), expires_at: iso(rental.expires_at) } : null,
     subscribed: access.reason === 'subscription',
     bonus: access.bonus,
     readingProgress: null as { completed: boolean; completion: number } | null,
