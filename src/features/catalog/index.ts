@@ -15,3 +15,4 @@ export {
   type Balances as PricingBalances, type ChapterAccess, type ClosedReason, type ReaderEntitlements, type Rental,
 } from './pricing';
 export { firstLanguage, localizeRow } from './texts';
+export { HINT_ICON_PATHS, type HintIcon, isHintIcon } from './hints';

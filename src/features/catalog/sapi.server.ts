@@ -7,7 +7,8 @@ import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
 import { PAGE_SIZE, MAX_PAGE, type Order } from './listing';
 import { querySeries, type ListingItem } from './listing.server';
-import { findSeriesByE4pid, seriesLanguages, seriesPeople, seriesTags } from './repository.server';
+import { findSeriesByE4pid, seriesLanguages } from './repository.server';
+import { comicJson } from './api.server';
 import { parseImages, type SeriesImages } from './images';
 import { seriesPath, mediaUrl, sapiComicsPath } from '~/lib/paths';
 import type { Format } from './rules';
@@ -31,33 +32,11 @@ export interface SapiComic {
   cover: string | null;
 }
 
-export interface SapiPerson {
-  id: number;
-  name: string;
-  alt: string | null;
-}
-
-export interface SapiTag {
-  id: number;
-  slug: string;
-  name: string;
-  description: string;
-  color: string;
-  is_primary: boolean;
-  icon: string;
-}
-
-export interface SapiComicDetail extends SapiComic {
-  description: string;
-  excerpt: string;
-  authors: SapiPerson[];
-  artists: SapiPerson[];
-  tags: SapiTag[];
-  update_status: string;
-  chapter_count: number;
+/** The spec's comic (section 3, as `/api/comic.public/` has it) plus the list's fields and the series' languages. */
+export type SapiComicDetail = Awaited<ReturnType<typeof comicJson>> & Pick<SapiComic, 'thumbnail' | 'cover'> & {
   /** Content language codes the series has (e.g. ["en", "pt-br"]). */
   languages: string[];
-}
+};
 
 export interface SapiPage {
   results: SapiComic[];
@@ -128,29 +107,10 @@ export async function sapiComicDetail(db: DB, e4pid: string, opts: { site: Site;
   const found = await findSeriesByE4pid(db, e4pid);
   const row = found && (await seriesLocalizer(db, opts.site.language))(found);
   if (!row || row.state === 'BLOCKED') return null;
-  const id = Number(row.id);
-  const [people, tags, languages] = await Promise.all([seriesPeople(db, id), seriesTags(db, id), seriesLanguages(db, id)]);
-  const person = (p: (typeof people)[number]): SapiPerson => ({ id: Number(p.id), name: p.name, alt: p.alt });
+  const [comic, languages] = await Promise.all([comicJson(db, row, (path) => absolute(opts.origin, path), opts.site), seriesLanguages(db, Number(row.id))]);
   return {
-    ...toComic(
-      { e4pid: row.e4pid, lastUpdated: Number(row.last_updated), name: row.name, slug: row.slug, format: row.format, color: row.color, images: parseImages(row.images) },
-      opts.origin,
-    ),
-    description: row.description,
-    excerpt: row.excerpt,
-    authors: people.filter((p) => p.role === 'author').map(person),
-    artists: people.filter((p) => p.role === 'artist').map(person),
-    tags: tags.map((t) => ({
-      id: Number(t.id),
-      slug: t.slug,
-      name: opts.site.locale === 'pt-BR' ? t.name_pt || t.name : t.name,
-      description: t.description,
-      color: t.color,
-      is_primary: Number(t.is_primary) === 1,
-      icon: t.icon,
-    })),
-    update_status: row.update_status,
-    chapter_count: Number(row.chapter_count),
+    ...toComic({ e4pid: row.e4pid, lastUpdated: Number(row.last_updated), name: row.name, slug: row.slug, format: row.format, color: row.color, images: parseImages(row.images) }, opts.origin),
+    ...comic,
     languages: languages.map((l) => l.language),
   };
 }
