@@ -399,6 +399,39 @@ describe.each(selectedDialects())('%s', (dialect) => {
       expect(comic).toMatchObject(v2);
     });
 
+    it('every image URL the comic APIs return answers 200 with an image, for a sample of series on both sites', async () => {
+      /** Every string in a JSON answer that is one of this server's /media/ URLs. */
+      const mediaUrls = (v: unknown, out: Set<string>): Set<string> => {
+        if (typeof v === 'string' && /^https?:\/\/[^/]+\/media\//.test(v)) out.add(v);
+        else if (Array.isArray(v)) for (const x of v) mediaUrls(x, out);
+        else if (v && typeof v === 'object') for (const x of Object.values(v)) mediaUrls(x, out);
+        return out;
+      };
+      for (const [site, language] of [['en', 'en'], ['br', 'pt-br']] as const) {
+        const json = async (p: string) => {
+          const res = await server.request(p, { site });
+          expect(res.status, p).toBe(200);
+          return res.json();
+        };
+        const list = await json('/sapi/comics/?limit=100');
+        const urls = mediaUrls(list, new Set());
+        // Four series spread over the catalogue: every image kind of each, its publisher's logo, chapter thumbnails, similar series.
+        const results = list.results as { e4pid: string }[];
+        for (const c of [0, 1, Math.floor(results.length / 2), results.length - 1].map((i) => results[i]!)) {
+          mediaUrls(await json(`/sapi/comics/${c.e4pid}/`), urls);
+          mediaUrls(await json(`/api/comic.public/${c.e4pid}`), urls);
+          mediaUrls(await json(`/api/comic.public/${c.e4pid}/episodes?language=${language}`), urls);
+        }
+        expect([...urls].some((u) => u.endsWith('/preview.webp')), 'the sample has previews').toBe(true);
+        for (const u of urls) {
+          const url = new URL(u);
+          const res = await server.request(url.pathname + url.search, { site });
+          expect(res.status, u).toBe(200);
+          expect(res.headers['content-type'], u).toMatch(/^image\//);
+        }
+      }
+    });
+
     it('returns the public comic by id and by e4pid on /api/comic.public/', async () => {
       for (const ref of [String(english.id), english.e4pid]) {
         const res = await server.request(`/api/comic.public/${ref}`);
