@@ -83,7 +83,6 @@ export type SeriesImageKind =
 /** The `images` JSON of a series whose art set is `artSlug` (its own slug for demo series). */
 export function seriesImages(artSlug: string, format: Format): Record<SeriesImageKind, string> {
   const dir = `series/${artSlug}`;
-  const pool = poolPages(format).filter((p) => p.width < p.height * 1.2);
   return {
     cover: `${dir}/cover-350.webp`,
     full_cover: `${dir}/cover-700.webp`,
@@ -93,13 +92,21 @@ export function seriesImages(artSlug: string, format: Format): Record<SeriesImag
     thumbnail_70: `${dir}/thumb-70.webp`,
     banner: `${dir}/banner.webp`,
     showcase: `${dir}/showcase.webp`,
-    preview: pool[hashString(artSlug) % pool.length]!.key,
+    // Its own public file (a page-sized teaser drawn like one of the pool's pages): pool pages are
+    // chapter pages, served only behind signed URLs, so a key there answered 404 (issue 30).
+    preview: `${dir}/preview.webp`,
     wallpaper: `${dir}/wallpaper.webp`,
     logo: `${dir}/logo.webp`,
   };
 }
 
 const SPREADS = new Set([11, 20]);
+
+/** The pool page a series' preview is drawn like (a single page, never a spread), by its art slug. */
+function previewPage(artSlug: string, format: Format): { index: number; width: number; height: number } {
+  const pages = poolPages(format).map((p, index) => ({ ...p, index })).filter((p) => p.width < p.height * 1.2);
+  return pages[hashString(artSlug) % pages.length]!;
+}
 
 /** The page pool of a format, in order; sizes are fixed so rows can be built without rendering. */
 export function poolPages(format: Format): PoolImage[] {
@@ -588,6 +595,14 @@ function seriesJobs(spec: SeriesArtSpec): Job[] {
     { keys: [k.wallpaper], run: async () => [await svgToWebp(wideSvg(spec, 1280, 400, 'wallpaper'))] },
     { keys: [k.banner], run: async () => [await svgToWebp(wideSvg(spec, 726, 192, 'banner'), 363, 96)] },
     { keys: [k.logo], run: async () => [await svgToWebp(logoSvg(spec))] },
+    {
+      keys: [k.preview],
+      run: async () => {
+        const pg = previewPage(spec.slug, spec.format);
+        const svg = spec.format === 'WEBTOON' ? webtoonSvg(pg.index) : comicPageSvg(spec.format, pg.index, pg.width, pg.height);
+        return [await svgToWebp(svg, pg.width / 2, pg.height / 2)];
+      },
+    },
   ];
 }
 

@@ -9,6 +9,13 @@ import { PT_DESCRIPTIONS, PT_NAME_FORMATS } from './catalog-pt';
 import { type Format, type PoolImage, type SeriesArtSpec, poolPages, poolThumbs, seriesImages } from './art';
 import { KEYWORDS, PUBLISHERS, type SeriesDef, TAGS, type UpdateStatus } from './catalog';
 import { Rng } from './prng';
+import { isHintIcon } from '~/features/catalog';
+
+/** A series' hints, each icon checked against the one list (a typo fails the seed, not the page). */
+function checkedHints(def: SeriesDef): NonNullable<SeriesDef['hints']> {
+  for (const h of def.hints ?? []) if (!isHintIcon(h.icon)) throw new Error(`seed: series ${def.name}: hint icon ${String(h.icon)} is not a hint icon`);
+  return def.hints ?? [];
+}
 
 export const DAY = 86400;
 export const HOUR = 3600;
@@ -505,7 +512,7 @@ export function buildDemoSeries(def: SeriesDef, ctx: BuildContext): { series: Bu
     copyright: `© ${year} ${def.author} / ${pub.name}`,
     cover_copyright: rng.chance(0.3) ? `Cover art © ${year} ${artist}` : null,
     chapter_copyright: rng.chance(0.2) ? `© ${year} ${pub.name}. ${ptOnly ? 'Todos os direitos reservados.' : 'All rights reserved.'}` : null,
-    hints: JSON.stringify(def.hints ?? []),
+    hints: JSON.stringify(checkedHints(def)),
     popularity: def.popularity ?? Math.round(100000 * rng.float() ** 2),
     created_at,
     modified_at,

@@ -5,6 +5,7 @@
  * popularity, prices) are derived from a seeded PRNG in build.ts.
  */
 import type { Format } from './art';
+import type { HintIcon } from '~/features/catalog';
 
 export type Lang = 'en' | 'pt' | 'both';
 
@@ -123,7 +124,8 @@ export interface SeriesDef {
   /** The newest chapters cost 10-15 keys. */
   premium?: boolean;
   campaign?: CampaignDef;
-  hints?: { text: string; icon: string }[];
+  /** Icons from the one closed list (src/features/catalog/hints.ts); the build refuses others. */
+  hints?: { text: string; icon: HintIcon }[];
   /** Chapters in Spanish (an extra language on neither site). */
   es?: number;
   ptLag?: number;

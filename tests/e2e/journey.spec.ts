@@ -118,12 +118,12 @@ for (const site of SITES) {
     await expect(end.getByText(new RegExp(`^${escapeRe(t('reader.endOfChapter', { chapter: '\u0000' })).replace('\u0000', '.+')}$`))).toBeVisible();
     await expect(page.getByRole('button', { name: t('reader.nextPage'), exact: true })).toBeDisabled();
 
-    // History: the series, its button naming the chapter to continue (or to read again when caught up).
+    // History: the series; the chapter is finished, so its button reads Read Again (spec section 4), then names the rule's chapter.
     await page.goto(url('/my/history/'));
     await expect(page.getByRole('heading', { level: 1, name: t('history.title') })).toBeVisible();
     const historyEntry = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: seriesName, exact: true }) });
     await expect(historyEntry).toHaveCount(1);
-    await expect(historyEntry.locator('a.history-action')).toHaveText(new RegExp(`^(${escapeRe(t('series.continueReading', { chapter: '\u0000' })).replace('\u0000', '.+')}|${escapeRe(t('continue.readAgain', { chapter: '\u0000' })).replace('\u0000', '.+')})$`));
+    await expect(historyEntry.locator('a.history-action')).toHaveText(new RegExp(`^${escapeRe(t('chapter.readAgain'))} .+$`));
     await expect(historyEntry.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
 
     // Favorites: the series with a last-read value.

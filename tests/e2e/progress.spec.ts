@@ -1,6 +1,6 @@
 /**
  * Reading progress as a reader sees it: a new reader reads a free chapter to its last page,
- * then finds the series in the reading history (continuing with the next chapter) and the chapter
+ * then finds the series in the reading history ("Read Again", linking the next chapter) and the chapter
  * row under "Read Again" on the series page.
  */
 import { DEMO } from '@db/seed/index';
@@ -30,8 +30,10 @@ test.describe('reading progress', () => {
     await page.goto('/my/history/');
     await expect(page.getByRole('heading', { level: 1, name: message('en', 'history.title') })).toBeVisible();
     const entry = page.locator('.history-item', { has: page.getByRole('link', { name: seriesName, exact: true }) });
-    // Chapter 1 finished: the entry goes on with the next chapter, named (the one continue rule).
-    await expect(entry.getByRole('link', { name: new RegExp(`^${message('en', 'series.continueReading', { chapter: '' }).trim()} `) })).toBeVisible();
+    // Chapter 1 finished: the entry reads Read Again (spec section 4) and goes on with the next chapter, named (the one continue rule).
+    const action = entry.getByRole('link', { name: new RegExp(`^${message('en', 'chapter.readAgain')} `) });
+    await expect(action).toBeVisible();
+    await expect(action).toHaveAttribute('href', /\/chapter-2\/$/);
     await expect(entry.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
 
     await page.goto(`/comics/${DEMO.readerManga}/`);

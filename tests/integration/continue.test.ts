@@ -7,6 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createReader, htmlText, message, selectedDialects, useServer, withDb, type Reader } from './harness';
 import { readerPath } from '~/lib/paths';
+import { DEMO } from '@db/seed/index';
 import { createT } from '~/lib/i18n';
 import { displayChapterName, type Format } from '~/features/catalog';
 
@@ -43,13 +44,13 @@ for (const dialect of selectedDialects()) {
       };
     };
 
-    /** Reads a chapter to its end the way the reader page does: its token, then a completed report. */
-    const finish = async (r: Reader, path: string, e4pid: string) => {
+    /** Reads a chapter the way the reader page does: its token, then a report (to its end unless `completion` says less). */
+    const finish = async (r: Reader, path: string, e4pid: string, completion = 100) => {
       const page = await server.request(path, { headers: { cookie: r.cookie } });
       expect(page.status).toBe(200);
       const token = /data-progress-token="([^"]+)"/.exec(page.text)![1]!;
       const res = await server.request('/api/progress/', {
-        method: 'POST', body: JSON.stringify({ e4pid, completion: 100, completed: true, progress_token: token, seq: 1 }),
+        method: 'POST', body: JSON.stringify({ e4pid, completion, completed: completion === 100, progress_token: token, seq: 1 }),
         headers: { 'content-type': 'application/json', origin: server.origin(), 'sec-fetch-site': 'same-origin', cookie: r.cookie },
       });
       expect(res.status, res.text).toBe(200);
@@ -83,8 +84,12 @@ for (const dialect of selectedDialects()) {
             const home = await get('/');
             const shelf = link(home.slice(home.indexOf('data-continue-shelf')), `data-continue="${second.e4pid}"`);
             const favorites = link(await get('/my/favorites/'), `data-continue="${second.e4pid}"`);
-            for (const [surface, found] of Object.entries({ seriesPage, history, shelf, favorites })) {
+            for (const [surface, found] of Object.entries({ seriesPage, favorites })) {
               expect(found, `${surface} links the chapter to continue`).toEqual({ href: second.path, text: label });
+            }
+            // History entries (the page and the home shelf) are chapter 1, finished: labelled by their state (spec section 4), linking the rule's chapter.
+            for (const [surface, found] of Object.entries({ history, shelf })) {
+              expect(found, `${surface} links the chapter to continue`).toEqual({ href: second.path, text: `${message(locale, 'chapter.readAgain')} ${name}` });
             }
             // Nothing still offers to reopen the finished chapter 1 as "the" chapter to continue.
             expect(htmlText(home)).not.toContain(message(locale, 'series.continueReading', { chapter: displayChapterName(createT(locale), locale, s, s.chapters[0]!.number) }));
@@ -104,6 +109,31 @@ for (const dialect of selectedDialects()) {
         });
       });
     }
+
+    it('history labels: finished Read Again, in progress Continue, caught up Read Again, on both sites and in Load more', async () => {
+      const chaptersOf = (slug: string) => withDb(server, (db) => db.selectFrom('series').innerJoin('chapters', 'chapters.series_id', 'series.id')
+        .select(['series.id', 'series.slug', 'series.format', 'series.chapter_name_format', 'chapters.e4pid', 'chapters.number'])
+        .where('series.slug', '=', slug).where('chapters.language', '=', 'en').where('chapters.released_at', '<=', Math.floor(Date.now() / 1000))
+        .orderBy('chapters.number').execute());
+      const r = await createReader(server, { name: 'Hana' });
+      // In progress: the webtoon's first episode at 40 %. Caught up: the comic's latest chapter finished.
+      const [webtoon, comic] = await Promise.all([chaptersOf(DEMO.readerWebtoon), chaptersOf(DEMO.readerComic)]);
+      const reading = webtoon[0]!;
+      const latest = comic[comic.length - 1]!;
+      const pathOf = (c: typeof latest) => readerPath(c, { e4pid: c.e4pid, number: Number(c.number), language: 'en' });
+      await finish(r, pathOf(reading), reading.e4pid, 40);
+      await finish(r, pathOf(latest), latest.e4pid);
+      for (const [site, locale] of [['en', 'en'], ['br', 'pt-BR']] as const) {
+        const html = (await server.request('/my/history/', { site, headers: { cookie: r.cookie } })).text;
+        const nameOf = (c: typeof latest) => displayChapterName(createT(locale), locale, c, Number(c.number));
+        expect(link(html, `data-continue="${reading.e4pid}"`)).toEqual({ href: pathOf(reading), text: `${message(locale, 'chapter.continue')} ${nameOf(reading)}` });
+        expect(link(html, `data-continue="${latest.e4pid}"`)).toEqual({ href: pathOf(latest), text: `${message(locale, 'chapter.readAgain')} ${nameOf(latest)}` });
+      }
+      // "Load more" builds entries from the API: it carries the chapter's name for the label to precede.
+      const api = (await server.request('/api/house/history/me', { headers: { cookie: r.cookie } })).json<{ history: { progress: { e4pid: string; completed: boolean }; continue_reading: { e4pid: string; name: string } }[] }>();
+      expect(api.history.map((h) => [h.progress.e4pid, h.progress.completed, h.continue_reading.e4pid, h.continue_reading.name]).sort()).toEqual(
+        [[reading.e4pid, false, reading.e4pid, displayChapterName(createT('en'), 'en', reading, Number(reading.number))], [latest.e4pid, true, latest.e4pid, displayChapterName(createT('en'), 'en', latest, Number(latest.number))]].sort());
+    });
 
     it('a reader with nothing read is offered the first chapter on favorites, by name', async () => {
       const s = await sample(false);

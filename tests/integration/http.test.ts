@@ -8,7 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  ROOT, anySeries, createReader, htmlText, message, selectedDialects, startExtraServer, useServer,
+  ROOT, anySeries, createReader, htmlText, message, selectedDialects, startExtraServer, useServer, withDb,
   type SeriesSample, type TestResponse,
 } from './harness';
 
@@ -390,11 +390,77 @@ describe.each(selectedDialects())('%s', (dialect) => {
       expect(updated, 'newest first').toEqual([...updated].sort((a: number, b: number) => b - a));
     });
 
-    it('returns one comic by e4pid on /sapi/comics/{e4pid}', async () => {
+    it('returns the spec\'s comic (section 3, every field) by e4pid on /sapi/comics/{e4pid}', async () => {
       const res = await server.request(`/sapi/comics/${english.e4pid}`);
       expect(res.status).toBe(200);
       expectJson(res, '/sapi/comics/{e4pid}');
-      expect(res.json().e4pid).toBe(english.e4pid);
+      const comic = res.json();
+      expect(comic.e4pid).toBe(english.e4pid);
+      const SECTION_3 = ['id', 'name', 'e4pid', 'slug', 'uslug', 'alt', 'link', 'author', 'artist', 'tags', 'keywords', 'description', 'excerpt', 'adult', 'modified_at',
+        'publisher', 'color', 'in_exclusive', 'in_hype', 'all_free', 'availability_strategy', 'geoblocks', 'campaigns', 'last_updated', 'largest_chapter', 'chapter_count',
+        'created_at', 'update_status', 'update_text', 'format', 'chapter_title', 'chapterNameFormat', 'images', 'copyright', 'cover_copyright', 'chapter_copyright', 'hints'];
+      for (const key of SECTION_3) expect(comic, `comic has ${key}`).toHaveProperty(key);
+      expect(comic).not.toHaveProperty('authors');
+      expect(comic).not.toHaveProperty('artists');
+      expect(Object.keys(comic.images).sort()).toEqual(expect.arrayContaining(['banner', 'cover', 'full_cover', 'logo', 'preview', 'showcase', 'thumbnail', 'wallpaper', 'zoom_cover']));
+      expect(comic.author.length + comic.artist.length).toBeGreaterThan(0);
+      for (const p of [...comic.author, ...comic.artist]) expect(Object.keys(p).sort()).toEqual(['alt', 'id', 'name']);
+      for (const t of comic.tags) expect(Object.keys(t).sort()).toEqual(['color', 'description', 'icon', 'id', 'is_primary', 'name', 'slug']);
+      expect(Object.keys(comic.publisher).sort()).toEqual(['geoblocks', 'homepage', 'id', 'language', 'logo', 'name']);
+      expect(comic.chapterNameFormat).toContain('{num}');
+      expect(Array.isArray(comic.hints) && Array.isArray(comic.campaigns) && Array.isArray(comic.geoblocks) && Array.isArray(comic.keywords)).toBe(true);
+      // The campaign and hint shapes, on the series the demo gives both.
+      const withBoth = await withDb(server, (db) => db.selectFrom('series').innerJoin('campaigns', 'campaigns.series_id', 'series.id').select(['series.e4pid', 'series.slug'])
+        .where('series.hints', '<>', '[]').where('series.state', '=', 'ACTIVE').executeTakeFirst());
+      expect(withBoth, 'the demo has a series with a campaign and hints').toBeDefined();
+      const full = (await server.request(`/sapi/comics/${withBoth!.e4pid}`)).json();
+      expect(Object.keys(full.campaigns[0]).sort()).toEqual(['discount', 'ends_at', 'name', 'override_all_free', 'override_ending_count', 'override_starting_count', 'starts_at']);
+      expect(Object.keys(full.hints[0]).sort()).toEqual(['icon', 'text']);
+      // Hint icons are the one enum, and the series page draws each as a decorative inline SVG beside its text.
+      const page = (await server.request(`/comics/${withBoth!.slug}/`)).text;
+      const shown = [...page.matchAll(/<p class="series-hint"[^>]*>(.*?)<\/p>/gs)].map((m) => m[1]!);
+      for (const h of full.hints as { text: string; icon: string }[]) {
+        expect(h.icon).toMatch(/^[A-Z_]+$/);
+        const hint = shown.find((x) => htmlText(x) === h.text);
+        expect(hint, `the page shows the hint ${h.text}`).toBeDefined();
+        if (h.icon !== 'NONE') expect(hint).toMatch(new RegExp(`<svg class="hint-icon" data-icon="${h.icon}"[^>]*aria-hidden="true"`));
+      }
+      // The same comic as the comic response v2 gives, plus the list's fields and the languages.
+      const v2 = (await server.request(`/api/comic.public/${english.e4pid}`)).json().comic;
+      expect(comic).toMatchObject(v2);
+    });
+
+    it('every image URL the comic APIs return answers 200 with an image, for a sample of series on both sites', async () => {
+      /** Every string in a JSON answer that is one of this server's /media/ URLs. */
+      const mediaUrls = (v: unknown, out: Set<string>): Set<string> => {
+        if (typeof v === 'string' && /^https?:\/\/[^/]+\/media\//.test(v)) out.add(v);
+        else if (Array.isArray(v)) for (const x of v) mediaUrls(x, out);
+        else if (v && typeof v === 'object') for (const x of Object.values(v)) mediaUrls(x, out);
+        return out;
+      };
+      for (const [site, language] of [['en', 'en'], ['br', 'pt-br']] as const) {
+        const json = async (p: string) => {
+          const res = await server.request(p, { site });
+          expect(res.status, p).toBe(200);
+          return res.json();
+        };
+        const list = await json('/sapi/comics/?limit=100');
+        const urls = mediaUrls(list, new Set());
+        // Four series spread over the catalogue: every image kind of each, its publisher's logo, chapter thumbnails, similar series.
+        const results = list.results as { e4pid: string }[];
+        for (const c of [0, 1, Math.floor(results.length / 2), results.length - 1].map((i) => results[i]!)) {
+          mediaUrls(await json(`/sapi/comics/${c.e4pid}/`), urls);
+          mediaUrls(await json(`/api/comic.public/${c.e4pid}`), urls);
+          mediaUrls(await json(`/api/comic.public/${c.e4pid}/episodes?language=${language}`), urls);
+        }
+        expect([...urls].some((u) => u.endsWith('/preview.webp')), 'the sample has previews').toBe(true);
+        for (const u of urls) {
+          const url = new URL(u);
+          const res = await server.request(url.pathname + url.search, { site });
+          expect(res.status, u).toBe(200);
+          expect(res.headers['content-type'], u).toMatch(/^image\//);
+        }
+      }
     });
 
     it('returns the public comic by id and by e4pid on /api/comic.public/', async () => {

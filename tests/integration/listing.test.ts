@@ -3,12 +3,15 @@
  * JSON comics API (/sapi/comics), on both dialects and both sites.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { htmlText, message, selectedDialects, useServer, type ServerClient } from './harness';
+import { createReader, htmlText, message, selectedDialects, useServer, type ServerClient } from './harness';
 import { DEMO } from '@db/seed/index';
 
 const PAGE_SIZE = 24;
 const COMIC_FIELDS = ['e4pid', 'last_updated', 'name', 'uslug', 'link', 'format', 'color', 'thumbnail', 'cover'].sort();
-const DETAIL_FIELDS = [...COMIC_FIELDS, 'description', 'excerpt', 'authors', 'artists', 'tags', 'update_status', 'chapter_count', 'languages'].sort();
+/** The spec's comic (section 3; http.test.ts pins each field's shape) plus the list's fields and languages. */
+const DETAIL_FIELDS = [...new Set([...COMIC_FIELDS, 'id', 'slug', 'alt', 'author', 'artist', 'tags', 'keywords', 'description', 'excerpt', 'adult', 'modified_at', 'publisher',
+  'in_exclusive', 'in_hype', 'all_free', 'availability_strategy', 'geoblocks', 'campaigns', 'largest_chapter', 'chapter_count', 'created_at', 'update_status', 'update_text',
+  'chapter_title', 'chapterNameFormat', 'images', 'copyright', 'cover_copyright', 'chapter_copyright', 'hints', 'state', 'languages'])].sort();
 const SAPI_CACHE = 'public, max-age=60, s-maxage=300';
 
 interface Expected {
@@ -249,8 +252,72 @@ for (const dialect of selectedDialects()) {
         const c = res.json();
         expect(Object.keys(c).sort()).toEqual(DETAIL_FIELDS);
         expect(c.e4pid).toBe(first.e4pid);
-        expect(Array.isArray(c.authors) && Array.isArray(c.artists) && Array.isArray(c.tags) && Array.isArray(c.languages)).toBe(true);
+        expect(Array.isArray(c.author) && Array.isArray(c.artist) && Array.isArray(c.tags) && Array.isArray(c.languages)).toBe(true);
         expect(typeof c.chapter_count).toBe('number');
+      });
+
+      it('takes the spec\'s comic query: each filter narrows to the comics it names, skip/limit page, bad values are 400 {detail}', async () => {
+        type Page = { results: { e4pid: string; name: string; format: string }[]; next: string | null; count: number };
+        const get = async (query: string, init: Parameters<ServerClient['request']>[1] = {}): Promise<Page> => {
+          const res = await server.request(`/sapi/comics/?${query}`, init);
+          expect(res.status, query).toBe(200);
+          return res.json();
+        };
+        const detail = async (e4pid: string) => (await server.request(`/sapi/comics/${e4pid}/`)).json();
+        const all = await get('limit=100');
+        expect(all.count).toBe(expected.bySite[1].length);
+        // A sample comic gives the values to filter by: its publisher, an author, two of its tags.
+        const pool = await Promise.all(all.results.slice(0, 12).map((c) => detail(c.e4pid)));
+        const sample = pool.find((c) => c.publisher && c.author.length > 0 && c.tags.length >= 2)!;
+        expect(sample, 'a demo comic with a publisher, an author and two tags').toBeDefined();
+        const narrows = async (query: string, holds: (c: Awaited<ReturnType<typeof detail>>) => boolean) => {
+          const page = await get(`${query}&limit=100`);
+          expect(page.count, `${query} narrows`).toBeGreaterThan(0);
+          expect(page.count, `${query} narrows`).toBeLessThan(all.count);
+          for (const c of page.results.slice(0, 6)) expect(holds(await detail(c.e4pid)), `${c.name} matches ${query}`).toBe(true);
+          return page;
+        };
+        const [t1, t2] = sample.tags as { slug: string }[];
+        const one = await narrows(`tags=${t1!.slug}`, (c) => c.tags.some((t: { slug: string }) => t.slug === t1!.slug));
+        const both = await narrows(`tags=${t1!.slug}&tags=${t2!.slug}`, (c) => [t1, t2].every((x) => c.tags.some((t: { slug: string }) => t.slug === x!.slug)));
+        expect(both.count).toBeLessThanOrEqual(one.count);
+        expect(both.results.map((c) => c.e4pid)).toContain(sample.e4pid);
+        await narrows(`publisher=${sample.publisher.id}`, (c) => c.publisher?.id === sample.publisher.id);
+        const person = sample.author[0].id;
+        await narrows(`person=${person}`, (c) => [...c.author, ...c.artist].some((p: { id: number }) => p.id === person));
+        await narrows('complete=true', (c) => c.update_status === 'COMPLETED');
+        await narrows('exclusive=true', (c) => c.in_exclusive === true);
+        await narrows('format=WEBTOON', (c) => c.format === 'WEBTOON');
+        expect((await get(`query=${encodeURIComponent(sample.name)}`)).results.map((c) => c.e4pid)).toContain(sample.e4pid);
+        // Languages: Portuguese only on the English host is the Portuguese site's catalogue; both is every site's.
+        const pt = await get('languages=pt-br&limit=100');
+        expect(new Set(pt.results.map((c) => c.e4pid))).toEqual(new Set(expected.bySite[3].map((s) => s.e4pid)));
+        expect((await get('languages=en&languages=pt-br')).count).toBe(new Set([...expected.bySite[1], ...expected.bySite[3]].map((s) => s.e4pid)).size);
+        // Favorited: the signed-in reader's own favorites only, never a shared cache's.
+        const reader = await createReader(server);
+        for (const c of all.results.slice(0, 2)) {
+          expect((await server.request(`/api/favorites/${c.e4pid}/`, { method: 'POST', headers: { origin: server.origin(), 'sec-fetch-site': 'same-origin', cookie: reader.cookie } })).status).toBe(200);
+        }
+        const favRes = await server.request('/sapi/comics/?favorited=true', { headers: { cookie: reader.cookie } });
+        expect(favRes.headers['cache-control']).toBe('private, no-store');
+        expect(new Set((favRes.json() as Page).results.map((c) => c.e4pid))).toEqual(new Set(all.results.slice(0, 2).map((c) => c.e4pid)));
+        expect((await server.request('/sapi/comics/?favorited=true')).status).toBe(401);
+        // Sort, invert, skip and limit: NAME ascending, inverted descending; skip/limit walk it and next keeps the form.
+        const byName = await get('sort=NAME&limit=5');
+        expect(byName.results.map((c) => c.name)).toEqual([...byName.results.map((c) => c.name)].sort());
+        expect(byName.next).toBe(`${server.origin('en')}/sapi/comics/?sort=NAME&limit=5&skip=5`);
+        const second = await get('sort=NAME&limit=5&skip=5');
+        expect((await get('sort=NAME&limit=10')).results.map((c) => c.e4pid)).toEqual([...byName.results, ...second.results].map((c) => c.e4pid));
+        const inverted = await get('sort=NAME&invert=true&limit=5');
+        expect(inverted.results.map((c) => c.name)).toEqual([...inverted.results.map((c) => c.name)].sort().reverse());
+        // Well-formed but unknown: nothing, not an error.
+        expect((await get('tags=no-such-tag')).count).toBe(0);
+        expect((await get('publisher=999999')).count).toBe(0);
+        for (const bad of ['skip=-1', 'limit=0', 'limit=101', 'limit=ten', 'sort=SIZE', 'format=NOVEL', 'complete=maybe', 'publisher=abc', 'person=1.5', 'languages=fr', 'tags=%3Cscript%3E']) {
+          const res = await server.request(`/sapi/comics/?${bad}`, { site: 'br' });
+          expect(res.status, bad).toBe(400);
+          expect(res.json(), bad).toEqual({ detail: message('pt-BR', 'error.api.badParam', { param: bad.split('=')[0]! }) });
+        }
       });
 
       it('answers 404 {"detail"} for an unknown or blocked comic, in the site language', async () => {

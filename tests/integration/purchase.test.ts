@@ -156,6 +156,19 @@ for (const dialect of selectedDialects()) {
       expect(brPrices).toEqual(['R$ 19,90', 'R$ 39,90', 'R$ 79,90', 'R$ 199,90']);
       expect(htmlText(brPage.text)).not.toContain('$9.99');
 
+      // The Pix error (spec section 8): its English text as the spec words it, kept for the day Pix
+      // shows on the English site, and its Portuguese; each checkout's island carries its own.
+      expect(message('en', 'checkout.pix.error')).toBe('Error retrieving data for PIX');
+      const pixError = { en: message('en', 'checkout.pix.error'), br: message('pt-BR', 'checkout.pix.error') };
+      expect(pixError.br).not.toBe(pixError.en);
+      expect(pixError.br).toMatch(/Pix/);
+      for (const [site, r, other] of [['en', en, 'br'], ['br', br, 'en']] as const) {
+        const checkout = await server.request('/my/purchase/checkout/?pack=popular', { site, headers: { cookie: r.cookie } });
+        expect(checkout.status, site).toBe(200);
+        expect(checkout.text, site).toContain(pixError[site]);
+        expect(checkout.text, site).not.toContain(pixError[other]);
+      }
+
       // Signed out: to the login page, never the packs.
       const anonymous = await server.request('/my/purchase/');
       expect(anonymous.status).toBeGreaterThanOrEqual(300);

@@ -499,8 +499,9 @@ describe.each(selectedDialects())('%s', (dialect) => {
       for (const key of ['pool/manga/page-00.webp', 'pool/comic/page-01.webp', 'pool/webtoon/page-02.webp']) {
         expect((await server.request(`/media/${key}`)).status, key).toBe(404);
       }
-      // The series "preview" image is a pool page.
-      if (manga.images.preview?.startsWith('pool/')) expect((await server.request(`/media/${manga.images.preview}`)).status).toBe(404);
+      // The series "preview" image is its own public file, not a pool page (issue 30: it answered 404).
+      expect(manga.images.preview).toMatch(/^series\/[a-z0-9-]+\/preview\.webp$/);
+      expect((await server.request(`/media/${manga.images.preview}`)).status).toBe(200);
     });
 
     it('refuses path traversal in every spelling with 404 (400 for a NUL)', async () => {

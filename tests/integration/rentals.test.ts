@@ -76,8 +76,11 @@ for (const dialect of selectedDialects()) {
       const reader = await createReader(base);
       const res = await post(base, '/api/daily-pass/', reader, { content: a!.e4pid });
       expect(res.status).toBe(200);
-      const body = res.json() as { content: string; rental: { created_at: string; expires_at: string }; recharges_at: string };
+      const body = res.json() as { content: string; rental: { e4pid: string; created_at: string; expires_at: string }; recharges_at: string };
       expect(body.content).toBe(a!.e4pid);
+      // The rental period of spec section 3: e4pid, created_at, expires_at, and the episode shows the same object.
+      expect(Object.keys(body.rental).sort()).toEqual(['created_at', 'e4pid', 'expires_at']);
+      expect(body.rental.e4pid).toBe(a!.e4pid);
       expect(Date.parse(body.recharges_at) - Date.parse(body.rental.created_at)).toBe(a!.recharge * 1000);
       const episodes = (await base.request(`/api/comic/${a!.seriesId}/episodes?language=en`, { headers: { cookie: reader.cookie } })).json() as { episodes: { id: string; rental: unknown; state: string }[]; free_availability: { daily_pass_recharges_at: string } };
       expect(episodes.episodes.find((e) => e.id === a!.e4pid)).toMatchObject({ state: 'unlocked', rental: body.rental });

@@ -12,21 +12,29 @@ import { continueLabel, continueTarget } from './continue';
 import { unitKey } from './wording';
 import { displayChapterName } from './naming';
 import { parseImages } from './images';
+import { readHints, type HintIcon } from './hints';
+import { hintsFor } from './texts';
 import { readerPath, seriesPath, mediaUrl, type AbsoluteUrl } from '~/lib/paths';
 import { parseJsonArray, parseJsonObject } from '~/lib/json';
 
 /** Public JSON shapes of the comic response v2 and the episodes response (docs/api.md). */
 
+/** The image kinds of the spec's comic (section 3), always present in `images`. */
+const SPEC_IMAGE_KINDS = ['cover', 'full_cover', 'zoom_cover', 'logo', 'banner', 'showcase', 'preview', 'thumbnail', 'wallpaper'] as const;
+
 export async function comicJson(db: DB, series: SeriesRow, abs: AbsoluteUrl, site: Site) {
-  const [people, tags, keywords, campaigns, publisher] = await Promise.all([
+  const [people, tags, keywords, campaigns, publisher, languages] = await Promise.all([
     repo.seriesPeople(db, series.id),
     repo.seriesTags(db, series.id),
     repo.seriesKeywords(db, series.id),
     repo.seriesCampaigns(db, series.id),
     repo.findPublisher(db, series.publisher_id),
+    repo.seriesLanguages(db, series.id),
   ]);
-  const images = Object.fromEntries(Object.entries(parseImages(series.images)).map(([k, v]) => [k, abs(mediaUrl(v))]));
-  const person = (p: (typeof people)[number]) => ({ id: p.id, name: p.name, alt: p.alt });
+  // Every image kind the spec lists, null when the series has none, then any further sizes it has.
+  const stored = parseImages(series.images);
+  const images = Object.fromEntries([...new Set([...SPEC_IMAGE_KINDS, ...Object.keys(stored)])].map((k) => [k, abs(mediaUrl(stored[k as keyof typeof stored] ?? null))]));
+  const person = (p: (typeof people)[number]) => ({ id: Number(p.id), name: p.name, alt: p.alt });
   return {
     id: series.id,
     e4pid: series.e4pid,
@@ -37,7 +45,7 @@ export async function comicJson(db: DB, series: SeriesRow, abs: AbsoluteUrl, sit
     link: abs(seriesPath(series)),
     author: people.filter((p) => p.role === 'author').map(person),
     artist: people.filter((p) => p.role === 'artist').map(person),
-    tags: tags.map((t) => ({ id: t.id, slug: t.slug, name: site.id === 3 ? t.name_pt : t.name, description: t.description, color: t.color, is_primary: t.is_primary === 1, icon: t.icon })),
+    tags: tags.map((t) => ({ id: Number(t.id), slug: t.slug, name: site.id === 3 ? t.name_pt || t.name : t.name, description: t.description, color: t.color, is_primary: t.is_primary === 1, icon: t.icon })),
     keywords: keywords.map((k) => k.word),
     description: series.description,
     excerpt: series.excerpt,
@@ -74,7 +82,7 @@ export async function comicJson(db: DB, series: SeriesRow, abs: AbsoluteUrl, sit
     copyright: series.copyright,
     cover_copyright: series.cover_copyright,
     chapter_copyright: series.chapter_copyright,
-    hints: parseJsonArray(series.hints),
+    hints: siteHints(series, site, languages),
     state: series.state,
   };
 }
@@ -112,8 +120,13 @@ export async function comicResponseV2(db: DB, series: SeriesRow, abs: AbsoluteUr
     default_language: codes.includes(site.language) ? site.language : (codes[0] ?? site.language),
     sortbar_text: unit === 'episode' ? t('series.episodes') : t('series.chapters'),
     share_text: `${series.name} · ${t('site.name')}`,
-    hints: parseJsonArray(series.hints),
+    hints: comic.hints,
   };
+}
+
+/** The spec's hints ({text, icon}, icons from the one enum) that this site shows, as the series page picks them. */
+function siteHints(series: SeriesRow, site: Site, languages: readonly { language: string }[]): { text: string; icon: HintIcon }[] {
+  return hintsFor(readHints(parseJsonArray(series.hints)), site.language, languages.map((l) => l.language)).map(({ text, icon }) => ({ text, icon }));
 }
 
 function iso(unix: number): string {
@@ -164,7 +177,8 @@ export function episodeJson(series: SeriesRow, c: ChapterRow, pricing: EpisodePr
     icon: access.state === 'scheduled' ? 'CLOCK' : access.readable ? 'NONE' : 'KEY',
     label: null,
     owned: access.reason === 'owned',
-    rental: rental ? { created_at: iso(rental.created_at), expires_at: iso(rental.expires_at) } : null,
+    // The rental period (spec section 3): the rented chapter's e4pid with its window.
+    rental: rental ? { e4pid: c.e4pid, created_at: iso(rental.created_at), expires_at: iso(rental.expires_at) } : null,
     subscribed: access.reason === 'subscription',
     bonus: access.bonus,
     readingProgress: null as { completed: boolean; completion: number } | null,

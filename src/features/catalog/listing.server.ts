@@ -55,7 +55,7 @@ const counts = createCache<number>({ ttlMs: 60_000, maxEntries: 1000 });
 async function cachedCount(q: ListingQuery, run: () => Promise<{ count: number } | undefined>): Promise<number> {
   // A reader's favorites change with every toggle and are theirs alone: never cached.
   if (q.favoritedBy != null) return run().then((r) => Number(r?.count ?? 0));
-  const key = JSON.stringify([[...new Set(q.siteIds)].sort(), q.search?.text ?? '', q.formats ?? [], q.tagId ?? null, !!q.complete, !!q.exclusive]);
+  const key = JSON.stringify([[...new Set(q.siteIds)].sort(), q.search?.text ?? '', q.formats ?? [], q.tagId ?? null, !!q.complete, !!q.exclusive, [...(q.tagIds ?? [])].sort(), q.publisherId ?? null, q.personId ?? null]);
   return counts.get(key, () => run().then((r) => Number(r?.count ?? 0)));
 }
 

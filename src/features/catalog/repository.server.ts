@@ -303,6 +303,11 @@ export interface ListingQuery {
   formats?: readonly Format[];
   /** Primary tag id. */
   tagId?: number | null;
+  /** Series carrying every one of these tags (the comic query's `tags[]`). */
+  tagIds?: readonly number[];
+  publisherId?: number | null;
+  /** Series crediting this person (author or artist). */
+  personId?: number | null;
   complete?: boolean;
   exclusive?: boolean;
   /** Only series this user favorited (the `favorited` filter of a logged-in reader). */
@@ -362,6 +367,13 @@ function conditions(db: DB, eb: SeriesEb, q: Omit<ListingQuery, 'order' | 'offse
           .whereRef('series_tags.series_id', '=', 'series.id'),
       ),
     );
+  }
+  for (const tagId of q.tagIds ?? []) {
+    where.push(eb.exists(eb.selectFrom('series_tags').select(sql.lit(1).as('one')).where('series_tags.tag_id', '=', tagId).whereRef('series_tags.series_id', '=', 'series.id')));
+  }
+  if (q.publisherId != null) where.push(eb('series.publisher_id', '=', q.publisherId));
+  if (q.personId != null) {
+    where.push(eb.exists(eb.selectFrom('series_people').select(sql.lit(1).as('one')).where('series_people.person_id', '=', q.personId).whereRef('series_people.series_id', '=', 'series.id')));
   }
   // The search's hits (names, alt names, credits, tags, keywords; docs/search.md).
   if (q.search) where.push(seriesIdIn(db, q.search.ids));
@@ -428,6 +440,11 @@ export function listingRowsByIds(db: DB, ids: readonly number[], siteIds: readon
     .execute();
 }
 
+
+/** The ids of these tags, by slug (an unknown slug is simply missing). */
+export function tagIdsBySlugs(db: DB, slugs: readonly string[]) {
+  return db.selectFrom('tags').select('id').where('slug', 'in', [...slugs]).execute().then((rows) => rows.map((r) => Number(r.id)));
+}
 
 /** A tag some series carries, by slug (any tag the catalogue uses is a category filter). */
 export function usedTagBySlug(db: DB, slug: string) {

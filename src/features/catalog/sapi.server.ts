@@ -5,18 +5,17 @@
 import { seriesLocalizer } from './texts.server';
 import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
-import { PAGE_SIZE, MAX_PAGE, type Order } from './listing';
-import { querySeries, type ListingItem } from './listing.server';
-import { findSeriesByE4pid, seriesLanguages, seriesPeople, seriesTags } from './repository.server';
+import { cleanQuery } from './listing';
+import { SAPI_MAX_SKIP, type SapiQuery } from './sapi-query';
+import { normalizeQuery } from '~/lib/search-text';
+import { querySeries, type ListingItem, type ListingSearch } from './listing.server';
+import { findSeriesByE4pid, seriesLanguages, tagIdsBySlugs } from './repository.server';
+import { comicJson } from './api.server';
 import { parseImages, type SeriesImages } from './images';
-import { seriesPath, mediaUrl, sapiComicsPath } from '~/lib/paths';
+import { seriesPath, mediaUrl } from '~/lib/paths';
 import type { Format } from './rules';
 
 export const SAPI_CACHE = 'public, max-age=60, s-maxage=300';
-export const SAPI_ORDERINGS = ['-last_updated', 'last_updated', '-name', 'name'] as const;
-export type SapiOrdering = (typeof SAPI_ORDERINGS)[number];
-export const DEFAULT_SAPI_ORDERING: SapiOrdering = '-last_updated';
-
 export interface SapiComic {
   e4pid: string;
   /** ISO 8601, UTC. */
@@ -31,48 +30,16 @@ export interface SapiComic {
   cover: string | null;
 }
 
-export interface SapiPerson {
-  id: number;
-  name: string;
-  alt: string | null;
-}
-
-export interface SapiTag {
-  id: number;
-  slug: string;
-  name: string;
-  description: string;
-  color: string;
-  is_primary: boolean;
-  icon: string;
-}
-
-export interface SapiComicDetail extends SapiComic {
-  description: string;
-  excerpt: string;
-  authors: SapiPerson[];
-  artists: SapiPerson[];
-  tags: SapiTag[];
-  update_status: string;
-  chapter_count: number;
+/** The spec's comic (section 3, as `/api/comic.public/` has it) plus the list's fields and the series' languages. */
+export type SapiComicDetail = Awaited<ReturnType<typeof comicJson>> & Pick<SapiComic, 'thumbnail' | 'cover'> & {
   /** Content language codes the series has (e.g. ["en", "pt-br"]). */
   languages: string[];
-}
+};
 
 export interface SapiPage {
   results: SapiComic[];
   next: string | null;
   count: number;
-}
-
-/** `ordering`: last_updated or name, `-` for descending; anything else is -last_updated. */
-export function parseOrdering(raw: string | null | undefined): SapiOrdering {
-  const v = (raw ?? '').trim();
-  return (SAPI_ORDERINGS as readonly string[]).includes(v) ? (v as SapiOrdering) : DEFAULT_SAPI_ORDERING;
-}
-
-function orderFor(ordering: SapiOrdering): Order {
-  return { key: ordering.endsWith('name') ? 'name' : 'updated', desc: ordering.startsWith('-') };
 }
 
 /**
@@ -107,18 +74,51 @@ function toComic(s: { e4pid: string; lastUpdated: number; name: string; slug: st
   };
 }
 
-/** One page (24) of the current site's series. A page past the end has no results and no next. */
-export async function sapiComicList(db: DB, opts: { site: Site; ordering: SapiOrdering; page: number; origin: string }): Promise<SapiPage> {
-  const page = Math.min(MAX_PAGE, Math.max(1, Math.floor(opts.page) || 1));
+/**
+ * One page of the comic query (sapi-query.ts) over the requested sites (the requesting site's by
+ * default). `next` keeps every parameter and moves on by the form the caller used: `page` for the
+ * spec's `ordering`/`page` call, `skip` otherwise. Unknown tags, publishers and people match
+ * nothing (an empty page, not an error: they are well-formed). `favoritedBy` is the signed-in
+ * reader when `favorited` is asked for (the route refuses it signed out).
+ */
+export async function sapiComicList(
+  db: DB,
+  opts: { site: Site; query: SapiQuery; params: URLSearchParams; origin: string; favoritedBy: number | null; search: ListingSearch },
+): Promise<SapiPage> {
+  const q = opts.query;
+  const siteIds = q.siteIds ?? [opts.site.id as 1 | 3];
+  const empty = { results: [], next: null, count: 0 };
+  const tagIds = q.tags.length ? await tagIdsBySlugs(db, q.tags) : [];
+  if (tagIds.length < q.tags.length) return empty;
+  const text = normalizeQuery(cleanQuery(q.query)).text;
+  const found = text ? await opts.search(q.query, siteIds, opts.site.language) : null;
   const { items, total } = await querySeries(db, {
-    siteIds: [opts.site.id],
-    order: orderFor(opts.ordering),
-    offset: (page - 1) * PAGE_SIZE,
-    limit: PAGE_SIZE,
+    siteIds,
+    search: found && { text, ids: found.ids },
+    formats: q.formats,
+    tagIds,
+    publisherId: q.publisher,
+    personId: q.person,
+    complete: q.complete,
+    exclusive: q.exclusive,
+    favoritedBy: q.favorited ? opts.favoritedBy : null,
+    order: q.order,
+    offset: q.skip,
+    limit: q.limit,
     language: opts.site.language,
   });
-  const hasNext = page * PAGE_SIZE < total && page < MAX_PAGE;
-  const next = hasNext ? opts.origin + sapiComicsPath({ ordering: opts.ordering, page: page + 1 }) : null;
+  const end = q.skip + q.limit;
+  let next: string | null = null;
+  if (end < total && end <= SAPI_MAX_SKIP) {
+    const params = new URLSearchParams();
+    if (q.legacy) {
+      params.set('ordering', q.legacy.ordering);
+      params.set('page', String(q.legacy.page + 1));
+    }
+    for (const [k, v] of opts.params) if (!['ordering', 'page', 'skip'].includes(k) || (!q.legacy && k === 'ordering')) params.append(k, v);
+    if (!q.legacy) params.set('skip', String(end));
+    next = `${opts.origin}/sapi/comics/?${params.toString()}`;
+  }
   return { results: items.map((i: ListingItem) => toComic(i, opts.origin)), next, count: total };
 }
 
@@ -128,29 +128,10 @@ export async function sapiComicDetail(db: DB, e4pid: string, opts: { site: Site;
   const found = await findSeriesByE4pid(db, e4pid);
   const row = found && (await seriesLocalizer(db, opts.site.language))(found);
   if (!row || row.state === 'BLOCKED') return null;
-  const id = Number(row.id);
-  const [people, tags, languages] = await Promise.all([seriesPeople(db, id), seriesTags(db, id), seriesLanguages(db, id)]);
-  const person = (p: (typeof people)[number]): SapiPerson => ({ id: Number(p.id), name: p.name, alt: p.alt });
+  const [comic, languages] = await Promise.all([comicJson(db, row, (path) => absolute(opts.origin, path), opts.site), seriesLanguages(db, Number(row.id))]);
   return {
-    ...toComic(
-      { e4pid: row.e4pid, lastUpdated: Number(row.last_updated), name: row.name, slug: row.slug, format: row.format, color: row.color, images: parseImages(row.images) },
-      opts.origin,
-    ),
-    description: row.description,
-    excerpt: row.excerpt,
-    authors: people.filter((p) => p.role === 'author').map(person),
-    artists: people.filter((p) => p.role === 'artist').map(person),
-    tags: tags.map((t) => ({
-      id: Number(t.id),
-      slug: t.slug,
-      name: opts.site.locale === 'pt-BR' ? t.name_pt || t.name : t.name,
-      description: t.description,
-      color: t.color,
-      is_primary: Number(t.is_primary) === 1,
-      icon: t.icon,
-    })),
-    update_status: row.update_status,
-    chapter_count: Number(row.chapter_count),
+    ...toComic({ e4pid: row.e4pid, lastUpdated: Number(row.last_updated), name: row.name, slug: row.slug, format: row.format, color: row.color, images: parseImages(row.images) }, opts.origin),
+    ...comic,
     languages: languages.map((l) => l.language),
   };
 }

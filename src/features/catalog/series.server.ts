@@ -15,6 +15,7 @@ import { chapterDate, dateDisplay, relativeTime } from '~/lib/dates';
 import { continueTarget, type ContinueKind } from './continue';
 import { parseJsonArray } from '~/lib/json';
 import { hintsFor, scheduleLine } from './texts';
+import { readHints, type Hint } from './hints';
 
 export const CHAPTERS_PER_PAGE = 100;
 
@@ -81,7 +82,7 @@ export interface SeriesPage {
   artists: { name: string; slug: string }[];
   tags: { slug: string; name: string; color: string }[];
   publisher: { name: string; homepage: string | null } | null;
-  hints: { text: string; icon: string }[];
+  hints: Hint[];
   /** Blocking message kind (no chapters listed when set, except 'removed' which explains). */
   block: BlockState;
   /** Countries the series is blocked in: for the messages. */
@@ -251,7 +252,7 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
     artists: people.filter((p) => p.role === 'artist').map(({ name, slug }) => ({ name, slug })),
     tags: tags.map((tag) => ({ slug: tag.slug, name: site.id === 3 ? tag.name_pt : tag.name, color: tag.color })),
     publisher: publisher ? { name: publisher.name, homepage: publisher.homepage } : null,
-    hints: hintsFor(parseJsonArray<{ text: string; icon: string; language?: string }>(series.hints).filter((h) => h && typeof h.text === 'string'), site.language, languages.map((l) => l.language)),
+    hints: hintsFor(readHints(parseJsonArray(series.hints)), site.language, languages.map((l) => l.language)),
     block,
     blockedCountries,
     licensingNotice: block === null && site.id === 1 && blockedCountries.length > 0,

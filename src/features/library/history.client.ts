@@ -11,7 +11,7 @@ interface HistoryJson {
     comic: { name: string; link: string; cover: string | null };
     progress: { e4pid: string; completed: boolean; completion: number; lastRead: string };
     content_url: string;
-    continue_reading: { e4pid: string; text: string; url: string } | null;
+    continue_reading: { e4pid: string; name: string; text: string; url: string } | null;
   }[];
 }
 
@@ -57,8 +57,12 @@ export function entryElement(item: HistoryJson['history'][number], labels: Label
   const meta = el('p', { class: 'history-meta' });
   meta.append(el('time', { datetime: item.progress.lastRead }, labels.lastRead.replace('{when}', relative(item.progress.lastRead, locale))));
   body.append(el('a', { class: 'history-name', href: path(item.comic.link) }, item.comic.name), bar, meta);
-  const action = el('a', { class: 'btn history-action', href }, next?.text ?? (read ? labels.readAgain : labels.continue));
-  if (next) action.dataset.continue = next.e4pid;
+  // Label by the entry's state (spec section 4); the continue rule's chapter follows it.
+  const action = el('a', { class: 'btn history-action', href }, read ? labels.readAgain : labels.continue);
+  if (next) {
+    action.dataset.continue = next.e4pid;
+    action.append(el('span', { class: 'history-chapter' }, ` ${next.name}`));
+  }
   li.append(coverLink, body, action);
   return li;
 }

@@ -35,8 +35,8 @@ export function historyJson(page: HistoryPage, abs: AbsoluteUrl) {
       },
       free_availability: parseJsonObject(e.series.freeAvailability),
       content_url: abs(e.chapter.href),
-      /** Where to go on, by the one continue rule (docs/library-progress.md), with the button's text. */
-      continue_reading: e.next ? { e4pid: e.next.e4pid, number: e.next.number, kind: e.next.kind, text: e.next.label, url: abs(e.next.href) } : null,
+      /** Where to go on, by the one continue rule (docs/library-progress.md): the chapter's name and the rule's own button text. */
+      continue_reading: e.next ? { e4pid: e.next.e4pid, number: e.next.number, kind: e.next.kind, name: e.next.name, text: e.next.label, url: abs(e.next.href) } : null,
     })),
     pagination: { limit: page.limit, skip: page.skip, last_page: page.lastPage },
   };

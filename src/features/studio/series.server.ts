@@ -18,7 +18,7 @@ import { catalogChanged } from '~/server/cache';
 import { writeAudit, type AuditActor } from '~/server/audit';
 import { writeTransaction, type DB, type WriteTx } from '~/server/db';
 import { reindexSeries } from '~/server/search-index';
-import { firstLanguage } from '~/features/catalog';
+import { firstLanguage, isHintIcon, type HintIcon } from '~/features/catalog';
 import { refreshSearchIndexes } from '~/features/search/index.server';
 import * as repo from './repository.server';
 
@@ -342,6 +342,8 @@ export async function seriesValues(db: DB, id: number): Promise<SeriesFormValues
 
 interface Note { text: string; icon: string; language?: string }
 
+const hintIconOr = (icon: unknown): HintIcon => (isHintIcon(icon) ? icon : 'NONE');
+
 /** The stored notes (series.hints) by the site language they show on (a note without one is in the series' first language, as the series page reads it); others kept aside. */
 function notesOf(hintsJson: string, seriesLanguages: readonly string[]): Record<SeriesLanguage, Note[]> & { other: Note[] } {
   const out: Record<SeriesLanguage, Note[]> & { other: Note[] } = { en: [], 'pt-br': [], other: [] };
@@ -369,7 +371,8 @@ function hintsJson(stored: string, seriesLanguages: readonly string[], v: Series
   const before = notesOf(stored, seriesLanguages);
   const out: Note[] = [];
   for (const l of SERIES_LANGUAGES) {
-    for (const text of lines(v.notes[l])) out.push({ text, icon: before[l].find((n) => n.text === text)?.icon ?? 'NONE', language: l });
+    // Only icons of the one list are written (an old free string becomes NONE).
+    for (const text of lines(v.notes[l])) out.push({ text, icon: hintIconOr(before[l].find((n) => n.text === text)?.icon), language: l });
   }
   return JSON.stringify([...out, ...before.other]);
 }

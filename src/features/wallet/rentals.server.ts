@@ -195,7 +195,7 @@ function closedDetail(t: T, locale: Locale, now: number, reason: ClosedReason, u
 
 export function rentalAnswer(r: AdClaim, t: T, locale: Locale, now: number): FreeAnswer {
   switch (r.kind) {
-    case 'rented': return { ok: true, body: { content: r.e4pid, rental: { created_at: iso(r.createdAt), expires_at: iso(r.expiresAt) }, ...(r.rechargesAt ? { recharges_at: iso(r.rechargesAt) } : {}) } };
+    case 'rented': return { ok: true, body: { content: r.e4pid, rental: { e4pid: r.e4pid, created_at: iso(r.createdAt), expires_at: iso(r.expiresAt) }, ...(r.rechargesAt ? { recharges_at: iso(r.rechargesAt) } : {}) } };
     case 'notFound': return { ok: false, status: 404, detail: t('wallet.error.notFound') };
     case 'region': return { ok: false, status: 403, detail: t('wallet.error.region') };
     case 'closed': return { ok: false, status: 409, detail: closedDetail(t, locale, now, r.reason, r.until) };

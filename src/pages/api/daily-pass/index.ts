@@ -1,6 +1,6 @@
 /**
  * POST /api/daily-pass/ — read a chapter free with the series' daily pass. Form `content={chapter
- * e4pid}`, signed in, same origin. 200 `{content, rental: {created_at, expires_at}, recharges_at}`;
+ * e4pid}`, signed in, same origin. 200 `{content, rental: {e4pid, created_at, expires_at}, recharges_at}`;
  * 401 signed out; 404 unknown chapter; 409 `{detail}` when the pass is not open for it (recharging,
  * newest chapter, keys only, already readable…); 403 region-blocked. docs/api.md.
  */

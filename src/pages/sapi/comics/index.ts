@@ -1,13 +1,25 @@
 import type { APIRoute } from 'astro';
 import { getDb } from '~/server/db';
-import { json } from '~/server/http';
-import { parsePage } from '~/features/catalog';
-import { SAPI_CACHE, parseOrdering, requestOrigin, sapiComicList } from '~/features/catalog/index.server';
+import { json, jsonError } from '~/server/http';
+import { SAPI_CACHE, parseSapiQuery, requestOrigin, sapiComicList } from '~/features/catalog/index.server';
+import { searchSeries } from '~/features/search/index.server';
 
-/** GET /sapi/comics/?ordering=-last_updated&page=n: the current site's series, 24 a page (docs/api.md). */
+/**
+ * GET /sapi/comics/: the comic query (skip, limit, query, format, sort, invert, publisher, person,
+ * tags[], complete, exclusive, favorited, languages[]) and the spec's `ordering`/`page` call
+ * (docs/api.md). A bad value is 400 {detail}; `favorited` needs a signed-in reader and is private.
+ */
 export const GET: APIRoute = async ({ url, locals }) => {
-  const ordering = parseOrdering(url.searchParams.get('ordering'));
-  const page = parsePage(url.searchParams.get('page'));
-  const body = await sapiComicList(await getDb(), { site: locals.site, ordering, page, origin: requestOrigin(url) });
-  return json(body, { cache: SAPI_CACHE, headers: { 'Access-Control-Allow-Origin': '*' } });
+  const parsed = parseSapiQuery(url.searchParams);
+  if (!parsed.ok) return jsonError(400, locals.t('error.api.badParam', { param: parsed.param }));
+  const favorited = parsed.query.favorited;
+  if (favorited && !locals.user) return jsonError(401, locals.t('error.api.loginFavorited'));
+  const db = await getDb();
+  const body = await sapiComicList(db, {
+    site: locals.site, query: parsed.query, params: url.searchParams, origin: requestOrigin(url), favoritedBy: locals.user?.id ?? null,
+    search: (q, sites, language) => searchSeries(db, q, sites, language),
+  });
+  return favorited
+    ? json(body, { cache: 'private, no-store' })
+    : json(body, { cache: SAPI_CACHE, headers: { 'Access-Control-Allow-Origin': '*' } });
 };

@@ -1,6 +1,6 @@
 /**
  * POST /api/ads/complete/ — claim the free read an ad paid for. Form `token` (from
- * /api/ads/start/). 200 `{content, rental: {created_at, expires_at}}`; 401; 404 unknown token or
+ * /api/ads/start/). 200 `{content, rental: {e4pid, created_at, expires_at}}`; 401; 404 unknown token or
  * another reader's; 409 `{detail}` too early, already used, expired, or no ad rental open any
  * more. A token pays for one rental, once. docs/api.md.
  */
