@@ -170,6 +170,8 @@ export function clientFor(info: { dialect: TestDialect; port: number; databaseUr
 const SERVER_ENV = {
   NODE_ENV: 'production', INKPASS_MODE: 'demo', APP_CHECK: 'on', APP_CHECK_DIFFICULTY: String(TEST_APP_CHECK_DIFFICULTY),
   COUNTRY_HEADER: 'cf-ipcountry', BODY_TIMEOUT_MS: '2000', PAGE_CACHE_MB: '0',
+  // Warnings and errors only: a line per request would push them out of the output's tail (observe.test.ts sets info).
+  LOG_LEVEL: 'warn',
   // New readers start at 0 keys here, so tests count from there; welcome.test.ts sets its own.
   WELCOME_XTRA_KEYS_EN: '0', WELCOME_XTRA_KEYS_BR: '0',
 } as const;

@@ -11,6 +11,7 @@ import sharp from 'sharp';
 import { config } from '~/server/config.mjs';
 import type { MediaFile } from '~/server/media';
 import { PAGE_WIDTHS } from './view';
+import { log } from '~/server/observe.mjs';
 
 /** Quality of the copies: a phone screen at 1.5-2× hides what 75 loses against the originals' 80. */
 const WEBP = { quality: 75, effort: 4 } as const;
@@ -56,7 +57,7 @@ async function make(source: string, file: string, width: number): Promise<MediaF
     const stat = fs.statSync(file);
     return { file, size: stat.size, mtimeMs: stat.mtimeMs };
   } catch (error) {
-    console.warn(`[media] could not make a ${width} px copy of ${source}: ${(error as Error).message}`);
+    log().warn(`[media] could not make a ${width} px copy of ${source}: ${(error as Error).message}`);
     return null;
   }
 }
