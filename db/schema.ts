@@ -230,6 +230,16 @@ export interface AuditLogTable {
   user_agent: string | null;
 }
 
+/** One run of `npm run keys -- audit`: its verdict (the latest is on /metrics). */
+export interface LedgerAuditTable {
+  id: Generated<number>;
+  at: number;
+  /** Rules that failed; 0 is a clean bill. */
+  failed_rules: number;
+  /** JSON list of the failed rules. */
+  rules_json: string;
+}
+
 /** A short share link, /l/{code}, made by staff (POST /_/dynamic_link). */
 export interface ShortLinkTable {
   id: Generated<number>;
@@ -725,6 +735,7 @@ export interface Database {
   wallet_accounts: WalletAccountTable;
   ledger_transactions: LedgerTransactionTable;
   ledger_entries: LedgerEntryTable;
+  ledger_audits: LedgerAuditTable;
   chapter_unlocks: ChapterUnlockTable;
   rentals: RentalTable;
   ad_views: AdViewTable;

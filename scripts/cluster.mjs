@@ -193,6 +193,11 @@ if (cluster.isPrimary) {
   const { config } = await import('../src/server/config.mjs');
   if (config.workers > 1) {
     const startup = await import('../src/server/startup.mjs');
+    // /metrics on any worker answers for the machine: prom-client's aggregator asks every worker
+    // for its metrics (each has loaded prom-client, which answers the primary by itself) and sums them.
+    const { AggregatorRegistry } = (await import('prom-client')).default;
+    const aggregator = new AggregatorRegistry();
+    setMachineMetrics(() => aggregator.clusterMetrics());
     await runPrimary(config, startup.refusalsAtStart);
     // The primary serves nothing itself: serve.mjs's code below its imports runs in the workers.
     await new Promise(() => {});

@@ -53,7 +53,7 @@ if (command === 'grant' && !values.reason?.trim()) usage('--reason is required')
 const { createDb } = await import('~/server/db');
 const { migrateToLatest } = await import('@db/migrate');
 const { findUserByEmail } = await import('~/features/accounts/index.server');
-const { auditLedger, balancesOf, grantKeys } = await import('~/features/wallet/index.server');
+const { auditLedger, balancesOf, grantKeys, recordAudit } = await import('~/features/wallet/index.server');
 const { auditOrders } = await import('~/features/commerce/index.server');
 
 const { db } = await createDb();
@@ -63,6 +63,8 @@ try {
   if (command === 'audit') {
     // The ledger's invariants, and that every paid order's keys were credited exactly once.
     const findings = [...(await auditLedger(db)), ...(await auditOrders(db))];
+    // The verdict is kept for /metrics (inkpass_ledger_audit_*), whose alerts say when it fails or stops running.
+    await recordAudit(db, findings, Math.floor(Date.now() / 1000));
     if (findings.length === 0) console.log('ledger audit: every invariant holds');
     for (const f of findings) {
       console.error(`FAILED: ${f.rule}`);

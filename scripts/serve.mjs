@@ -2,8 +2,10 @@
 // through the Astro handler. Honours PORT and HOST.
 // WORKERS > 1: this process is the cluster primary, which forks workers that run this file and
 // never returns here (scripts/cluster.mjs).
-import { drainOnSignals } from './cluster.mjs';
+import cluster from 'node:cluster';
+import { drainOnSignals, machineMetrics } from './cluster.mjs';
 import http from 'node:http';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +22,7 @@ if (refusals.length) {
   for (const r of refusals) console.error(`[inkpass] refusing to start: ${r}`);
   process.exit(1);
 }
+const observe = await import('../src/server/observe.mjs');
 const pages = await import('../src/server/page-cache.mjs');
 pages.configurePageCache(config.pageCacheBytes);
 const root = path.resolve(fileURLToPath(new URL('../dist/client/', import.meta.url)));
@@ -86,7 +89,7 @@ function serveStatic(req, res, entry) {
 let malformed = 0;
 setInterval(() => {
   if (malformed === 0) return;
-  console.log(`[inkpass] ${malformed} request(s) with a malformed URL answered 400 in the last minute`);
+  observe.log().warn(`[inkpass] ${malformed} request(s) with a malformed URL answered 400 in the last minute`);
   malformed = 0;
 }, 60_000).unref();
 
@@ -109,30 +112,111 @@ function boundRequest(req, res, ms) {
   res.once('close', clear);
 }
 
-function onRequest(req, res) {
-  assignRequestId(req, res, config.trustProxy);
-  if (req.method === 'GET' || req.method === 'HEAD') {
-    const urlPath = (req.url ?? '/').split('?')[0];
-    const entry = urlPath.length < 512 ? lookup(urlPath) : null;
-    if (entry) return serveStatic(req, res, entry);
+/**
+ * The operator's endpoints (docs/operations.md, "Health" and "Metrics"): no log line and no
+ * histogram entry for them, since a load balancer and Prometheus poll them every few seconds.
+ */
+const QUIET_PATHS = /^\/(healthz|readyz|metrics)\/?$/;
+
+/** `Authorization: Bearer <METRICS_TOKEN>`, compared in constant time (digests of equal length). */
+const metricsDigest = config.metricsToken ? crypto.createHash('sha256').update(config.metricsToken).digest() : null;
+function metricsAllowed(req) {
+  if (!metricsDigest) return false;
+  const m = /^Bearer +(\S+) *$/i.exec(String(req.headers.authorization ?? ''));
+  return crypto.timingSafeEqual(crypto.createHash('sha256').update(m ? m[1] : '').digest(), metricsDigest) && m !== null;
+}
+
+/** GET /metrics: the machine's metrics (every worker's, summed by the primary) or this process's (src/server/observe.mjs). */
+async function serveMetrics(req, res) {
+  let text;
+  try {
+    text = (cluster.isWorker ? await machineMetrics() : null) ?? (await observe.metricsText());
+  } catch (error) {
+    observe.log().error({ err: error instanceof Error ? error.message : String(error) }, 'metrics: collecting failed');
+    res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+    return res.end('metrics unavailable\n');
   }
-  if (isMalformedPath(req.url ?? '/')) {
+  res.writeHead(200, { 'Content-Type': observe.METRICS_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+  res.end(req.method === 'HEAD' ? undefined : text);
+}
+
+/**
+ * What a request's log line says besides what the request and response carry: the route
+ * pattern (the app's, "static", "refused", or the kept page's), the reader's log id and the
+ * page cache's answer. The app fills it in as `locals.observe` (src/middleware/context.ts, session.ts).
+ */
+const NOTE = Symbol('inkpass.requestNote');
+function track(req, res, id, t0) {
+  const note = { route: undefined, reader: undefined, cache: undefined };
+  res[NOTE] = note;
+  // 'close' comes once per response, after it finished or when the client went away first.
+  res.once('close', () => {
+    const aborted = !res.writableFinished;
+    observe.recordRequest({
+      // A URL no route matches is answered by Astro's 404 page without the middleware's note.
+      id, method: req.method, route: note.route ?? (res.statusCode === 404 ? '/404' : 'unmatched'), status: aborted && !res.headersSent ? 499 : res.statusCode,
+      ms: performance.now() - t0, reader: note.reader, cache: note.cache, aborted,
+    });
+  });
+  return note;
+}
+
+/** `quiet`: the start-up probe's own requests (warmUp), which are nobody's. */
+function onRequest(req, res, quiet = false) {
+  const t0 = performance.now();
+  const id = assignRequestId(req, res, config.trustProxy);
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const urlPath = q < 0 ? url : url.slice(0, q);
+  const read = req.method === 'GET' || req.method === 'HEAD';
+  if (QUIET_PATHS.test(urlPath)) {
+    quiet = true;
+    // The process is up (no database: that is /readyz's question).
+    if (read && urlPath.startsWith('/healthz')) {
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': 3, 'Cache-Control': 'no-store' });
+      return res.end(req.method === 'HEAD' ? undefined : 'ok\n');
+    }
+    // Without the token (or when none is set) /metrics is the site's usual 404, from the app.
+    if (read && urlPath.startsWith('/metrics') && metricsAllowed(req)) return void serveMetrics(req, res);
+    // Probes ask without the slash as often as with it: both are answered, with no redirect.
+    if (!urlPath.endsWith('/')) req.url = `${urlPath}/${url.slice(urlPath.length)}`;
+  }
+  const note = quiet ? { route: undefined, reader: undefined, cache: undefined } : track(req, res, id, t0);
+  if (read) {
+    const entry = urlPath.length < 512 ? lookup(urlPath) : null;
+    if (entry) {
+      note.route = 'static';
+      return serveStatic(req, res, entry);
+    }
+  }
+  if (isMalformedPath(url)) {
     malformed++;
+    note.route = 'refused';
     return refuse(req, res, 400, 'error.url.malformed');
   }
-  if (isOversized(req.headers, req.url ?? '/')) return refuse(req, res, 413, 'error.body.tooLarge');
+  if (isOversized(req.headers, url)) {
+    note.route = 'refused';
+    return refuse(req, res, 413, 'error.body.tooLarge');
+  }
   if (!UPLOAD_PATHS.test(req.url ?? '/')) boundRequest(req, res, REQUEST_TIMEOUT_MS);
   applyProxyPolicy(req.headers, config.trustProxy);
   req.url = withTrailingSlash(req.url ?? '/');
   const key = config.pageCacheBytes > 0 ? pages.pageCacheKey(req, config) : null;
-  if (key === null) return enqueue(req, res, null);
+  if (key === null) return enqueue(req, res, null, note);
   const hit = pages.lookupPage(key);
   const rendering = pages.renderingPage(key);
-  if (hit && (hit.fresh || rendering)) return sendPage(req, res, hit.page, hit.fresh ? 'HIT' : 'STALE');
+  if (hit && (hit.fresh || rendering)) return sendPage(req, res, hit.page, hit.fresh ? 'HIT' : 'STALE', note);
   // Single flight: wait for the render under way; if it could not be kept, render as usual.
-  if (rendering) return void rendering.then((page) => (page ? sendPage(req, res, page, 'HIT') : enqueue(req, res, null)));
+  if (rendering) return void rendering.then((page) => (page ? sendPage(req, res, page, 'HIT', note) : miss(req, res, null, note)));
   // A miss, or a stale page nobody is rendering again yet: this request renders it and keeps it.
-  enqueue(req, res, req.method === 'GET' ? pages.beginRender(key) : null);
+  miss(req, res, req.method === 'GET' ? pages.beginRender(key) : null, note);
+}
+
+/** A cacheable request the page cache could not answer: Astro renders it. */
+function miss(req, res, keep, note) {
+  observe.countPageCache('miss');
+  note.cache = 'MISS';
+  enqueue(req, res, keep, note);
 }
 
 /**
@@ -140,7 +224,10 @@ function onRequest(req, res) {
  * once per page: a flat array is what Node writes fastest.
  */
 const flatHeaders = new WeakMap();
-function sendPage(req, res, page, state) {
+function sendPage(req, res, page, state, note) {
+  observe.countPageCache(state === 'HIT' ? 'hit' : 'stale');
+  note.route = page.route ?? 'cached';
+  note.cache = state;
   let flat = flatHeaders.get(page);
   if (!flat) flatHeaders.set(page, (flat = Object.entries(page.headers).flatMap(([k, v]) => (Array.isArray(v) ? v.flatMap((x) => [k, x]) : [k, v]))));
   res.writeHead(200, [...flat, 'x-cache', state]);
@@ -166,8 +253,12 @@ server.headersTimeout = 20_000;
 const queue = [];
 let head = 0;
 let scheduled = false;
-/** `keep` (or null): settles the page cache's render for this request with what it answered. */
-function enqueue(req, res, keep) {
+/**
+ * `keep` (or null): settles the page cache's render for this request with what it answered.
+ * `note`: the request's log note (track), which the app fills in as `locals.observe`.
+ */
+function enqueue(req, res, keep, note) {
+  res[NOTE] = note;
   queue.push(req, res, keep);
   if (!scheduled) { scheduled = true; setImmediate(startNext); }
 }
@@ -182,7 +273,7 @@ function startNext() {
       keep?.(null);
       continue;
     }
-    handler(req, res, undefined, { sink: bodySink(res, keep), modulePreloads });
+    handler(req, res, undefined, { sink: bodySink(res, keep), modulePreloads, observe: res[NOTE] });
     break;
   }
   if (head === queue.length) { queue.length = 0; head = 0; return; }
@@ -208,7 +299,7 @@ let sinkComplaint = false;
 function complainAboutSink(what) {
   if (sinkComplaint) return;
   sinkComplaint = true;
-  console.error(`[serve] body sink not working: ${what} (scripts/serve.mjs, src/server/http.ts)`);
+  observe.log().error(`[serve] body sink not working: ${what} (scripts/serve.mjs, src/server/http.ts)`);
 }
 /** Whether headers (an object, or a flat [name, value, …] array) describe a compressed HTML page. */
 function compressedHtml(headers) {
@@ -230,7 +321,8 @@ function bodySink(res, keep) {
       delete headers[SINK_HEADER];
       armed = sink.body !== undefined;
       if (!armed) complainAboutSink('a page was marked but its bytes were not in the sink');
-      if (keep && armed) answer = { status, headers: { ...headers }, body: sink.body };
+      // The kept page remembers its route pattern for the log lines of the requests it answers.
+      if (keep && armed) answer = { status, headers: { ...headers }, body: sink.body, route: res[NOTE]?.route };
     } else if (status === 200 && compressedHtml(headers ?? this.getHeaders())) {
       complainAboutSink('a compressed page reached writeHead without the mark');
     }
@@ -264,11 +356,12 @@ server.keepAliveTimeout = 65_000;
  * port: both sites' home, listing, about and one series page. A fresh process otherwise makes
  * its first readers wait while it loads the page modules, opens the database, compiles the hot
  * paths and runs the first release check (on the 10,000-series catalogue: stalls of up to
- * 120 ms and a p99 of 200-300 ms over the first seconds). WARMUP=0 skips it. It never fails the
+ * 120 ms and a p99 of 200-300 ms over the first seconds). WARMUP=0 skips the pages (the
+ * readiness request, which loads the middleware, always goes through). It never fails the
  * start: an error page or a refused request is only a colder start.
  */
-async function warmUp() {
-  const probe = http.createServer(onRequest);
+async function warmUp(pagesToo) {
+  const probe = http.createServer((req, res) => onRequest(req, res, true));
   // exclusive: a cluster worker's probe port is its own, not shared with the other workers.
   await new Promise((resolve) => probe.listen({ port: 0, host: '127.0.0.1', exclusive: true }, resolve));
   const { port: probePort } = probe.address();
@@ -285,6 +378,10 @@ async function warmUp() {
       req.on('error', () => resolve(''));
     });
   try {
+    // Always: loads the middleware, which tells /metrics where its database figures come from
+    // (src/middleware/figures.ts), and opens the database.
+    await get('/readyz/', 'localhost');
+    if (!pagesToo) return;
     for (const siteHost of ['localhost', 'br.localhost']) {
       await get('/about/', siteHost);
       const listing = await get('/comics/', siteHost);
@@ -296,7 +393,7 @@ async function warmUp() {
     await new Promise((resolve) => probe.close(resolve));
   }
 }
-if (config.warmup) await warmUp();
+await warmUp(config.warmup);
 
 const { port, host } = config;
 server.listen(port, host, () => {

@@ -25,5 +25,7 @@ declare namespace App {
     sink?: import('~/server/http').BodySink;
     /** Set by scripts/serve.mjs: the imports of each client entry script, for modulepreload links (src/server/module-preload.mjs). */
     modulePreloads?: import('~/server/module-preload.mjs').ModulePreloads;
+    /** Set by scripts/serve.mjs: the middleware notes the route pattern and the reader's log id here for the request's log line (src/server/observe.mjs). */
+    observe?: import('~/server/observe.mjs').RequestNote;
   }
 }

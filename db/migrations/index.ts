@@ -21,6 +21,8 @@ import * as studioSeries from './2026-11-29T00-studio-series';
 import * as refunds from './2026-11-30T00-refunds';
 // The browser a session began in (the support desk's session list).
 import * as sessionUserAgent from './2026-11-30T01-session-user-agent';
+// The ledger audit's verdicts (/metrics).
+import * as ledgerAudits from './2026-12-01T05-ledger-audits';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -45,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T00-studio-series': studioSeries,
   '2026-11-30T00-refunds': refunds,
   '2026-11-30T01-session-user-agent': sessionUserAgent,
+  '2026-12-01T05-ledger-audits': ledgerAudits,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

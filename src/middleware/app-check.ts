@@ -6,6 +6,7 @@ import { appCheckProvider, type AppCheckFailure } from '~/server/app-check';
 import { readForm } from '~/server/body';
 import { config } from '~/server/config.mjs';
 import { getDb } from '~/server/db';
+import { countRefusal } from '~/server/observe.mjs';
 import { hit, LIMITS, retryMinutes } from '~/server/rate-limit';
 import { backPath, refusal } from './refusal';
 import { routePolicy, type RoutePolicy } from '~/server/routes';
@@ -62,6 +63,7 @@ export const appCheck = defineMiddleware(async (ctx, next) => {
       passed.add(request);
       return next();
     }
+    countRefusal('appCheckFree');
     const text = locals.t('error.appCheck.noScript', { count: LIMITS.appCheckFree.max, minutes: retryMinutes(free.retryAfter) });
     return refuse(429, text, 'missing', { 'Retry-After': String(free.retryAfter) });
   }

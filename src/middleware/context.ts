@@ -16,6 +16,9 @@ export const context = defineMiddleware((ctx, next) => {
   const { request, locals, cookies } = ctx;
   // ctx.url.host is validated against security.allowedDomains (astro.config.mjs), and forwarded
   // headers reach Astro only from a trusted proxy (scripts/edge.mjs).
+  // The log line names the route's pattern, never the URL (which may carry tokens). An error
+  // page rendered for this request runs the middleware again: the route that failed is kept.
+  if (locals.observe) locals.observe.route ??= ctx.routePattern;
   const site = siteFromHost(ctx.url.host);
   locals.site = site;
   locals.locale = site.locale;

@@ -11,7 +11,8 @@
  *   limits       the one limiter: 429 past a route's limit (src/server/routes.ts)
  *   appCheck     the bot check: 403 without a valid, unused token where the route table asks for one
  *
- * One concern per step; none of them renders a page.
+ * One concern per step; none of them renders a page. Loading the middleware also tells /metrics
+ * where its database figures come from (./figures.ts).
  */
 import { sequence } from 'astro:middleware';
 import { context } from './context';
@@ -22,5 +23,6 @@ import { session } from './session';
 import { guard } from './guard';
 import { limits } from './limits';
 import { appCheck } from './app-check';
+import './figures';
 
 export const onRequest = sequence(context, compression, headers, apiErrors, session, guard, limits, appCheck);

@@ -2,6 +2,7 @@ import { defineMiddleware } from 'astro:middleware';
 import type { MessageKey } from '~/lib/i18n';
 import { clientIp } from '~/features/accounts/index.server';
 import { getDb } from '~/server/db';
+import { countRefusal } from '~/server/observe.mjs';
 import { hit, LIMITS, retryMinutes, type LimitName } from '~/server/rate-limit';
 import { backPath, refusal } from './refusal';
 import { routePolicy } from '~/server/routes';
@@ -31,6 +32,7 @@ export const limits = defineMiddleware(async (ctx, next) => {
   const who = locals.user ? `reader:${locals.user.id}` : `ip:${clientIp(() => ctx.clientAddress)}`;
   const verdict = await hit(await getDb(), `route:${name}:${who}`, LIMITS[name], locals.now);
   if (verdict.allowed) return next();
+  countRefusal(name);
   return refusal(policy.answer, 429, locals.t(MESSAGES[name] ?? 'error.rateLimited', { minutes: retryMinutes(verdict.retryAfter) }), {
     locale: locals.locale, back: backPath(request, url), backLabel: locals.t('error.back'), code: 'rate_limited', headers: { 'Retry-After': String(verdict.retryAfter) },
   });

@@ -37,6 +37,8 @@ export const SECRET_MIN_LENGTH = 32;
  * @property {PaymentsConfig} payments Which providers take payments, and their settings (docs/payments.md).
  * @property {AppCheckConfig} appCheck The bot check before money calls (docs/decisions.md, "App check").
  * @property {{ 1: number, 3: number }} welcomeXtraKeys Xtra keys a new account gets at sign-up, by the site it signs up on (WELCOME_XTRA_KEYS_EN, WELCOME_XTRA_KEYS_BR; 0: none). A demo gives 6, production none unless set (docs/decisions.md, "A welcome for new readers").
+ * @property {LogLevel} logLevel LOG_LEVEL: the least severe log line written (src/server/observe.mjs).
+ * @property {string | null} metricsToken METRICS_TOKEN: GET /metrics answers only `Authorization: Bearer` it; null: /metrics is the site's 404.
  * @property {SellerConfig} seller Who sells, as receipts name it (SELLER_NAME, SELLER_ADDRESS, SELLER_TAX_ID; docs/payments.md, "Receipts").
  */
 
@@ -46,6 +48,37 @@ export const SECRET_MIN_LENGTH = 32;
  * @property {string | null} address One line; null: receipts show none.
  * @property {string | null} taxId The seller's tax number (an EIN, a CNPJ…); null: receipts show none.
  */
+
+/** @typedef {'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'} LogLevel */
+export const LOG_LEVELS = /** @type {const} */ (['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+/**
+ * LOG_LEVEL: one of LOG_LEVELS; info (a line per request) by default.
+ * @param {string | undefined} raw
+ * @returns {LogLevel}
+ */
+export function readLogLevel(raw) {
+  const v = raw?.trim().toLowerCase() || 'info';
+  const level = LOG_LEVELS.find((l) => l === v);
+  if (!level) throw invalid(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${raw}")`);
+  return level;
+}
+
+/** A METRICS_TOKEN shorter than this is refused: it is the only thing between /metrics and anyone. */
+export const METRICS_TOKEN_MIN_LENGTH = 24;
+
+/**
+ * METRICS_TOKEN: at least METRICS_TOKEN_MIN_LENGTH characters that fit in a header (no spaces).
+ * @param {string | undefined} raw
+ */
+export function readMetricsToken(raw) {
+  const v = raw?.trim();
+  if (!v) return null;
+  if (v.length < METRICS_TOKEN_MIN_LENGTH || v.length > 512 || !/^[\x21-\x7e]+$/.test(v)) {
+    throw invalid(`METRICS_TOKEN must be ${METRICS_TOKEN_MIN_LENGTH} to 512 printable characters without spaces (try: openssl rand -hex 24)`);
+  }
+  return v;
+}
 
 /** A demo's seller, so a demo receipt shows every line (and says it is not a real business). */
 export const DEMO_SELLER = Object.freeze({ name: 'Inkpass Demo (not a real business)', address: '1 Example Street, Springfield, 00000', taxId: 'DEMO-00-0000000' });
@@ -353,6 +386,8 @@ export function readConfig(env = process.env) {
       1: integer(env.WELCOME_XTRA_KEYS_EN, 'WELCOME_XTRA_KEYS_EN', mode === 'demo' ? DEMO_WELCOME_XTRA_KEYS : 0, 0, 1000),
       3: integer(env.WELCOME_XTRA_KEYS_BR, 'WELCOME_XTRA_KEYS_BR', mode === 'demo' ? DEMO_WELCOME_XTRA_KEYS : 0, 0, 1000),
     },
+    logLevel: readLogLevel(env.LOG_LEVEL),
+    metricsToken: readMetricsToken(env.METRICS_TOKEN),
     seller: readSeller(env, mode),
   };
 }

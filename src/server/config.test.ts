@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APP_CHECK_DEFAULT_DIFFICULTY, DEMO_SELLER, DEMO_WELCOME_XTRA_KEYS, isLoopback, localOrigin, readConfig, startupRefusals, TURNSTILE_VERIFY_URL } from './config.mjs';
+import { APP_CHECK_DEFAULT_DIFFICULTY, DEMO_SELLER, DEMO_WELCOME_XTRA_KEYS, isLoopback, localOrigin, METRICS_TOKEN_MIN_LENGTH, readConfig, startupRefusals, TURNSTILE_VERIFY_URL } from './config.mjs';
 
 describe('configuration', () => {
   it('has safe local defaults', () => {
@@ -202,5 +202,27 @@ describe('the seller receipts name (issue 28)', () => {
     expect(() => readConfig({ SELLER_NAME: 'x'.repeat(121) })).toThrow(/SELLER_NAME/);
     expect(() => readConfig({ SELLER_TAX_ID: 'x'.repeat(65) })).toThrow(/SELLER_TAX_ID/);
     expect(() => readConfig({ SELLER_ADDRESS: 'a\u0000b' })).toThrow(/SELLER_ADDRESS/);
+  });
+});
+
+describe('logs and metrics (issue 29)', () => {
+  it.each([
+    [undefined, 'info'], ['', 'info'], ['debug', 'debug'], [' WARN ', 'warn'], ['silent', 'silent'], ['error', 'error'],
+  ])('LOG_LEVEL=%s is %s', (raw, level) => {
+    expect(readConfig(raw === undefined ? {} : { LOG_LEVEL: raw }).logLevel).toBe(level);
+  });
+
+  it.each(['verbose', '30', 'info,debug'])('refuses LOG_LEVEL=%s, naming the setting and the levels', (raw) => {
+    expect(() => readConfig({ LOG_LEVEL: raw })).toThrow(/LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/);
+  });
+
+  it('serves no metrics without METRICS_TOKEN, and refuses a token that is short or does not fit a header', () => {
+    expect(readConfig({}).metricsToken).toBeNull();
+    expect(readConfig({ METRICS_TOKEN: '  ' }).metricsToken).toBeNull();
+    const token = 'a'.repeat(METRICS_TOKEN_MIN_LENGTH);
+    expect(readConfig({ METRICS_TOKEN: ` ${token} ` }).metricsToken).toBe(token);
+    expect(() => readConfig({ METRICS_TOKEN: 'a'.repeat(METRICS_TOKEN_MIN_LENGTH - 1) })).toThrow(/METRICS_TOKEN must be/);
+    expect(() => readConfig({ METRICS_TOKEN: `${token} b` })).toThrow(/METRICS_TOKEN must be/);
+    expect(() => readConfig({ METRICS_TOKEN: `${token}é` })).toThrow(/METRICS_TOKEN must be/);
   });
 });

@@ -1,6 +1,7 @@
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type CompiledQuery } from 'kysely';
 import type { Database } from '@db/schema';
 import { config } from './config.mjs';
+import { log, observePool } from './observe.mjs';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -28,14 +29,18 @@ export async function createDb(url: string = config.databaseUrl): Promise<{ db: 
     // 'error': on the pool when it was idle, on the client when it was checked out between
     // queries. Unheard, either is an uncaught exception that stops the process. The pool drops the
     // connection and opens a new one on the next query; a query in flight fails on its own.
-    pool.on('error', (e) => console.warn(`[db] an idle PostgreSQL connection closed: ${e.message}`));
+    pool.on('error', (e) => log().warn(`[db] an idle PostgreSQL connection closed: ${e.message}`));
     pool.on('connect', (client) => client.on('error', () => {}));
+    // The server's own pool is the one /metrics shows (commands and tests open others).
+    if (url === config.databaseUrl) observePool(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   const Sqlite = (await import('better-sqlite3')).default;
   const file = url === ':memory:' ? ':memory:' : url.replace(/^file:/, '');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const database = new Sqlite(file);
+  // The file this connection has open, so readiness can tell when it is no longer at its path.
+  const opened = file === ':memory:' ? null : fs.statSync(file, { bigint: true });
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
@@ -50,7 +55,13 @@ export async function createDb(url: string = config.databaseUrl): Promise<{ db: 
     prepare: (text) => database.prepare(planStable(text)) as unknown as RawStatement,
     get inTransaction() { return database.inTransaction; },
     readers: new Map(),
+    fileMissing: () => {
+      if (!opened) return false;
+      const now = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+      return !now || now.ino !== opened.ino || now.dev !== opened.dev;
+    },
   });
+  if (url === config.databaseUrl) observePool(() => ({ total: 1, idle: database.inTransaction ? 0 : 1, waiting: 0 }));
   return { db, dialect: 'sqlite' };
 }
 
@@ -59,6 +70,8 @@ interface SqliteHandle {
   inTransaction: boolean;
   /** `readRows`' own statements: raw (array) rows and a generated row builder per SQL text. */
   readers: Map<string, RowReader>;
+  /** True when the database file this connection opened is no longer at its path (removed, replaced, its volume gone). */
+  fileMissing: () => boolean;
 }
 interface RawStatement {
   raw: (on: boolean) => RawStatement;
@@ -279,6 +292,17 @@ export async function getDialect(): Promise<Dialect> {
 }
 
 export { sql };
+
+/**
+ * Whether the database answers (readiness, src/server/readiness.ts): one trivial query, and on
+ * SQLite the file the connection opened still at its path (a removed or replaced file still
+ * answers through the open handle, but a restart would find another database).
+ */
+export async function databaseAnswers(db: DB): Promise<boolean> {
+  if (sqliteHandles.get(db)?.fileMissing()) return false;
+  await sql`select 1`.execute(db);
+  return true;
+}
 
 /** True for a unique-constraint violation on either dialect (a concurrent insert of the same key won). */
 export function isUniqueViolation(error: unknown): boolean {

@@ -9,6 +9,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { isMediaKey, mediaStore, type MediaStore, type StoredMedia } from './media-store';
+import { log } from './observe.mjs';
 
 export type { StoredMedia } from './media-store';
 
@@ -110,7 +111,7 @@ export async function rendition(key: string, name: string, make: (source: Buffer
         await store.put(target, await make(source), 'image/webp');
         return await store.stat(target);
       } catch (error) {
-        console.warn(`[media] could not make the ${name} copy of ${key}: ${(error as Error).message}`);
+        log().warn(`[media] could not make the ${name} copy of ${key}: ${(error as Error).message}`);
         return null;
       }
     })().finally(() => making.delete(id));

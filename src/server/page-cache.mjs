@@ -43,6 +43,7 @@ export const PERSONAL_COOKIES = /(?:^|;\s*)(inkpass_session|dark|lite|view|adult
  * @property {Record<string, string>} headers The answer's headers, as sent.
  * @property {Buffer} body The compressed body.
  * @property {number} at When it was kept (ms).
+ * @property {string} [route] The route pattern that rendered it (the log lines of the requests it answers name it).
  */
 
 /**
@@ -134,7 +135,7 @@ export function renderingPage(key) {
  * Marks a render as under way for a key; the returned function settles it with what the render
  * answered (kept only when cacheable and the catalogue did not change meanwhile).
  * @param {string} key
- * @returns {(answer: { status: number, headers: Record<string, string>, body: Buffer | undefined } | null) => CachedPage | null}
+ * @returns {(answer: { status: number, headers: Record<string, string>, body: Buffer | undefined, route?: string } | null) => CachedPage | null}
  */
 export function beginRender(key) {
   const s = state();
@@ -145,7 +146,7 @@ export function beginRender(key) {
   s.rendering.set(key, /** @type {Promise<CachedPage | null>} */ (promise));
   return (answer) => {
     if (s.rendering.get(key) === promise) s.rendering.delete(key);
-    const page = answer && answer.body && isCacheable(answer.status, answer.headers) ? { headers: answer.headers, body: answer.body, at: Date.now() } : null;
+    const page = answer && answer.body && isCacheable(answer.status, answer.headers) ? { headers: answer.headers, body: answer.body, at: Date.now(), route: answer.route } : null;
     if (page && s.generation === generation) keep(s, key, page);
     settle(page);
     return page;

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { config } from './config.mjs';
 
-export type KeyPurpose = 'page-url' | 'progress-token' | 'app-token' | 'payment-webhook' | 'app-check' | 'app-check-key';
+export type KeyPurpose = 'page-url' | 'progress-token' | 'app-token' | 'payment-webhook' | 'app-check' | 'app-check-key' | 'log-reader';
 
 /** Bytes of a generated root secret. */
 const GENERATED_BYTES = 32;
@@ -31,6 +31,15 @@ export function keyFor(purpose: KeyPurpose): Buffer {
     derived.set(purpose, key);
   }
   return key;
+}
+
+/**
+ * How a reader appears in logs (docs/operations.md, "Logs"): a keyed hash of their id, the same
+ * for every request of theirs on every process sharing the secret, that nobody without the
+ * secret can turn back into the id (ids are small numbers: a plain hash would be looked up).
+ */
+export function readerLogId(userId: number): string {
+  return crypto.createHmac('sha256', keyFor('log-reader')).update(String(userId)).digest('base64url').slice(0, 16);
 }
 
 function rootSecret(): Buffer {

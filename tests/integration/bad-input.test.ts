@@ -89,6 +89,7 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'robots', file: 'robots.txt.ts', path: '/robots.txt', query: '', kind: 'text' },
     { name: 'web app manifest', file: 'manifest.webmanifest.ts', path: '/manifest.webmanifest', query: '', kind: 'json' },
     { name: 'sitemap', file: 'sitemap.xml.ts', path: '/sitemap.xml', query: '', kind: 'text' },
+    { name: 'readiness', file: 'readyz.ts', path: '/readyz/', query: '', kind: 'text' },
     { name: 'series sitemap', file: 'sitemap-series.xml.ts', path: '/sitemap-series.xml', query: '', kind: 'text' },
     { name: 'chapter sitemap', file: 'sitemaps/[file].ts', path: '/sitemaps/chapters-0.xml', query: '', kind: 'text', dynamic: [2] },
     { name: 'theme form', file: 'prefs/theme.ts', path: '/prefs/theme/', query: '', kind: 'text', method: 'POST' },

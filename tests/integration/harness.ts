@@ -173,6 +173,8 @@ const SERVER_ENV = {
   // One process, as fast to start as ever; INKPASS_IT_WORKERS=2 runs every test server as a
   // cluster (scripts/cluster.mjs), and a test may start its own with { WORKERS: '2' }.
   WORKERS: process.env.INKPASS_IT_WORKERS || '1',
+  // Warnings and errors only: a line per request would push them out of the output's tail (observe.test.ts sets info).
+  LOG_LEVEL: 'warn',
   // New readers start at 0 keys here, so tests count from there; welcome.test.ts sets its own.
   WELCOME_XTRA_KEYS_EN: '0', WELCOME_XTRA_KEYS_BR: '0',
 } as const;

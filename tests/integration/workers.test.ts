@@ -24,11 +24,21 @@ describe(`workers (${dialect})`, () => {
   const server = useServer(dialect);
 
   it('runs two workers, one of them with the machine\'s checks; a killed worker is replaced while the other answers', { timeout: 120_000 }, async () => {
-    const cluster = await startExtraServer(server, { WORKERS: '2' });
+    const token = 'metrics-token-for-the-workers-test';
+    const cluster = await startExtraServer(server, { WORKERS: '2', METRICS_TOKEN: token });
     try {
       await until('both workers listen', () => cluster.output().includes('all 2 workers are listening'));
       const workers = workerPids(cluster.pid);
       expect(workers).toHaveLength(2);
+      // /metrics, whichever worker answers it, counts the requests of both (the primary sums them).
+      const staticCount = async () => {
+        const res = await cluster.request('/metrics', { headers: { authorization: `Bearer ${token}` } });
+        expect(res.status).toBe(200);
+        return Number(/^inkpass_http_request_duration_seconds_count\{route="static",status_class="2xx"\} (\d+)$/m.exec(res.text)?.[1] ?? 0);
+      };
+      const before = await staticCount();
+      for (let i = 0; i < 12; i++) expect((await cluster.request('/favicon.svg')).status).toBe(200);
+      await until('both workers\' requests are counted', async () => (await staticCount()) - before === 12, 10_000);
       const keeper = workers.filter(runsTimers);
       expect(keeper).toHaveLength(1);
 

@@ -11,6 +11,7 @@ import type { DB } from '~/server/db';
 import { catalogChanged } from '~/server/cache';
 import { config } from '~/server/config.mjs';
 import * as repo from './repository.server';
+import { log } from '~/server/observe.mjs';
 
 /**
  * Series per batch. A batch is one read and one transaction, and on SQLite it runs without
@@ -78,7 +79,7 @@ export function maybeRefreshReleases(getDb: () => Promise<DB>, nowSeconds: numbe
       if (touched > 0) catalogChanged();
     })
     .catch((error) => {
-      console.error('[release] refreshing released series failed:', error instanceof Error ? error.message : error);
+      log().error({ err: error instanceof Error ? error.message : error }, '[release] refreshing released series failed');
     })
     .finally(() => { running = null; });
 }

@@ -11,6 +11,7 @@ import type { DB } from '~/server/db';
 import * as repo from './repository.server';
 import { attachPixCode, chargeForPeriod, claimCardCharge, closePayable, confirmPayment, findCharge, type ChargeRow } from './payables.server';
 import { syncPix } from './settle.server';
+import { log } from '~/server/observe.mjs';
 
 export type { ChargeRow };
 
@@ -51,7 +52,7 @@ export async function chargePeriodByPix(db: DB, p: PeriodToCharge, opts: { qrLab
     await attachPixCode(db, { id: charge.public_id, brCode: made.brCode, expiresAt: made.expiresAt, now: p.now });
     return { ok: true, charge, brCode: made.brCode, qrSvg: qrSvg(made.brCode, { label: opts.qrLabel }), expiresAt: made.expiresAt };
   } catch (error) {
-    console.error('[payments] creating a subscription Pix charge failed:', error instanceof Error ? error.message : error);
+    log().error({ err: error instanceof Error ? error.message : error }, '[payments] creating a subscription Pix charge failed');
     // A charge whose code the reader was given (a renewal asked again) exists at the PSP and may be
     // paid already: it stays pending for the webhook, the polls and the reconciler. Closing it here
     // turned a paid renewal into a refund, or lost it when no webhook came (the seeded simulation, seed 11).
@@ -84,7 +85,7 @@ export async function chargePeriodByCard(db: DB, p: PeriodToCharge & { method: s
   if (!(await claimCardCharge(db, charge.id, p.now))) return { kind: 'unavailable', charge };
   const sale = await provider.sale({ orderId: charge.public_id, readerId: p.userId, money: { amount: charge.amount, currency: charge.currency }, nonce: p.nonce ?? '', token: p.token, vault: p.vault, deviceData: p.deviceData ?? null })
     .catch((error: unknown) => {
-      console.error('[payments] subscription card sale failed:', error instanceof Error ? error.message : error);
+      log().error({ err: error instanceof Error ? error.message : error }, '[payments] subscription card sale failed');
       return { ok: false as const, code: 'unavailable' as const, message: null };
     });
   if (!sale.ok) {

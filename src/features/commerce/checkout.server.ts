@@ -18,6 +18,7 @@ import { cardPausedFor, countDecline } from './declines.server';
 import { closeAbandonedOrders, settleDuePayments, syncPixOrder } from './settle.server';
 import { attachPixCode, closePayable, confirmPayment, createOrder, findReaderOrder, quoteFor, type OrderRow } from './payables.server';
 import { formatMoney, isCouponCode, normalizeCoupon, parseMethod, type CouponProblem, type Quote } from './rules';
+import { log } from '~/server/observe.mjs';
 
 /** Where a reader lands after paying when the page gave no `next`: their keys (with the receipt moment). */
 const DEFAULT_NEXT = keysPath();
@@ -107,7 +108,7 @@ export async function pixChargeAnswer(db: DB, input: { userId: number; site: Sit
     // The correlationID is the order's id: asking twice gives the PSP's first charge back.
     charge = await provider.createCharge({ correlationID: order.public_id, value: order.total, expiresIn: config.payments.pixExpiresSeconds, comment: `Inkpass ${order.keys} keys` });
   } catch (error) {
-    console.error('[payments] creating a Pix charge failed:', error instanceof Error ? error.message : error);
+    log().error({ err: error instanceof Error ? error.message : error }, '[payments] creating a Pix charge failed');
     // The same form again, for an order whose code the reader already has: it exists at the PSP and
     // may be paid, so it stays pending (as a subscription's charge does, billing.server.ts).
     if (!order.br_code) await closePayable(db, { id: order.public_id, state: 'FAILED', source: 'checkout', reason: 'unavailable', now: input.now });
@@ -199,7 +200,7 @@ export async function checkoutSubmit(db: DB, input: { userId: number; site: Site
   }
   const sale = await provider.sale({ orderId: order.public_id, readerId: input.userId, money: { amount: order.total, currency: order.currency }, nonce, deviceData: form.get('device_data')?.slice(0, 8192) || null })
     .catch((error: unknown) => {
-      console.error('[payments] card sale failed:', error instanceof Error ? error.message : error);
+      log().error({ err: error instanceof Error ? error.message : error }, '[payments] card sale failed');
       return { ok: false as const, code: 'unavailable' as const, message: null };
     });
   if (!sale.ok) {

@@ -12,3 +12,4 @@ export { maybeSettleDuePayments } from './settle.server';
 export { withdrawPurchase, type RefundProblem } from './refunds.server';
 export { deskDue, deskRefund, payableDesk, paymentsDesk, providerStatus, type DeskOutcome } from './desk.server';
 export { receiptPage } from './receipts.server';
+export { paymentFigures } from './figures.server';

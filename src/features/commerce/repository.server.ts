@@ -676,3 +676,38 @@ export async function receiptCharge(db: DB, publicId: string) {
     .where('subscription_charges.public_id', '=', publicId).executeTakeFirst();
   return row && num(row, 'id', 'subscription_id', 'user_id', 'amount', 'period_start', 'period_end', 'created_at', 'paid_at');
 }
+
+// --- /metrics: figures read at scrape time (src/server/observe.mjs caches them for 15 s) ---
+
+/** Key-pack orders counted by state. */
+export async function ordersByState(db: DB): Promise<{ state: OrderState; n: number }[]> {
+  const rows = await db.selectFrom('orders').select((eb) => ['state', eb.fn.countAll<number>().as('n')]).groupBy('state').execute();
+  return rows.map((r) => ({ state: r.state, n: Number(r.n) }));
+}
+
+/** When the oldest PENDING order and subscription charge were created (null: none). */
+export async function oldestPendingCreatedAt(db: DB): Promise<{ order: number | null; charge: number | null }> {
+  const [order, charge] = await Promise.all([
+    db.selectFrom('orders').select((eb) => eb.fn.min<number>('created_at').as('at')).where('state', '=', 'PENDING').executeTakeFirst(),
+    db.selectFrom('subscription_charges').select((eb) => eb.fn.min<number>('created_at').as('at')).where('state', '=', 'PENDING').executeTakeFirst(),
+  ]);
+  const at = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return { order: at(order?.at), charge: at(charge?.at) };
+}
+
+/**
+ * Live subscriptions that renew (not cancelled at the period's end) whose paid time has ended
+ * with no charge for the next period: the renewal job (`npm run subscriptions -- renew`, which
+ * charges ahead of the period's end) did not run or did not reach them.
+ */
+export async function renewalsOverdue(db: DB, now: number): Promise<number> {
+  const row = await db
+    .selectFrom('subscriptions as s')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('s.state', 'in', ['ACTIVE', 'PAST_DUE', 'TRIAL'])
+    .where('s.cancel_at_period_end', '=', 0)
+    .where('s.paid_until', '<=', now)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('subscription_charges as c').select('c.id').whereRef('c.subscription_id', '=', 's.id').whereRef('c.period_start', '>=', 's.paid_until'))))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

@@ -17,6 +17,7 @@ import type { DB } from '~/server/db';
 import * as repo from './repository.server';
 import { resumeRefunds } from './refunds.server';
 import { closePayable, confirmPayment, findOrder, type EventSource, type OrderRow } from './payables.server';
+import { log } from '~/server/observe.mjs';
 
 /** Asks the PSP about a pending Pix order and applies the answer through the one confirmation. */
 export async function syncPixOrder(db: DB, order: OrderRow, source: EventSource, now: number): Promise<OrderRow> {
@@ -33,7 +34,7 @@ export async function syncPix(db: DB, payment: { id: string; expiresAt: number |
   try {
     charge = await pixProvider().getCharge(payment.id);
   } catch (error) {
-    console.error('[payments] reading a Pix charge failed:', error instanceof Error ? error.message : error);
+    log().error({ err: error instanceof Error ? error.message : error }, '[payments] reading a Pix charge failed');
     return;
   }
   if (charge?.status === 'COMPLETED') {
@@ -59,7 +60,7 @@ export async function closeAbandonedPix(db: DB, payment: { id: string; expiresAt
   try {
     closed = await pixProvider().closeCharge(payment.id);
   } catch (error) {
-    console.error('[payments] closing an abandoned Pix charge failed:', error instanceof Error ? error.message : error);
+    log().error({ err: error instanceof Error ? error.message : error }, '[payments] closing an abandoned Pix charge failed');
     return;
   }
   if (closed === 'paid') return syncPix(db, payment, 'checkout', now);
@@ -108,7 +109,7 @@ export function maybeSettleDuePayments(getDb: () => Promise<DB>, now: number): v
       // Refunds a provider has not confirmed yet (a Pix refund in processing, an answer lost).
       await resumeRefunds(db, { before: now - EVERY_SECONDS, now, limit: 50 });
     } catch (error) {
-      console.error('[payments] settling expired payments failed:', error instanceof Error ? error.message : error);
+      log().error({ err: error instanceof Error ? error.message : error }, '[payments] settling expired payments failed');
     } finally {
       running = null;
     }

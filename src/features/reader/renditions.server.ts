@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { rendition, type StoredMedia } from '~/server/media';
 import type { MediaStore } from '~/server/media-store';
 import { PAGE_WIDTHS } from './view';
+import { log } from '~/server/observe.mjs';
 
 /** Quality of the copies: a phone screen at 1.5-2× hides what 75 loses against the originals' 80. */
 const WEBP = { quality: 75, effort: 4 } as const;

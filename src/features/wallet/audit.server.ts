@@ -54,3 +54,17 @@ export async function auditLedger(db: DB): Promise<AuditFinding[]> {
   ];
   return findings.filter((f) => f.rows.length > 0);
 }
+
+/**
+ * Keeps the verdict of an audit run (the ledger's and the orders' findings together), so
+ * /metrics can show when the audit last ran and how many rules failed.
+ */
+export async function recordAudit(db: DB, findings: readonly { rule: string }[], now: number): Promise<void> {
+  await repo.insertLedgerAudit(db, { at: now, failed_rules: findings.length, rules_json: JSON.stringify(findings.map((f) => f.rule)) });
+}
+
+/** The last recorded audit run: when, and how many rules failed (null: never run). */
+export async function lastAudit(db: DB): Promise<{ at: number; failedRules: number } | null> {
+  const row = await repo.latestLedgerAudit(db);
+  return row ? { at: row.at, failedRules: row.failed_rules } : null;
+}

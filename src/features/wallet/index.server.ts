@@ -3,7 +3,7 @@ export { InsufficientKeys, balancesOf, creditPurchase, grantKeys, grantKeysIn, l
 export { welcomeNewReader, welcomeXtraKeys } from './welcome.server';
 export { redeemAnswer, tForChapter, unlockByForm, unlockChapter, type FormWay } from './unlock.server';
 export { entitlementsInSeries, planRentalsOfMonth } from './entitlements.server';
-export { auditLedger } from './audit.server';
+export { auditLedger, lastAudit, recordAudit } from './audit.server';
 export { chapterAccessFor, mayReadChapter } from './access.server';
 export { adStartAnswer, completeAd, rentalAnswer, rentWithPlan, startAd, useDailyPass } from './rentals.server';
 export { keysPage, type KeysEntry } from './history.server';

@@ -15,6 +15,7 @@ import { entitlementsFromRows, subscriptionIn } from './entitlements.server';
 import * as repo from './repository.server';
 import { houseAds } from './ads/house.server';
 import type { AdCreative, AdProvider } from './ads/provider';
+import { countUnlock } from '~/server/observe.mjs';
 
 /** Where ads come from: house ads today (ads/provider.ts says how to plug in a network). */
 const ads: AdProvider = houseAds;
@@ -74,7 +75,7 @@ export async function useDailyPass(db: DB, input: Input): Promise<RentalResult> 
     if (!created) return { kind: 'closed', reason: 'recharging' };
     await repo.insertRental(trx, { user_id: userId, chapter_id: chapterId, series_id: seriesId, kind: 'daily_pass', transaction_id: id, created_at: now, expires_at: expiresAt });
     return { kind: 'rented', e4pid, createdAt: now, expiresAt, rechargesAt: now + ctx.priced.freeAvailability.daily_pass_recharge };
-  });
+  }).then((r) => counted('daily_pass', r));
 }
 
 /**
@@ -102,7 +103,7 @@ export async function rentWithPlan(db: DB, input: Input): Promise<RentalResult> 
     const expiresAt = rent.expiresAt ?? now + plan.rentTtl;
     await repo.insertRental(trx, { user_id: userId, chapter_id: chapterId, series_id: seriesId, kind: 'plan', transaction_id: id, created_at: now, expires_at: expiresAt });
     return { kind: 'rented', e4pid, createdAt: now, expiresAt };
-  });
+  }).then((r) => counted('plan', r));
 }
 
 export type AdStart =
@@ -156,7 +157,7 @@ export async function completeAd(db: DB, input: { userId: number; token: string;
       if (!created) return { kind: 'token', why: 'used' };
       await repo.insertRental(trx, { user_id: userId, chapter_id: seen.chapterId, series_id: seriesId, kind: 'ad', transaction_id: id, created_at: now, expires_at: expiresAt });
       return { kind: 'rented', e4pid, createdAt: now, expiresAt };
-    });
+    }).then((r) => counted('ad', r));
   } catch (error) {
     if (error instanceof AdClosed) return { kind: 'closed', reason: error.reason, ...(error.until ? { until: error.until } : {}) };
     throw error;
@@ -209,4 +210,10 @@ export function rentalAnswer(r: AdClaim, t: T, locale: Locale, now: number): Fre
 export function adStartAnswer(r: AdStart, t: T, locale: Locale, now: number): FreeAnswer {
   if (r.kind !== 'started') return rentalAnswer(r, t, locale, now);
   return { ok: true, body: { token: r.token, ready_at: r.readyAt, expires_at: r.expiresAt, min_seconds: r.minSeconds, creative: r.creative } };
+}
+
+/** A rental that went through counts as an unlock on /metrics (after its transaction committed). */
+function counted<R extends { kind: string }>(way: 'daily_pass' | 'plan' | 'ad', r: R): R {
+  if (r.kind === 'rented') countUnlock(way);
+  return r;
 }

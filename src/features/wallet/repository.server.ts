@@ -367,3 +367,14 @@ export async function dailyPassRentals(db: DB) {
     .orderBy('user_id').orderBy('series_id').orderBy('created_at').execute();
   return rows.map((r) => num({ ...r }, 'id', 'user_id', 'series_id', 'created_at'));
 }
+
+/** Records one run of the ledger audit (`npm run keys -- audit`). */
+export async function insertLedgerAudit(db: DB, row: { at: number; failed_rules: number; rules_json: string }): Promise<void> {
+  await db.insertInto('ledger_audits').values(row).execute();
+}
+
+/** The latest recorded run of the ledger audit, if any. */
+export async function latestLedgerAudit(db: DB): Promise<{ at: number; failed_rules: number } | undefined> {
+  const row = await db.selectFrom('ledger_audits').select(['at', 'failed_rules']).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return row && { at: Number(row.at), failed_rules: Number(row.failed_rules) };
+}

@@ -13,6 +13,7 @@ import type { UnlockNotice } from './notices';
 import { rentWithPlan, useDailyPass } from './rentals.server';
 import { InsufficientKeys, lockReader, post, type Balances, type Posting } from './ledger.server';
 import * as repo from './repository.server';
+import { countUnlock } from '~/server/observe.mjs';
 import { entitlementsFromRows, subscriptionIn } from './entitlements.server';
 
 export type UnlockResult =
@@ -36,7 +37,7 @@ export async function unlockChapter(db: DB, input: { userId: number; e4pid: stri
   // The price being charged, for the answer if the charge is refused (set before posting).
   let charging = 0;
   try {
-    return await writeTransaction(db, async (trx) => {
+    const result = await writeTransaction(db, async (trx) => {
       const balances = await lockReader(trx, userId);
       const first = await repo.findUnlock(trx, userId, chapterId);
       if (first) return { kind: 'owned', balances, charged: { price: first.price, currency: first.currency } } as const;
@@ -70,6 +71,9 @@ export async function unlockChapter(db: DB, input: { userId: number; e4pid: stri
       const after = { keys: balances.keys - (currency === 'keys' ? price : 0), xtra: balances.xtra - (currency === 'xtra' ? price : 0) + bonus };
       return { kind: 'unlocked', price, currency, bonus, balances: after, e4pid } as const;
     });
+    // Counted once committed (docs/operations.md, "Metrics").
+    if (result.kind === 'unlocked') countUnlock(result.currency);
+    return result;
   } catch (error) {
     // A balance that changed between pricing and charging (another process) is refused by the
     // guarded update: the transaction rolled back and nothing was charged. The answer still says

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { log } from '~/server/observe.mjs';
 import { startFakeBraintree, type FakeBraintree } from '../../../../tests/support/braintree-fake';
 import { createBraintreeProvider, mapSale, mapVault, readMoney, toDecimal, type BraintreeOptions } from './braintree.server';
 
@@ -291,13 +292,13 @@ describe('a subscription\'s first sale vaults its payment method, and renewals s
   });
 
   it('answers a null token when Braintree took the money but kept nothing (a one-time PayPal approval)', async () => {
-    const warn = console.warn;
-    const warnings: unknown[] = [];
-    console.warn = (...args: unknown[]) => warnings.push(args.join(' '));
+    // The server's logger (src/server/observe.mjs) says it.
+    const warnings: string[] = [];
+    const warn = vi.spyOn(log(), 'warn').mockImplementation((...args: unknown[]) => void warnings.push(args.join(' ')));
     try {
       expect(await first('fake-paypal-one-time-nonce', 'ord_sub_paypal_once')).toMatchObject({ ok: true, display: { brand: 'PayPal' }, vaultToken: null });
     } finally {
-      console.warn = warn;
+      warn.mockRestore();
     }
     expect(warnings).toEqual([expect.stringContaining('ord_sub_paypal_once was paid but its paypal_account was not vaulted')]);
   });
@@ -434,8 +435,7 @@ describe('odd answers', () => {
   });
 
   it('treats a success whose transaction id or vault token is not an id (a NUL, markup, 200 characters) as unavailable, never as paid', () => {
-    const silence = console.error;
-    console.error = () => {};
+    const silence = vi.spyOn(log(), 'error').mockImplementation(() => {});
     try {
       for (const bad of ['abc\u0000', '<b>1</b>', 'a b', 'x'.repeat(200), 42]) {
         const sale = { success: true, transaction: { id: bad, amount: '4.99', currencyIsoCode: 'USD' } } as unknown as Parameters<typeof mapSale>[0];
@@ -448,18 +448,17 @@ describe('odd answers', () => {
       const vaulted = { success: true, customer: { creditCards: [{ token: 'tok_4f1c', cardType: 'Visa', last4: '1111' }] } } as unknown as Parameters<typeof mapVault>[0];
       expect(mapVault(vaulted)).toEqual({ ok: true, token: 'tok_4f1c', display: { brand: 'Visa', last4: '1111' } });
     } finally {
-      console.error = silence;
+      silence.mockRestore();
     }
   });
 
   it('treats a success without a readable amount as unavailable, never as paid', () => {
-    const silence = console.error;
-    console.error = () => {};
+    const silence = vi.spyOn(log(), 'error').mockImplementation(() => {});
     try {
       const answer = { success: true, transaction: { id: 'abc', amount: 'lots', currencyIsoCode: 'USD' } } as unknown as Parameters<typeof mapSale>[0];
       expect(mapSale(answer, { orderId: 'ord_x' })).toEqual({ ok: false, code: 'unavailable', message: 'unreadable transaction' });
     } finally {
-      console.error = silence;
+      silence.mockRestore();
     }
   });
 });

@@ -10,6 +10,7 @@
 import braintree from 'braintree';
 import type { CardProvider, CardVaultResult, CardSale, CardSaleResult, CardWidgetConfig, Money, PaymentStatus, RefundOutcome, RefundRequest } from '~/features/payments/provider';
 import { providerId } from '~/features/payments/ids';
+import { log } from '~/server/observe.mjs';
 
 export interface BraintreeOptions {
   /** A custom host is for tests (a local fake of the gateway); real ones are named. */
@@ -391,14 +392,14 @@ export function mapSale(result: SaleResponse, input: Pick<CardSale, 'orderId' | 
     if (!tx || !paymentId || !money) {
       // Success without a readable transaction is nonsense we cannot settle on; its id (if any)
       // and our order id let someone find and void it.
-      console.error(`[braintree] sale for order ${input.orderId} answered success without a readable transaction (id ${JSON.stringify(tx?.id ?? null).slice(0, 120)})`);
+      log().error(`[braintree] sale for order ${input.orderId} answered success without a readable transaction (id ${JSON.stringify(tx?.id ?? null).slice(0, 120)})`);
       return { ok: false, code: 'unavailable', message: 'unreadable transaction' };
     }
     const paid = { ok: true as const, paymentId, money, display: displayOf(tx) };
     if (!input.vault || input.token) return paid;
     const vaultToken = vaultTokenOf(tx);
     // The money is taken either way; without a token the subscription cannot renew by itself.
-    if (!vaultToken) console.warn(`[braintree] sale ${tx.id} for order ${input.orderId} was paid but its ${tx.paymentInstrumentType ?? 'payment method'} was not vaulted`);
+    if (!vaultToken) log().warn(`[braintree] sale ${tx.id} for order ${input.orderId} was paid but its ${tx.paymentInstrumentType ?? 'payment method'} was not vaulted`);
     return { ...paid, vaultToken };
   }
   if (tx?.status === 'processor_declined') return { ok: false, code: 'declined', message: tx.processorResponseText || null };
