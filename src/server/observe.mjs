@@ -15,6 +15,7 @@
  * The figures read from the database are the same in every worker, so they are aggregated as one
  * value (`max`, or `min` for "the read succeeded"), never summed.
  */
+import cluster from 'node:cluster';
 import pino from 'pino';
 import client from 'prom-client';
 import { config } from './config.mjs';
@@ -90,6 +91,9 @@ function create() {
 
   // Process and Node.js figures: CPU, memory, heap, event-loop lag (nodejs_eventloop_lag_*), handles, GC.
   client.collectDefaultMetrics();
+  // A cluster worker answers the primary's requests for its metrics (the aggregator adds that
+  // listener when one is made; scripts/cluster.mjs sums them for /metrics).
+  if (cluster.isWorker) new client.AggregatorRegistry();
   /** @type {ObserveState} */
   const s = {
     logger,
