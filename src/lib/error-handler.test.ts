@@ -5,7 +5,7 @@ import { ERROR_HANDLER_SCRIPT } from './error-handler';
 function page(answer: () => { status: number; retryAfter?: string } = () => ({ status: 202 })) {
   const listeners: Record<string, ((e: any) => void)[]> = {};
   const sent: { url: string; body: any[]; keepalive: boolean }[] = [];
-  const banner = { hidden: true, button: { onclick: null as null | (() => void) }, querySelector() { return this.button; } };
+  const banner = { hidden: true, role: null as string | null, button: { onclick: null as null | (() => void) }, querySelector() { return this.button; }, setAttribute(n: string, v: string) { if (n === 'role') this.role = v; } };
   const reload = vi.fn();
   const win: Record<string, any> = {
     addEventListener: (type: string, fn: (e: any) => void) => (listeners[type] ??= []).push(fn),
@@ -91,7 +91,7 @@ describe('the inline error handler', () => {
     p.fire('error', { target: { tagName: 'IMG', src: 'http://localhost/x.png' } });
     expect(p.banner.hidden).toBe(true);
     p.fire('unhandledrejection', { reason: new TypeError('Failed to fetch dynamically imported module: http://localhost/_astro/old.js') });
-    expect(p.banner.hidden).toBe(false);
+    expect(p.banner).toMatchObject({ hidden: false, role: 'alert' });
     p.banner.button.onclick!();
     expect(p.reload).toHaveBeenCalled();
     const q = page();

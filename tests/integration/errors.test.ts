@@ -185,7 +185,7 @@ describe('error reporting with SENTRY_DSN', () => {
     const script = /<head>.*?<script>(.*?)<\/script>/s.exec(html)?.[1] ?? '';
     expect(script).toContain("fetch('/api/errors/'");
     expect(Buffer.byteLength(script)).toBeLessThanOrEqual(1024);
-    expect(html).toMatch(/<div id="chunk-error" class="chunk-error" role="alert" hidden>/);
+    expect(html).toMatch(/<div id="chunk-error" class="chunk-error" hidden>/);
   });
 });
 
