@@ -4,6 +4,7 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import precompress from './scripts/precompress-integration.mjs';
 import modulePreloads from './scripts/module-preload-integration.mjs';
+import releaseHash from './scripts/release-integration.mjs';
 import { slashlessDev } from './scripts/slashless.mjs';
 import { config } from './src/server/config.mjs';
 
@@ -15,7 +16,7 @@ export default defineConfig({
   // Not streamed: the middleware compresses whole pages anyway, so streaming only added an async
   // iterator, a chunk per component and a body stream to read back (about 0.12 ms a series page).
   adapter: node({ mode: 'middleware', experimentalDisableStreaming: true }),
-  integrations: [react(), modulePreloads(), precompress()],
+  integrations: [react(), modulePreloads(), precompress(), releaseHash()],
   trailingSlash: 'always',
   compressHTML: true,
   security: {
@@ -31,7 +32,8 @@ export default defineConfig({
   vite: {
     plugins: [slashlessDev()],
     resolve: { alias: { '~': new URL('./src', import.meta.url).pathname, '@db': new URL('./db', import.meta.url).pathname } },
-    ssr: { external: ['better-sqlite3', 'pg', 'sharp', '@node-rs/argon2'] },
+    // @sentry/node stays one module that scripts/serve.mjs and the bundle share (src/server/error-reports.mjs).
+    ssr: { external: ['better-sqlite3', 'pg', 'sharp', '@node-rs/argon2', '@sentry/node'] },
     // Vite warns about browser chunks over 500 kB. The one chunk past it is braintree-web-drop-in
     // (515 kB minified, 100 kB brotli): Braintree's card form, loaded by a dynamic import() only
     // when a reader picks card on a checkout with the Braintree provider, never on another page.

@@ -78,13 +78,14 @@ export function machineMetrics(timeoutMs = 5_000) {
  * connections, let the requests under way finish, then exit 0; after DRAIN_MS, exit anyway.
  * Used by every server process, alone or a worker.
  * @param {import('node:http').Server} server
+ * @param {() => Promise<unknown>} [beforeExit] what must still happen once the requests are done (sending buffered error reports)
  */
-export function drainOnSignals(server) {
+export function drainOnSignals(server, beforeExit = async () => {}) {
   let draining = false;
   const drain = () => {
     if (draining) return;
     draining = true;
-    server.close(() => process.exit(0));
+    server.close(() => beforeExit().catch(() => {}).finally(() => process.exit(0)));
     server.closeIdleConnections();
     // A keep-alive connection that was busy becomes idle once its answer is out: close it then.
     setInterval(() => server.closeIdleConnections(), 100).unref();

@@ -23,6 +23,10 @@ if (refusals.length) {
   process.exit(1);
 }
 const observe = await import('../src/server/observe.mjs');
+// Error reporting (src/server/error-reports.mjs): the SDK is loaded only with SENTRY_DSN set and
+// INKPASS_DEBUG unset; otherwise `sentry` is null, nothing is sent and requests are not wrapped.
+const errorReports = await import('../src/server/error-reports.mjs');
+const sentry = await errorReports.startErrorReporting(config.errors, errorReports.readBuildHash(new URL('../dist/server/', import.meta.url)));
 const pages = await import('../src/server/page-cache.mjs');
 pages.configurePageCache(config.pageCacheBytes);
 const root = path.resolve(fileURLToPath(new URL('../dist/client/', import.meta.url)));
@@ -233,7 +237,8 @@ function sendPage(req, res, page, state, note) {
   res.writeHead(200, [...flat, 'x-cache', state]);
   res.end(req.method === 'HEAD' ? undefined : page.body);
 }
-const server = http.createServer(onRequest);
+// With the SDK on, each request is one transaction (one in ten sampled); without it, no wrapper at all.
+const server = http.createServer(sentry ? errorReports.tracedHandler(sentry, onRequest) : onRequest);
 // A request, body included, must arrive within 30 s (Node's default is five minutes): a client
 // that announces a body and never sends it holds a socket and a queued page for no one. The
 // chapter upload routes take up to 300 MB, which needs 80 Mbit/s to arrive in 30 s: Node's own
@@ -401,4 +406,5 @@ server.listen(port, host, () => {
   const where = host === '0.0.0.0' || host === '::' ? 'every interface' : host;
   console.log(`Inkpass is serving http://localhost:${port}/ (English) and http://br.localhost:${port}/ (Português), listening on ${where}`);
 });
-drainOnSignals(server);
+// Events still buffered are sent (2 s at most) before the process exits, after the drain.
+drainOnSignals(server, () => errorReports.flushErrorReports(2_000));

@@ -40,7 +40,43 @@ export const SECRET_MIN_LENGTH = 32;
  * @property {LogLevel} logLevel LOG_LEVEL: the least severe log line written (src/server/observe.mjs).
  * @property {string | null} metricsToken METRICS_TOKEN: GET /metrics answers only `Authorization: Bearer` it; null: /metrics is the site's 404.
  * @property {SellerConfig} seller Who sells, as receipts name it (SELLER_NAME, SELLER_ADDRESS, SELLER_TAX_ID; docs/payments.md, "Receipts").
+ * @property {ErrorReportingConfig} errors Error reporting (SENTRY_DSN, INKPASS_DEBUG; docs/operations.md, "Error reporting").
  */
+
+/**
+ * @typedef {object} ErrorReportingConfig
+ * @property {string | null} dsn SENTRY_DSN: where events go (Sentry, a self-hosted Sentry or GlitchTip); null: nothing is sent and errors are JSON log lines.
+ * @property {boolean} debug INKPASS_DEBUG=1: the debug flag, which turns reporting off (spec section 9) whatever SENTRY_DSN says; errors are log lines.
+ * @property {boolean} enabled A DSN is set and the debug flag is not: the SDK is loaded and initialised (otherwise it is never imported).
+ * @property {string} environment The events' environment: INKPASS_MODE (`production` or `demo`).
+ * @property {number} sampleRate Errors sent (spec: 1).
+ * @property {number} tracesSampleRate Requests sent as transactions (spec: 0.1).
+ * @property {number} bufferSize Events the transport holds at once (spec: 30); more are dropped.
+ */
+
+/** The spec's numbers (section 9): every error, one request in ten traced, a buffer of 30 events. */
+export const ERROR_REPORTING = Object.freeze({ sampleRate: 1, tracesSampleRate: 0.1, bufferSize: 30 });
+
+/**
+ * SENTRY_DSN, as Sentry and GlitchTip show it: http(s)://<public key>@<host>[/<path>]/<project id>.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {'demo' | 'production'} mode
+ * @returns {ErrorReportingConfig}
+ */
+export function readErrorReporting(env, mode) {
+  const raw = env.SENTRY_DSN?.trim() || '';
+  let dsn = null;
+  if (raw) {
+    let url = null;
+    try { url = new URL(raw); } catch { url = null; }
+    if (!url || !/^https?:$/.test(url.protocol) || !url.username || !/\/[\w.-]+\/?$/.test(url.pathname) || url.search || url.hash) {
+      throw invalid(`SENTRY_DSN must be a DSN such as https://<key>@o0.ingest.sentry.io/<project> (Sentry's or GlitchTip's project settings show it; got "${raw.replace(/\/\/[^@/]*@/, '//…@')}")`);
+    }
+    dsn = raw;
+  }
+  const debug = flag(env.INKPASS_DEBUG, 'INKPASS_DEBUG', false);
+  return { dsn, debug, enabled: dsn !== null && !debug, environment: mode, ...ERROR_REPORTING };
+}
 
 /**
  * @typedef {object} SellerConfig
@@ -389,6 +425,7 @@ export function readConfig(env = process.env) {
     logLevel: readLogLevel(env.LOG_LEVEL),
     metricsToken: readMetricsToken(env.METRICS_TOKEN),
     seller: readSeller(env, mode),
+    errors: readErrorReporting(env, mode),
   };
 }
 

@@ -226,3 +226,21 @@ describe('logs and metrics (issue 29)', () => {
     expect(() => readConfig({ METRICS_TOKEN: `${token}é` })).toThrow(/METRICS_TOKEN must be/);
   });
 });
+
+describe('error reporting (issue 29)', () => {
+  it('is off without SENTRY_DSN, on with one, and off again while the debug flag is set', () => {
+    expect(readConfig({}).errors).toEqual({ dsn: null, debug: false, enabled: false, environment: 'demo', sampleRate: 1, tracesSampleRate: 0.1, bufferSize: 30 });
+    const dsn = 'https://abc123@o1.ingest.sentry.io/42';
+    expect(readConfig({ SENTRY_DSN: dsn, INKPASS_MODE: 'production' }).errors).toMatchObject({ dsn, enabled: true, environment: 'production' });
+    expect(readConfig({ SENTRY_DSN: 'http://key@glitchtip.internal:8000/7' }).errors.enabled).toBe(true);
+    expect(readConfig({ SENTRY_DSN: dsn, INKPASS_DEBUG: '1' }).errors).toMatchObject({ dsn, debug: true, enabled: false });
+  });
+
+  it('refuses a DSN that is not one, or a debug flag that is not 1 or 0, naming the setting without the key', () => {
+    for (const bad of ['sentry.io/42', 'https://o1.ingest.sentry.io/42', 'ftp://k@host/1', 'https://k@host/', 'https://k@host/1?x=1']) {
+      expect(() => readConfig({ SENTRY_DSN: bad })).toThrow(/SENTRY_DSN must be a DSN/);
+    }
+    expect(() => readConfig({ SENTRY_DSN: 'https://secretkey@host/' })).toThrow(/^(?!.*secretkey)/s);
+    expect(() => readConfig({ INKPASS_DEBUG: 'yes' })).toThrow(/INKPASS_DEBUG must be 1 or 0/);
+  });
+});

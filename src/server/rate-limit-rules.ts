@@ -52,6 +52,8 @@ export const LIMITS = {
   studioContent: { max: 60, window: 10 * 60 },
   /** Image uploads in the studio (POST /studio/series/{id}/images/): each is decoded and resized several times, seconds of CPU for a large one. */
   studioImages: { max: 30, window: 10 * 60 },
+  /** Batches of browser errors (POST /api/errors/): a page sends at most 30 events, 8 a batch, so a few pages' worth a minute. */
+  errorReports: { max: 20, window: 60 },
   /** Bot-check challenges handed out. */
   appCheck: { max: 60, window: 60 },
   /** Unlocks by the form that works without JavaScript, taken without a bot-check token (docs/decisions.md, "App check"). */

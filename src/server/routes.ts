@@ -77,6 +77,8 @@ export const ROUTES: readonly RoutePolicy[] = [
   // The series' images (content): one image per upload, sharp makes every size.
   { path: /^\/studio\/series\/[^/]+\/images\/$/, methods: ['POST'], limit: { name: 'studioImages' }, answer: 'page' },
   { path: /^\/webhooks\/pix\/$/, methods: ['POST'], limit: { exempt: "a payment provider's signed callback: the signature over the body authenticates it, and a provider retries what it is refused" }, answer: 'json' },
+  // The browser's error tunnel (src/lib/error-handler.ts): at most 30 events a page, in batches.
+  { path: /^\/api\/errors\/$/, methods: ['POST'], limit: { name: 'errorReports', anyone: true }, answer: 'json' },
   // The bot check's challenge (src/server/app-check.ts): signing one derives a key, so it is counted.
   { path: /^\/api\/app-check\/challenge\/$/, methods: ['GET'], limit: { name: 'appCheck', anyone: true }, answer: 'json' },
   // Reads that ask the provider: polled by the checkouts.

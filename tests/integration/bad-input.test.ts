@@ -97,6 +97,7 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'favorite toggle form', file: 'my/favorites/toggle.ts', path: '/my/favorites/toggle/', query: '', kind: 'text', method: 'POST' },
     { name: 'favorite API', file: 'api/favorites/[e4pid].ts', path: `/api/favorites/${s.e4pid}`, query: '', kind: 'json', method: 'POST', dynamic: [3] },
     { name: 'progress API', file: 'api/progress/index.ts', path: '/api/progress/', query: '', kind: 'json', method: 'POST' },
+    { name: 'error tunnel', file: 'api/errors/index.ts', path: '/api/errors/', query: '', kind: 'json', method: 'POST' },
     { name: 'bot check challenge', file: 'api/app-check/challenge.ts', path: '/api/app-check/challenge/', query: '', kind: 'json' },
     { name: 'redeem API', file: 'api/redeem/index.ts', path: '/api/redeem/', query: '', kind: 'json', method: 'POST' },
     { name: 'unlock form', file: 'unlock.ts', path: '/unlock/', query: '', kind: 'text', method: 'POST' },

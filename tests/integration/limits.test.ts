@@ -44,6 +44,7 @@ const SAMPLES: Record<string, { path: string; body?: Record<string, string> }> =
   [/^\/studio\/payments\/([^/]+\/)?$/.source]: { path: '/studio/payments/ordnope/', body: { action: 'status' } },
   [/^\/my\/subscribe\/status\/[^/]+\/$/.source]: { path: '/my/subscribe/status/subnope/' },
   [/^\/api\/app-check\/challenge\/$/.source]: { path: '/api/app-check/challenge/' },
+  [/^\/api\/errors\/$/.source]: { path: '/api/errors/', body: { t: 'e', m: 'not the shape' } },
 };
 
 const limited = ROUTES.filter((r): r is RoutePolicy & { limit: { name: keyof typeof LIMITS; anyone?: boolean } } => !('exempt' in r.limit));

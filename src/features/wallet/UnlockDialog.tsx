@@ -6,13 +6,16 @@
  * technology; focus goes back to the button that opened it.
  * Success reloads after 250 ms with a 500 ms fade (a dialog reopened after buying keys or logging
  * in opens the chapter instead); a failure shows the server's detail (or
- * "Error {status}") in a dismissible alert inside the dialog and re-enables the buttons.
+ * "Error {status}") in a dismissible alert inside the dialog and re-enables the buttons; a
+ * failed redeem is also reported (spec section 8; src/lib/report.ts).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { IntlMessageFormat } from 'intl-messageformat';
 import type { PricingBalances, UnlockOffer } from '~/features/catalog';
 import { fetchWithAppCheck, prepareAppCheck } from '~/lib/app-check-client';
-import { dialogView, failureText, payWords, type DialogConfig, type DialogMessageKey } from './unlock-dialog';
+import { APP_CHECK_REFUSED_HEADER } from '~/lib/app-check';
+import { reportProblem } from '~/lib/report';
+import { dialogView, failureText, payWords, redeemFailure, type DialogConfig, type DialogMessageKey } from './unlock-dialog';
 import './unlock-dialog.css';
 
 /** How long a success stays on screen before the reload, and the fade that covers the reload. */
@@ -89,7 +92,11 @@ export function UnlockDialog({ config, offer, balances, returnPath, resumed = nu
       const init = { method: 'POST', body: new URLSearchParams(body), credentials: 'same-origin', headers: { accept: 'application/json' } } as const;
       const res = appCheck ? await fetchWithAppCheck(config.appCheck, url, init) : await fetch(url, init);
       if (!res.ok) {
-        setError(await failureText(res, (status) => t('unlock.errorStatus', { status })));
+        const text = await failureText(res, (status) => t('unlock.errorStatus', { status }));
+        setError(text);
+        // The spec's redeem failure is also reported (section 8); a bot-check refusal says so,
+        // and the ignore list leaves it out (src/server/error-filter.mjs).
+        if (appCheck) reportProblem(redeemFailure(res.status, res.headers.get(APP_CHECK_REFUSED_HEADER), text));
         setPending(false);
         return null;
       }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { IntlMessageFormat } from 'intl-messageformat';
 import en from '../../../i18n/en.json';
 import pt from '../../../i18n/pt-BR.json';
-import { dialogView, failureText, offerFrom, payWords, DIALOG_MESSAGES } from './unlock-dialog';
+import { dialogView, failureText, offerFrom, payWords, redeemFailure, DIALOG_MESSAGES } from './unlock-dialog';
 
 const CATALOGUES = { en, 'pt-BR': pt } as Record<'en' | 'pt-BR', Record<string, string>>;
 const say = (locale: 'en' | 'pt-BR', key: string, price: number) => String(new IntlMessageFormat(CATALOGUES[locale][key]!, locale).format({ price }));
@@ -59,5 +59,12 @@ describe('the unlock dialog', () => {
       }
     }
     expect(payWords(dialogView({ price: 12 }, { keys: 3, xtra: 7 }))).toBeNull();
+  });
+});
+
+describe('a failed redeem, as reported (spec section 8)', () => {
+  it('says the status and what the reader saw, and names a bot-check refusal so the ignore list leaves it out', () => {
+    expect(redeemFailure(409, null, 'Not enough keys.')).toBe('Redeem failed: HTTP 409: Not enough keys.');
+    expect(redeemFailure(403, 'used', 'Try again.')).toBe('Redeem failed: HTTP 403 (X-App-Check-Refused: used): Try again.');
   });
 });

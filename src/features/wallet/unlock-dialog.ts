@@ -78,3 +78,12 @@ export function offerFrom(button: { value: string; dataset: Record<string, strin
     rent: rent === null ? null : Number.isSafeInteger(rent) && rent >= 0 ? rent : 0,
   };
 }
+
+/**
+ * What a failed redeem reports (spec section 8: "it is also reported"): the status, the bot
+ * check's refusal when there was one (X-App-Check-Refused, which the ignore list leaves out:
+ * the dialog fetches a new token), and the message the reader saw.
+ */
+export function redeemFailure(status: number, appCheckRefused: string | null, shown: string): string {
+  return `Redeem failed: HTTP ${status}${appCheckRefused ? ` (X-App-Check-Refused: ${appCheckRefused})` : ''}: ${shown}`;
+}
