@@ -6,22 +6,12 @@
  * banner. Uses Playwright's own `test`: these pages throw on purpose.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { expect, test } from '@playwright/test';
 import { e2eServerEnv } from '../support/e2e-server';
+import { freePort } from '../support/free-port';
 import { message } from '../support/messages';
 import { startSentryReceiver, type SentryReceiver } from '../support/sentry-receiver';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 let receiver: SentryReceiver;
 let child: ChildProcess;

@@ -8,10 +8,10 @@
  * chapter row's "Copy link" copies a link that opens the chapter. Words from i18n/*.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { e2eServerEnv } from '../support/e2e-server';
+import { freePort } from '../support/free-port';
 import { makeImage, makeZip } from '../support/uploads';
 import { brUrl, enUrl, expect, message, signIn, test } from './fixtures';
 
@@ -19,16 +19,6 @@ const PAGES = 30;
 /** Page n (1-based) is `0nn.png`, 100 + n px wide: its width tells the pages apart in the preview. */
 const pageWidth = (n: number) => 100 + n;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * A second server over the e2e database, with the e2e web server's environment

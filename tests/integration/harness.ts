@@ -10,12 +10,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { freePort } from '../support/free-port';
 
 export const dialects = ['sqlite', 'postgres'] as const;
 export type TestDialect = (typeof dialects)[number];
@@ -406,17 +406,7 @@ export async function until(what: string, check: () => boolean | Promise<boolean
   }
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** Any HTTP answer counts (even a 500): the tests then say what is wrong with it. */
 export async function waitUntilAnswering(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
