@@ -10,6 +10,7 @@ import crypto from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { APP_CHECK_FIELD, APP_CHECK_HEADER } from '~/lib/app-check';
 import { absoluteDate } from '~/lib/dates';
+import { ERROR_HANDLER_SCRIPT } from '~/lib/error-handler';
 import { DEMO_SELLER } from '~/server/config.mjs';
 import {
   appCheckHeader, appCheckToken, createReader, createStaff, htmlText, markup, message, npmRun, selectedDialects, useServer, withDb,
@@ -194,7 +195,7 @@ for (const dialect of selectedDialects()) {
         expect(res.status, bad).toBeGreaterThanOrEqual(400);
         expect(res.status, bad).toBeLessThan(500);
         // Never reflected: the page's own scripts are the only ones.
-        expect(res.text.replace(/<script[^>]*>window\.dataLayer|<script type="(application\/json|module)"/g, ''), bad).not.toContain('<script');
+        expect(res.text.replace(`<script>${ERROR_HANDLER_SCRIPT}</script>`, '').replace(/<script[^>]*>window\.dataLayer|<script type="(application\/json|module)"/g, ''), bad).not.toContain('<script');
         if (!bad.includes('%00')) expect(res.status, bad).toBe(404);
       }
       // A receipt takes no other method.
