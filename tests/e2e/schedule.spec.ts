@@ -45,7 +45,7 @@ for (const [site, locale, url] of [['English', 'en', enUrl], ['Portuguese', 'pt-
       const today = block.locator('a[aria-current="date"]');
       await expect(today).toHaveCount(1);
       await expect(today).toHaveAccessibleName(new RegExp(`^${message(locale, 'schedule.today')}, `));
-      for (const name of await weeks.getByRole('link').evaluateAll((links) => links.map((l) => l.getAttribute('aria-label') ?? ''))) {
+      for (const name of await weeks.getByRole('link').evaluateAll((links) => links.map((l) => l.querySelector('.visually-hidden')?.textContent ?? ''))) {
         const count = Number(/(\d+)/.exec(name.split(':').pop()!)?.[1] ?? 0);
         expect(name).toContain(message(locale, 'schedule.home.dayCount', { count }));
       }
