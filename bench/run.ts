@@ -81,15 +81,22 @@ function suggestQueries(names: string[]): string[] {
  * row compares it with a cluster.
  */
 function startServer(port = PORT, env: Record<string, string> = { PAGE_CACHE_MB: '0' }): Promise<ChildProcess> {
+  // The server's log lines go to a file, not through a pipe into this process: reading them here
+  // would take CPU from the load generator on the same cores and lower every figure.
+  const logFile = path.join(os.tmpdir(), `inkpass-bench-${port}.log`);
+  const out = fs.openSync(logFile, 'w');
   const child = spawn(process.execPath, ['scripts/serve.mjs'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL, MEDIA_DIR, NODE_ENV: 'production', WORKERS: '1', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', out, 'inherit'],
   });
+  fs.closeSync(out);
   // A cluster is ready once every worker listens (each has warmed itself up first).
   const ready = Number(env.WORKERS ?? 1) > 1 ? 'workers are listening' : 'serving';
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => { if (d.toString().includes(ready)) resolve(child); });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    const poll = setInterval(() => {
+      if (fs.readFileSync(logFile, 'utf8').includes(ready)) { clearInterval(poll); resolve(child); }
+    }, 100);
+    child.on('exit', (code) => { clearInterval(poll); reject(new Error(`server exited with ${code}; its log: ${logFile}`)); });
   });
 }
 

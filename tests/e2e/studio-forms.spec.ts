@@ -60,8 +60,14 @@ test('a chapter upload shows its progress and lands on the draft, whose pages mo
   await page.goto(enUrl(`/studio/chapters/new/?series=${seriesId}`));
   await page.getByLabel(message('en', 'studio.chapters.field.number')).fill(`${8000 + Math.floor(Math.random() * 900)}.5`);
   await page.getByLabel(message('en', 'studio.chapters.field.files')).setInputFiles({ name: 'pages.cbz', mimeType: 'application/zip', buffer: cbz });
+  // The upload's answer waits a moment, so that a fast machine cannot finish (and leave the page)
+  // before the progress bar has been seen.
+  await page.route(/\/studio\/chapters\/new\//, async (route) => {
+    if (route.request().method() === 'POST') await new Promise((r) => setTimeout(r, 1500));
+    await route.continue();
+  });
   await page.getByRole('button', { name: message('en', 'studio.chapters.create') }).click();
-  await expect(page.getByRole('progressbar', { name: message('en', 'studio.upload.progress') })).toBeAttached();
+  await expect(page.getByRole('progressbar', { name: message('en', 'studio.upload.progress') })).toBeVisible();
   await page.waitForURL(/\/studio\/chapters\/drafts\/\d+\/\?done=created/);
   const labels = page.locator('.draft-page-label');
   await expect(labels.first()).toContainText('1.png');
