@@ -5,7 +5,7 @@
  * Node (@sentry/node) sends events there: route errors (src/pages/500.astro), the browser's
  * errors that came through the tunnel (POST /api/errors/), uncaught exceptions, and one
  * transaction per request, one in ten sampled (scripts/serve.mjs). Without a DSN the SDK is never
- * imported and each error is one JSON line on stderr, with its request id.
+ * imported and each error is one JSON line in the log (stdout, observe.mjs), with its request id.
  *
  * Plain JavaScript (typed by JSDoc): scripts/serve.mjs loads it without a build, and the Astro
  * build bundles its own copy. The two copies share one state on globalThis, which the server
@@ -13,6 +13,7 @@
  */
 import fs from 'node:fs';
 import { ignoredBecause, scrub, scrubEvent, CHUNK_LOAD_ERROR } from './error-filter.mjs';
+import { log } from './observe.mjs';
 
 /** The spec's release (section 9): 1.0.0 with the build's hash. */
 export const RELEASE_VERSION = '1.0.0';
@@ -160,10 +161,14 @@ function describe(error) {
   return { type: 'Error', message: typeof error === 'string' ? error : JSON.stringify(error) ?? String(error), stack: '' };
 }
 
-/** @param {Record<string, unknown>} line */
-function logLine(line) {
+/**
+ * One error line through the process's one logger (observe.mjs), so operators read one stream in
+ * one format; scrubbed like a report.
+ * @param {{ msg: string } & Record<string, unknown>} line
+ */
+function logLine({ msg, ...line }) {
   const s = state();
-  console.error(JSON.stringify(scrub({ time: new Date().toISOString(), level: 'error', release: s.release, environment: s.environment, ...line })));
+  log().error(scrub({ release: s.release, environment: s.environment, ...line }), msg);
 }
 
 /**
