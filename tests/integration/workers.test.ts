@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { processAlive, selectedDialects, startExtraServer, until, useServer, workerPids } from './harness';
+import crypto from 'node:crypto';
+import { anySeries, processAlive, selectedDialects, startExtraServer, until, useServer, withDb, workerPids } from './harness';
 
 /** Whether a worker was started to run the machine's periodic checks (src/server/workers.ts). */
 const runsTimers = (pid: number) => fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes('INKPASS_MACHINE_TIMERS=1');
@@ -82,6 +83,51 @@ describe(`workers (${dialect})`, () => {
       for (const pid of children) expect(processAlive(pid)).toBe(false);
     } finally {
       await extra.stop();
+    }
+  });
+  it('a chapter released in the worker that runs the checks reaches the pages the other worker keeps, within their freshness', { timeout: 120_000 }, async () => {
+    // The page cache on (its default), release checks every second.
+    const cluster = await startExtraServer(server, { WORKERS: '2', PAGE_CACHE_MB: '', RELEASE_CHECK_SECONDS: '1' });
+    try {
+      await until('both workers listen', () => cluster.output().includes('all 2 workers are listening'));
+      const [series] = await anySeries(server, 1);
+      const id = crypto.randomBytes(4).toString('hex');
+      const releaseAt = Math.floor(Date.now() / 1000) + 3;
+      await withDb(server, async (db) => {
+        const seriesId = Number((await db.selectFrom('series').select('id').where('slug', '=', series!.slug).executeTakeFirstOrThrow()).id);
+        const top = await db.selectFrom('chapters').select((eb) => eb.fn.max('number').as('n')).where('series_id', '=', seriesId).where('language', '=', 'en').executeTakeFirst();
+        await db.insertInto('chapters').values({
+          e4pid: `EPI-${id}`, series_id: seriesId, language: 'en', number: Math.floor(Number(top?.n ?? 0)) + 1, title: 'Broadcast', subtitle: null,
+          released_at: releaseAt, sale_at: releaseAt, expired_at: null, original_price: 0, thumbnail: null, purchase_enabled: 1, purchase_many_enabled: 1,
+          daily_pass_enabled: 0, ads_enabled: 0, rental_enabled: 0, subscription_enabled: 0, page_count: 0, created_at: releaseAt,
+        }).execute();
+      });
+      // Each request is a new connection, so they take turns between the workers: both keep the page now.
+      const page = `/comics/${series!.slug}/`;
+      // Pages are kept per encoding, for clients that take one.
+      const asABrowser = { 'accept-encoding': 'br, gzip' };
+      const keptAt = Date.now();
+      const kept: (string | undefined)[] = [];
+      for (let i = 0; i < 4; i++) {
+        const res = await cluster.request(page, { headers: asABrowser });
+        expect(res.status).toBe(200);
+        expect(res.text).not.toContain(id);
+        kept.push(res.headers['x-cache']);
+      }
+      // Rendered once by each worker, then answered from each one's own cache.
+      expect(kept).toEqual([undefined, undefined, 'HIT', 'HIT']);
+      while (Date.now() / 1000 < releaseAt + 0.2) await new Promise((r) => setTimeout(r, 100));
+      // Uncached requests reach both workers' middleware; the one that runs the checks releases the chapter.
+      for (let i = 0; i < 2; i++) await cluster.request('/auth/login/');
+      await until('the release check has run', async () => (await withDb(server, (db) => db.selectFrom('series').select('last_updated').where('slug', '=', series!.slug).executeTakeFirstOrThrow())).last_updated >= releaseAt, 10_000);
+      await new Promise((r) => setTimeout(r, 300));
+      const seen: boolean[] = [];
+      for (let i = 0; i < 4; i++) seen.push((await cluster.request(page, { headers: asABrowser })).text.includes(id));
+      // Every answer came while the kept pages were still fresh (10 s): only the broadcast can have renewed them.
+      expect(Date.now() - keptAt).toBeLessThan(10_000);
+      expect(seen).toEqual([true, true, true, true]);
+    } finally {
+      await cluster.stop();
     }
   });
 });
