@@ -7,6 +7,7 @@ import { drainOnSignals, machineMetrics } from './cluster.mjs';
 import http from 'node:http';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { pipeline } from 'node:stream';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withTrailingSlash } from './slashless.mjs';
@@ -85,7 +86,9 @@ function serveStatic(req, res, entry) {
   if (encoding) headers['Content-Encoding'] = encoding;
   res.writeHead(200, headers);
   if (req.method === 'HEAD') return res.end();
-  fs.createReadStream(file).pipe(res);
+  // A file that went away after it was listed (a deploy replacing dist/ under a running server)
+  // ends this one answer, not the process: pipeline destroys the response instead of throwing.
+  pipeline(fs.createReadStream(file), res, () => {});
 }
 
 
