@@ -134,57 +134,32 @@ function create() {
       this.set(s.figuresUp ? 1 : 0);
     },
   });
-  new client.Gauge({
-    name: 'inkpass_orders',
-    aggregator: 'max',
-    help: 'Key-pack orders by state (read from the database, at most every 15 s).',
-    labelNames: ['state'],
-    async collect() {
-      const f = await figures(s);
-      if (!f) return;
-      this.reset();
-      for (const [st, n] of Object.entries(f.ordersByState)) this.set({ state: st }, n);
-    },
-  });
-  new client.Gauge({
-    name: 'inkpass_oldest_pending_payment_age_seconds',
-    aggregator: 'max',
-    help: 'Age of the oldest PENDING key-pack order (kind=order) and subscription charge (kind=charge); 0 when none.',
-    labelNames: ['kind'],
-    async collect() {
-      const f = await figures(s);
-      if (!f) return;
-      this.set({ kind: 'order' }, f.oldestPendingSeconds.order ?? 0);
-      this.set({ kind: 'charge' }, f.oldestPendingSeconds.charge ?? 0);
-    },
-  });
-  new client.Gauge({
-    name: 'inkpass_renewals_overdue',
-    aggregator: 'max',
-    help: 'Live, not cancelled subscriptions whose paid time has ended with no charge for the next period.',
-    async collect() {
-      const f = await figures(s);
-      if (f) this.set(f.renewalsOverdue);
-    },
-  });
-  new client.Gauge({
-    name: 'inkpass_ledger_audit_last_run_timestamp_seconds',
-    aggregator: 'max',
-    help: 'When `npm run keys -- audit` last ran (Unix seconds; 0: never).',
-    async collect() {
-      const f = await figures(s);
-      if (f) this.set(f.lastAudit?.at ?? 0);
-    },
-  });
-  new client.Gauge({
-    name: 'inkpass_ledger_audit_failed_rules',
-    aggregator: 'max',
-    help: 'Rules the last ledger audit found broken (0: every invariant holds).',
-    async collect() {
-      const f = await figures(s);
-      if (f) this.set(f.lastAudit?.failedRules ?? 0);
-    },
-  });
+  /**
+   * A gauge read from the database's figures (at most every 15 s): with several workers the
+   * primary keeps the largest answer, since each worker reads the same rows.
+   * @param {string} name @param {string} help @param {string[]} labelNames
+   * @param {(f: Figures) => [Record<string, string>, number][]} values
+   */
+  const figureGauge = (name, help, labelNames, values) =>
+    new client.Gauge({
+      name, help, labelNames, aggregator: 'max',
+      async collect() {
+        const f = await figures(s);
+        if (!f) return;
+        this.reset();
+        for (const [labels, n] of values(f)) this.set(labels, n);
+      },
+    });
+  figureGauge('inkpass_orders', 'Key-pack orders by state (read from the database, at most every 15 s).', ['state'],
+    (f) => Object.entries(f.ordersByState).map(([state, n]) => [{ state }, n]));
+  figureGauge('inkpass_oldest_pending_payment_age_seconds', 'Age of the oldest PENDING key-pack order (kind=order) and subscription charge (kind=charge); 0 when none.', ['kind'],
+    (f) => [[{ kind: 'order' }, f.oldestPendingSeconds.order ?? 0], [{ kind: 'charge' }, f.oldestPendingSeconds.charge ?? 0]]);
+  figureGauge('inkpass_renewals_overdue', 'Live, not cancelled subscriptions whose paid time has ended with no charge for the next period.', [],
+    (f) => [[{}, f.renewalsOverdue]]);
+  figureGauge('inkpass_ledger_audit_last_run_timestamp_seconds', 'When `npm run keys -- audit` last ran (Unix seconds; 0: never).', [],
+    (f) => [[{}, f.lastAudit?.at ?? 0]]);
+  figureGauge('inkpass_ledger_audit_failed_rules', 'Rules the last ledger audit found broken (0: every invariant holds).', [],
+    (f) => [[{}, f.lastAudit?.failedRules ?? 0]]);
   return s;
 }
 

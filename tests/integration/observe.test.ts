@@ -163,7 +163,10 @@ for (const dialect of selectedDialects()) {
       expect(typeof line.ms).toBe('number');
       expect(line.ms).toBeGreaterThanOrEqual(0);
       expect(line.reader).toMatch(/^[A-Za-z0-9_-]{16}$/);
-      expect(line.reader).not.toContain(String(reader.id));
+      // Keyed: neither the id nor a plain hash of it, which anyone could compute from a list of ids.
+      expect(line.reader).not.toBe(String(reader.id));
+      expect(line.reader).not.toBe(crypto.createHash('sha256').update(String(reader.id)).digest('base64url').slice(0, 16));
+      expect(line.reader).not.toBe(crypto.createHash('sha256').update(String(reader.id)).digest('hex').slice(0, 16));
       // Stable for one reader, another for another.
       const again = await requestLine(own, await own.request('/my/favorites/', { headers: { cookie: reader.cookie } }));
       expect(again).toMatchObject({ route: '/my/favorites', status: 200, reader: line.reader });
