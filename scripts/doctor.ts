@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { config, readConfig, isLoopback, type Config } from '~/server/config.mjs';
 import { demoAccountCount, refusalsAtStart } from '~/server/startup.mjs';
+import { mediaStore } from '~/server/media-store';
 
 const ok = (s: string) => console.log(`  ok    ${s}`);
 const warn = (s: string) => console.log(`  warn  ${s}`);
@@ -94,6 +95,18 @@ try {
   (demo ? (config.mode === 'demo' ? info : bad) : ok)(demo ? `${demo} demo account(s) (their passwords are public): this database was prepared as a demo` : 'no demo accounts');
 } catch (e) {
   bad(`the database cannot be read: ${(e as Error).message}`);
+}
+
+section('Media');
+// Read only: one listing call proves the place (and on S3 the credentials) without writing to it.
+try {
+  const store = mediaStore();
+  let first: string | null = null;
+  for await (const object of store.list('')) { first = object.key; break; }
+  if (store.kind === 'disk') fs.accessSync(config.mediaDir, fs.constants.W_OK);
+  (first ? ok : warn)(`${store.kind === 's3' ? 'the bucket' : 'the media folder'} ${store.location} ${first ? 'answers and holds images' : 'answers but holds no images yet (a new install: `npm run seed`, or `npm run media -- copy --to …` from an old one)'}`);
+} catch (e) {
+  bad(`media: ${config.mediaStore.kind === 's3' ? 'the bucket' : 'the media folder'} cannot be read or written: ${(e as Error).message}`);
 }
 
 section('Production');

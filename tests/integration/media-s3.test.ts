@@ -113,6 +113,13 @@ for (const dialect of selectedDialects()) {
       }
     });
 
+    it('npm run doctor reads the bucket: it says the images are there, and says NO when the keys are wrong', { timeout: 60_000 }, async () => {
+      const there = await npmRun(server.databaseUrl, 'doctor', [], { ...s3env, MEDIA_STORE: 's3://inkpass-media/site' });
+      expect(there.stdout).toContain('ok    the bucket s3://inkpass-media/site answers and holds images');
+      const wrong = await npmRun(server.databaseUrl, 'doctor', [], { ...s3env, S3_SECRET_ACCESS_KEY: 'not-the-secret', MEDIA_STORE: 's3://inkpass-media/site' });
+      expect(wrong.stdout).toMatch(/NO {4}media: the bucket cannot be read or written: \S/);
+    });
+
     it('two processes with different MEDIA_DIRs serve the same paid page from the bucket, to its owner only', { timeout: 60_000 }, async () => {
       const [a, b] = twoServers();
       const owner = await createReader(server);
