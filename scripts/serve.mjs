@@ -405,6 +405,8 @@ await warmUp(config.warmup);
 
 const { port, host } = config;
 server.listen(port, host, () => {
+  // With several workers, one says it (the one that runs the machine's checks), not each of them.
+  if (cluster.isWorker && process.env.INKPASS_MACHINE_TIMERS !== '1') return;
   console.log(startup.modeLine(config));
   const where = host === '0.0.0.0' || host === '::' ? 'every interface' : host;
   console.log(`Inkpass is serving http://localhost:${port}/ (English) and http://br.localhost:${port}/ (Português), listening on ${where}`);

@@ -31,6 +31,10 @@ describe(`workers (${dialect})`, () => {
       await until('both workers listen', () => cluster.output().includes('all 2 workers are listening'));
       const workers = workerPids(cluster.pid);
       expect(workers).toHaveLength(2);
+      // The machine says it is serving once, not once per worker.
+      await until('the machine says it serves', () => cluster.output().includes('Inkpass is serving'));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(cluster.output().match(/Inkpass is serving/g)).toHaveLength(1);
       // /metrics, whichever worker answers it, counts the requests of both (the primary sums them).
       const staticCount = async () => {
         const res = await cluster.request('/metrics', { headers: { authorization: `Bearer ${token}` } });
