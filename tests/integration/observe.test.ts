@@ -248,12 +248,21 @@ for (const dialect of selectedDialects()) {
         .onConflict((oc) => oc.column('bucket').doUpdateSet({ window_start: now(), count: LIMITS.library.max })).execute());
       const refused = await own.request(`/api/favorites/${slug}/`, { method: 'POST', headers: { origin: own.origin(), cookie: reader.cookie } });
       expect(refused.status).toBe(429);
+      // And the sign-in form's own limit, per email.
+      const email = `limited-${crypto.randomBytes(4).toString('hex')}@inkpass.test`;
+      await withDb(base, (db) => db.insertInto('rate_limits').values({ bucket: `login:email:${email}`, window_start: now(), count: LIMITS.loginPerEmail.max }).execute());
+      const login = await own.request('/auth/login/', {
+        method: 'POST', body: new URLSearchParams({ email, password: 'not-the-password' }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: own.origin() },
+      });
+      expect(login.status).toBe(429);
 
       const after = await metrics();
       expect(value(after, series.name, series.labels)).toBe(value(before, series.name, series.labels) + 1);
       expect(value(after, 'inkpass_http_request_duration_seconds_bucket', { ...series.labels, le: '+Inf' })).toBe(value(after, series.name, series.labels));
       expect(value(after, 'inkpass_unlocks_total', { way: 'keys' })).toBe(value(before, 'inkpass_unlocks_total', { way: 'keys' }) + 1);
       expect(value(after, 'inkpass_rate_limit_refusals_total', { limit: 'library' })).toBe(value(before, 'inkpass_rate_limit_refusals_total', { limit: 'library' }) + 1);
+      expect(value(after, 'inkpass_rate_limit_refusals_total', { limit: 'login' })).toBe(value(before, 'inkpass_rate_limit_refusals_total', { limit: 'login' }) + 1);
       // The page cache's answers (the first test made a miss and a hit).
       expect(value(after, 'inkpass_page_cache_requests_total', { result: 'hit' })).toBeGreaterThanOrEqual(1);
       expect(value(after, 'inkpass_page_cache_requests_total', { result: 'miss' })).toBeGreaterThanOrEqual(1);
