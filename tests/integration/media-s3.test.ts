@@ -215,5 +215,17 @@ for (const dialect of selectedDialects()) {
       expect(thumb.status).toBe(200);
       expect((await sharp(thumb.body).metadata()).width).toBe(175);
     });
+
+    it('drafts cleanup removes a staging folder in the bucket that no draft owns, after its hour of grace', { timeout: 60_000 }, async () => {
+      const { cleanupDrafts } = await import('~/features/studio/index.server');
+      await bucket.put('.staging/987654321/1.png', await makeImage('png', 1, 20, 30), 'image/png');
+      const emptyDir = fs.mkdtempSync(path.join(temp, 'cleanup-'));
+      // Young: it may belong to an upload under way.
+      await withDb(server, (db) => cleanupDrafts(db, now(), emptyDir, bucket));
+      expect(await inBucket('.staging/987654321/')).toEqual(['.staging/987654321/1.png']);
+      const later = await withDb(server, (db) => cleanupDrafts(db, now() + 2 * 3600, emptyDir, bucket));
+      expect(later.folders).toBeGreaterThanOrEqual(1);
+      expect(await inBucket('.staging/987654321/')).toEqual([]);
+    });
   });
 }
