@@ -225,4 +225,19 @@ export async function axeProblems(page: Page, label: string, scheme: 'light' | '
     .map((v) => `${label} (${scheme}): ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}: ${v.nodes[0]?.summary.split('\n')[1]?.trim() ?? ''}`);
 }
 
+/**
+ * Scrolls the home page to one of its later blocks (src/components/home-blocks.ts), or to all of
+ * them in page order, until its fragment has replaced the link that stood in for it.
+ */
+export async function revealHomeBlocks(page: Page, block?: string): Promise<void> {
+  for (let i = 0; i < 12; i++) {
+    const left = page.locator(block ? `[data-home-block="${block}"]` : '[data-home-block]');
+    if ((await left.count()) === 0) return;
+    const name = await left.first().getAttribute('data-home-block');
+    if (!name) return;
+    await left.first().scrollIntoViewIfNeeded().catch(() => { /* replaced meanwhile */ });
+    await expect(page.locator(`[data-home-block="${name}"]`)).toHaveCount(0);
+  }
+}
+
 export { expect };
