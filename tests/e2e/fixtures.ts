@@ -230,13 +230,15 @@ export async function axeProblems(page: Page, label: string, scheme: 'light' | '
  * them in page order, until its fragment has replaced the link that stood in for it.
  */
 export async function revealHomeBlocks(page: Page, block?: string): Promise<void> {
-  for (let i = 0; i < 12; i++) {
+  for (let i = 0; i < 20; i++) {
     const left = page.locator(block ? `[data-home-block="${block}"]` : '[data-home-block]');
     if ((await left.count()) === 0) return;
-    const name = await left.first().getAttribute('data-home-block');
-    if (!name) return;
-    await left.first().scrollIntoViewIfNeeded().catch(() => { /* replaced meanwhile */ });
-    await expect(page.locator(`[data-home-block="${name}"]`)).toHaveCount(0);
+    // A block may be swapped in between two calls: then the next round looks again.
+    const name = block ?? (await left.first().getAttribute('data-home-block', { timeout: 1000 }).catch(() => null));
+    if (!name) continue;
+    const box = page.locator(`[data-home-block="${name}"]`);
+    await box.scrollIntoViewIfNeeded({ timeout: 2000 }).catch(() => { /* replaced meanwhile */ });
+    await expect(box).toHaveCount(0);
   }
 }
 
