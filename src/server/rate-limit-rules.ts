@@ -54,6 +54,8 @@ export const LIMITS = {
   studioImages: { max: 30, window: 10 * 60 },
   /** Batches of browser errors (POST /api/errors/): a page sends at most 30 events, 8 a batch, so a few pages' worth a minute. */
   errorReports: { max: 20, window: 60 },
+  /** The home page's later blocks (GET /fragments/home/{block}/): about ten a visit, from the page cache when anonymous (not counted); a page a few seconds. */
+  homeFragments: { max: 300, window: 60 },
   /** Bot-check challenges handed out. */
   appCheck: { max: 60, window: 60 },
   /** Unlocks by the form that works without JavaScript, taken without a bot-check token (docs/decisions.md, "App check"). */

@@ -81,6 +81,9 @@ export const ROUTES: readonly RoutePolicy[] = [
   { path: /^\/api\/errors\/$/, methods: ['POST'], limit: { name: 'errorReports', anyone: true }, answer: 'json' },
   // The bot check's challenge (src/server/app-check.ts): signing one derives a key, so it is counted.
   { path: /^\/api\/app-check\/challenge\/$/, methods: ['GET'], limit: { name: 'appCheck', anyone: true }, answer: 'json' },
+  // The home page's later blocks (src/pages/fragments/home/[block].astro): reads, about ten a home
+  // page visit, counted per reader or address so a scraper cannot render them in a loop.
+  { path: /^\/fragments\/home\/[^/]+\/$/, methods: ['GET'], limit: { name: 'homeFragments', anyone: true }, answer: 'page' },
   // Reads that ask the provider: polled by the checkouts.
   { path: /^\/my\/purchase\/pix\/[^/]+\/$/, methods: ['GET'], limit: { name: 'polls' }, answer: 'json' },
   { path: /^\/my\/subscribe\/status\/[^/]+\/$/, methods: ['GET'], limit: { name: 'polls' }, answer: 'json' },

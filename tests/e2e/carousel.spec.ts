@@ -4,12 +4,13 @@
  * has a pause button, reduced motion, and the scrollable row without JavaScript.
  */
 import type { Locator, Page } from '@playwright/test';
-import { expect, message, test } from './fixtures';
+import { expect, message, revealHomeBlocks, test } from './fixtures';
 
 const en = (key: string, values?: Record<string, string | number>) => message('en', key, values);
 
-/** A carousel by its accessible name, scrolled into view and enhanced by the script. */
-async function carousel(page: Page, name: string): Promise<Locator> {
+/** A carousel by its accessible name (its block's fragment loaded first), scrolled into view and enhanced by the script. */
+async function carousel(page: Page, name: string, block?: string): Promise<Locator> {
+  if (block) await revealHomeBlocks(page, block);
   const region = page.getByRole('region', { name, exact: true });
   await region.scrollIntoViewIfNeeded();
   await expect(region).toHaveClass(/is-enhanced/);
@@ -28,7 +29,7 @@ async function slideCount(region: Locator): Promise<number> {
 test.describe('home carousels', () => {
   test('move with the next and previous buttons, and slides out of view are inert', async ({ page }) => {
     await page.goto('/');
-    const newest = await carousel(page, en('home.newest'));
+    const newest = await carousel(page, en('home.newest'), 'newest');
     const total = await slideCount(newest);
     expect(total).toBeGreaterThan(3);
     await expect(newest).toHaveAttribute('aria-roledescription', en('carousel.roleDescription'));
@@ -46,7 +47,7 @@ test.describe('home carousels', () => {
 
   test('arrow keys move the carousel when focus is inside, and focus follows the slide', async ({ page }) => {
     await page.goto('/');
-    const newest = await carousel(page, en('home.newest'));
+    const newest = await carousel(page, en('home.newest'), 'newest');
     const total = await slideCount(newest);
     const firstLink = newest.locator('.carousel-slide').first().getByRole('link');
     await firstLink.focus();
@@ -60,7 +61,7 @@ test.describe('home carousels', () => {
 
   test('a drag shorter than 20 % of the width springs back; a longer one changes slides', async ({ page }) => {
     await page.goto('/');
-    const newest = await carousel(page, en('home.newest'));
+    const newest = await carousel(page, en('home.newest'), 'newest');
     const total = await slideCount(newest);
     const box = (await newest.locator('.carousel-track').boundingBox())!;
     const y = box.y + box.height / 2;
@@ -82,7 +83,7 @@ test.describe('home carousels', () => {
 
   test('an infinite carousel wraps around from the first slide to the last', async ({ page }) => {
     await page.goto('/');
-    const popular = await carousel(page, en('home.popular'));
+    const popular = await carousel(page, en('home.popular'), 'popular');
     const total = await slideCount(popular);
     await popular.getByRole('button', { name: en('carousel.previous') }).click();
     await expect(current(popular)).toHaveAttribute('aria-label', en('carousel.slideLabel', { n: total, total }));
@@ -151,6 +152,8 @@ test.describe('home carousels', () => {
       });
       const below = page.locator('#home-latest-updates');
       await page.goto('/', { waitUntil: 'domcontentloaded' });
+      // Latest updates is the first later block: its fragment arrives at once, right under the slideshow.
+      await below.waitFor();
       await page.waitForTimeout(300);
       const before = (await below.boundingBox())!;
       release();
@@ -162,33 +165,54 @@ test.describe('home carousels', () => {
     });
   }
 
-  test('loads the carousel script only when a carousel comes into view', async ({ page }) => {
+  test('loads the later blocks as the reader nears them, and their carousel script when one comes into view', async ({ page }) => {
     await page.goto('/');
-    const genres = page.getByRole('region', { name: en('home.genres') });
     await expect(page.getByRole('region', { name: en('home.heroLabel') })).toHaveClass(/is-enhanced/);
-    await expect(genres).not.toHaveClass(/is-enhanced/);
-    await genres.scrollIntoViewIfNeeded();
-    await expect(genres).toHaveClass(/is-enhanced/);
+    // The last block is still the link that stands in for it, far below.
+    await expect(page.locator('[data-home-block="genres"]')).toHaveCount(1);
+    await expect(page.getByRole('region', { name: en('home.genres') })).toHaveCount(0);
+    await revealHomeBlocks(page);
+    // Every block arrived; the ones seen on the way have working carousels.
+    for (const key of ['home.latest', 'home.newest', 'home.featured', 'home.popular', 'home.collection', 'home.genres']) {
+      await expect(page.getByRole('region', { name: en(key), exact: true }), key).toHaveCount(1);
+    }
+    const genres = await carousel(page, en('home.genres'));
+    const total = await slideCount(genres);
+    await genres.getByRole('button', { name: en('carousel.next') }).click();
+    await expect(current(genres)).toHaveAttribute('aria-label', en('carousel.slideLabel', { n: 2, total }));
+    // Scrolled back up, a block the reader passed quickly is enhanced when it comes into view.
+    const newest = await carousel(page, en('home.newest'));
+    await newest.getByRole('button', { name: en('carousel.next') }).click();
+    await expect(current(newest)).toHaveAttribute('aria-label', en('carousel.slideLabel', { n: 2, total: await slideCount(newest) }));
   });
 });
 
 test.describe('home carousels without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('are rows that scroll sideways, with every slide in the page', async ({ page }) => {
+  test('are rows that scroll sideways, with every slide in the page; the later blocks are links to pages that show them', async ({ page }) => {
     await page.goto('/');
-    const popular = page.getByRole('region', { name: en('home.popular') });
-    await popular.scrollIntoViewIfNeeded();
-    await expect(popular).not.toHaveClass(/is-enhanced/);
-    await expect(popular.getByRole('button', { name: en('carousel.next') })).toBeHidden();
-    const track = popular.locator('.carousel-track');
-    const firstSlide = popular.locator('.carousel-slide').first();
+    const hero = page.getByRole('region', { name: en('home.heroLabel'), exact: true });
+    await expect(hero).not.toHaveClass(/is-enhanced/);
+    await expect(hero.getByRole('button', { name: en('carousel.next') })).toBeHidden();
+    const track = hero.locator('.carousel-track');
+    const firstSlide = hero.locator('.carousel-slide').first();
     const before = (await firstSlide.boundingBox())!;
     const box = (await track.boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.wheel(600, 0);
     await expect.poll(async () => (await firstSlide.boundingBox())!.x).toBeLessThan(before.x - 100);
     // The last slide is a real link that can be reached.
-    await expect(popular.locator('.carousel-slide').last().getByRole('link')).toHaveAttribute('href', /^\/comics\/[a-z0-9-]+\/$/);
+    await expect(hero.locator('.carousel-slide').last().getByRole('link')).toHaveAttribute('href', /^\/comics\/[a-z0-9-]+\/$/);
+    // Each later block is a link in its place.
+    const blocks = page.locator('[data-home-block]');
+    expect(await blocks.count()).toBeGreaterThan(5);
+    await expect(blocks.getByRole('link', { name: en('home.latest'), exact: true })).toHaveAttribute('href', '/comics/');
+    await expect(blocks.getByRole('link', { name: en('schedule.heading'), exact: true })).toHaveAttribute('href', '/schedule/');
+    const popular = blocks.getByRole('link', { name: en('home.popular'), exact: true });
+    await popular.scrollIntoViewIfNeeded();
+    await popular.click();
+    await expect(page).toHaveURL(/\/comics\/\?order=-popularity$/);
+    await expect(page.locator('a[href^="/comics/"]').nth(5)).toBeVisible();
   });
 });

@@ -225,4 +225,21 @@ export async function axeProblems(page: Page, label: string, scheme: 'light' | '
     .map((v) => `${label} (${scheme}): ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}: ${v.nodes[0]?.summary.split('\n')[1]?.trim() ?? ''}`);
 }
 
+/**
+ * Scrolls the home page to one of its later blocks (src/components/home-blocks.ts), or to all of
+ * them in page order, until its fragment has replaced the link that stood in for it.
+ */
+export async function revealHomeBlocks(page: Page, block?: string): Promise<void> {
+  for (let i = 0; i < 20; i++) {
+    const left = page.locator(block ? `[data-home-block="${block}"]` : '[data-home-block]');
+    if ((await left.count()) === 0) return;
+    // A block may be swapped in between two calls: then the next round looks again.
+    const name = block ?? (await left.first().getAttribute('data-home-block', { timeout: 1000 }).catch(() => null));
+    if (!name) continue;
+    const box = page.locator(`[data-home-block="${name}"]`);
+    await box.scrollIntoViewIfNeeded({ timeout: 2000 }).catch(() => { /* replaced meanwhile */ });
+    await expect(box).toHaveCount(0);
+  }
+}
+
 export { expect };

@@ -2,11 +2,13 @@
  * The home page in a browser: its blocks on both sites, the LCP image, and the series card
  * hover reel on devices that hover, with the no-effect and reduced-motion cases.
  */
-import { brUrl, expect, message, test } from './fixtures';
+import { brUrl, expect, message, revealHomeBlocks, test } from './fixtures';
 
 test.describe('home page', () => {
   test('shows the blocks on the English site with the hero image prioritised', async ({ page }) => {
     await page.goto('/');
+    // The blocks after the first screens arrive as the reader scrolls to them.
+    await revealHomeBlocks(page);
     for (const key of ['home.heroLabel', 'home.newest', 'home.popular', 'home.genres', 'home.collection']) {
       await expect(page.getByRole('region', { name: message('en', key), exact: true })).toBeVisible();
     }
@@ -25,6 +27,7 @@ test.describe('home page', () => {
 
   test('speaks Portuguese on the Portuguese site', async ({ page }) => {
     await page.goto(brUrl('/'));
+    await revealHomeBlocks(page, 'newest');
     await expect(page.getByRole('region', { name: message('pt-BR', 'home.newest'), exact: true })).toBeVisible();
     const hero = page.getByRole('region', { name: message('pt-BR', 'home.heroLabel') });
     await expect(hero).toHaveAttribute('aria-roledescription', message('pt-BR', 'carousel.roleDescription'));

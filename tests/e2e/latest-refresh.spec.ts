@@ -22,6 +22,8 @@ for (const site of ['en', 'br'] as const) {
     });
     await page.clock.install();
     await page.goto(site === 'br' ? brUrl('/') : '/');
+    // Latest updates arrives as a fragment right after the page; its check starts with it.
+    await expect(page.locator('[data-latest-refresh]')).toBeAttached();
     const status = page.locator('[data-latest-refresh]');
     await expect(status).toHaveAttribute('role', 'status');
     await expect(status).toBeEmpty();
@@ -50,6 +52,7 @@ test('a failing or empty relay check stays silent and is tried again', async ({ 
   });
   await page.clock.install();
   await page.goto('/');
+  await expect(page.locator('[data-latest-refresh]')).toBeAttached();
   await page.clock.runFor(TEN_MINUTES + 1000);
   await expect.poll(() => calls).toBe(1);
   await expect(page.locator('[data-latest-refresh]')).toBeEmpty();

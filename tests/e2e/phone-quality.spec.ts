@@ -211,6 +211,7 @@ test.describe('cards', () => {
     const { context, page } = await open(browser, SITES[1]!, 390);
     try {
       await page.goto(brUrl('/'));
+      await page.locator('#home-latest-updates').waitFor();
       const heights = await page.locator('#home-latest-updates .carousel-slide').first().locator('.latest-entry').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().height)));
       expect(heights.length).toBeGreaterThan(1);
       expect(new Set(heights).size, `heights ${heights.join(', ')}`).toBe(1);

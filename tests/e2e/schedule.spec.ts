@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import { zoneLabel } from '~/lib/dates';
-import { brUrl, enUrl, expect, message, test } from './fixtures';
+import { brUrl, enUrl, expect, message, revealHomeBlocks, test } from './fixtures';
 
 const days = (page: Page, locale: 'en' | 'pt-BR') => page.getByRole('tablist', { name: message(locale, 'schedule.days') }).getByRole('tab');
 const dateIn = (timeZone: string, locale: string, offsetDays = 0) =>
@@ -37,6 +37,8 @@ for (const [site, locale, url] of [['English', 'en', enUrl], ['Portuguese', 'pt-
     test(`the ${site} home shows two weeks and three closed months of the schedule, short enough at ${width} px`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
       await page.goto(url('/'));
+      // The schedule is one of the home page's later blocks: it arrives as the reader nears it.
+      await revealHomeBlocks(page, 'schedule');
       const block = page.getByRole('region', { name: message(locale, 'schedule.heading') });
       const weeks = block.getByRole('list', { name: new RegExp(`^(${message(locale, 'schedule.home.thisWeek')}|${message(locale, 'schedule.home.nextWeek')})$`) });
       await expect(weeks).toHaveCount(2);

@@ -260,6 +260,15 @@ test.describe('series page without JavaScript', () => {
       await expect(panel.getByRole('heading', { level: 3, name: en(`language.${code}`) })).toBeVisible();
       await expect(panel.getByRole('link', { name: chapterName(1) })).toBeVisible();
     }
+    // Rows far from the screen are not laid out (content-visibility), yet every one is in the
+    // page: the last row's link shows once scrolled to, and its box had a row's height before.
+    const rows = tabPanel(page, 'en').locator('.chapter-row');
+    const last = rows.last();
+    expect(await last.evaluate((row) => getComputedStyle(row).contentVisibility)).toBe('auto');
+    expect((await last.boundingBox())!.height).toBeGreaterThan(40);
+    await last.getByRole('link').first().scrollIntoViewIfNeeded();
+    await expect(last.getByRole('link').first()).toBeVisible();
+    await expect(last.getByRole('link').first()).toHaveAttribute('href', /^\/read\//);
     // English chapter 1 opens in the reader.
     await tabPanel(page, 'en').getByRole('link', { name: chapterName(1) }).click();
     await page.waitForURL(/\/read\/[a-z0-9-]+\/[^/]+\/chapter-1\/$/);

@@ -53,6 +53,7 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'server error page', file: '500.astro', path: '/500/', query: '', kind: 'html' },
     { name: 'listing', file: 'comics/index.astro', path: '/comics/', query: '', kind: 'html' },
     { name: 'listing fragment', file: 'comics/fragment.astro', path: '/comics/fragment/', query: '', kind: 'html' },
+    { name: 'home block fragment', file: 'fragments/home/[block].astro', path: '/fragments/home/latest/', query: '', kind: 'html', dynamic: [3] },
     { name: 'series page', file: 'comics/[slug].astro', path: `/comics/${s.slug}/`, query: '', kind: 'html', dynamic: [2] },
     ...(ch ? [
       { name: 'reader', file: 'read/[slug]/[id]/[chapter].astro', path: ch.readerPath, query: '', kind: 'html' as const, dynamic: [2, 3, 4] },

@@ -7,7 +7,7 @@
 import zlib from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '@db/seed/index';
-import { createReader, leakIn, message, selectedDialects, useServer, withDb, type SiteName } from './harness';
+import { createReader, leakIn, message, selectedDialects, useServer, withDb, type ServerClient, type SiteName } from './harness';
 
 /** The carousel regions of a page: accessible name → the HTML of the region. */
 function regions(html: string): Map<string, string> {
@@ -26,6 +26,21 @@ function regions(html: string): Map<string, string> {
 const decode = (s: string) => s.replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/&quot;/g, '"');
 const seriesLinks = (html: string) => [...new Set([...html.matchAll(/href="(\/comics\/[a-z0-9-]+\/)"/g)].map((m) => m[1]!))];
 const homeData = (html: string) => JSON.parse(/<script type="application\/json" id="home-data">([\s\S]*?)<\/script>/.exec(html)![1]!);
+/** The later blocks' placeholders in a first document: block name → fragment URL. */
+const deferredBlocks = (html: string) => [...html.matchAll(/data-home-block="([a-z]+)" data-src="([^"]+)"/g)].map((m) => ({ block: m[1]!, src: m[2]! }));
+/**
+ * The home page as a reader with JavaScript ends up with it: the first document with each later
+ * block's placeholder replaced by its fragment (src/components/home-fragments.client.ts).
+ */
+async function assembledHome(server: ServerClient, site: SiteName = 'en', headers: Record<string, string> = {}): Promise<string> {
+  let html = (await server.request('/', { site, headers })).text;
+  for (const { src } of deferredBlocks(html)) {
+    const res = await server.request(src, { site, headers });
+    expect(res.status, src).toBe(200);
+    html = html.replace(new RegExp(`<div class="home-deferred"[^>]*data-src="${src}"[^>]*>[\\s\\S]*?</div>`), () => res.text);
+  }
+  return html;
+}
 /** The page without the parts that change with the clock ("3 hours ago"). */
 const stable = (html: string) => html.replace(/<time[^>]*>[^<]*<\/time>/g, '<time/>');
 
@@ -36,8 +51,9 @@ for (const dialect of selectedDialects()) {
     for (const site of ['en', 'br'] as SiteName[]) {
       const locale = site === 'br' ? 'pt-BR' : 'en';
       it(`renders the blocks with real series links (${site})`, async () => {
-        const res = await server.request('/', { site });
-        expect(res.status).toBe(200);
+        const first = await server.request('/', { site });
+        expect(first.status).toBe(200);
+        const res = { text: await assembledHome(server, site) };
         expect(leakIn(res.text)).toBeNull();
         const found = regions(res.text);
         for (const key of ['home.heroLabel', 'home.newest', 'home.popular', 'home.categories', 'home.genres']) {
@@ -60,7 +76,8 @@ for (const dialect of selectedDialects()) {
         expect(links.length).toBeGreaterThan(20);
         for (const link of links.slice(0, 6)) expect((await server.request(link, { site })).status, link).toBe(200);
         // Embedded JSON: recommended comics (3, up to 2 tags each) and the simulpub strip (<= 12).
-        const data = homeData(res.text);
+        // The spec's JSON embeds stay in the first document.
+        const data = homeData(first.text);
         expect(data.recommended).toHaveLength(3);
         for (const r of data.recommended) {
           expect(r.tags.length).toBeGreaterThan(0);
@@ -78,7 +95,7 @@ for (const dialect of selectedDialects()) {
 
     it('never shows blocked series, and promotes no adult or removed series', async () => {
       for (const site of ['en', 'br'] as SiteName[]) {
-        const html = (await server.request('/', { site })).text;
+        const html = await assembledHome(server, site);
         expect(html).not.toContain(`/comics/${DEMO.blocked}/`);
         // Latest updates is the catalogue's news, not a promotion: like the listing it shows adult series with their badge.
         const latestLabel = message(site === 'br' ? 'pt-BR' : 'en', 'home.latest');
@@ -104,7 +121,57 @@ for (const dialect of selectedDialects()) {
       expect(html).toContain('<script type="application/json" id="page-user-data">null</script>');
       expect(html).not.toContain(message('en', 'home.continueReading'));
       expect(html).not.toContain(message('en', 'home.favorites'));
-      expect(html).toMatch(/data-recommended="series"/);
+      expect(await assembledHome(server)).toMatch(/data-recommended="series"/);
+    });
+
+    it('keeps the first document within budget and each later block a link to a page that shows it', async () => {
+      for (const site of ['en', 'br'] as SiteName[]) {
+        const res = await server.request('/', { site });
+        // Issue 30's budget for a slow phone: 60 KB of HTML and 40 images in the first document.
+        expect(Buffer.byteLength(res.text), site).toBeLessThanOrEqual(60 * 1024);
+        expect(res.text.match(/<img\b/g)?.length ?? 0, site).toBeLessThanOrEqual(40);
+        const blocks = deferredBlocks(res.text);
+        expect(blocks.map((b) => b.block), site).toEqual(expect.arrayContaining(['latest', 'schedule', 'newest', 'popular', 'genres']));
+        // Without JavaScript each placeholder is a link to a page that answers.
+        const links = [...res.text.matchAll(/<div class="home-deferred"[^>]*>\s*<a href="([^"]+)">([^<]+)<\/a>/g)];
+        expect(links).toHaveLength(blocks.length);
+        expect(links.map((m) => decode(m[2]!))).toContain(message(site === 'br' ? 'pt-BR' : 'en', 'home.latest'));
+        for (const href of new Set(links.map((m) => decode(m[1]!)))) expect((await server.request(href, { site })).status, href).toBe(200);
+      }
+    });
+
+    it('answers each later block as a fragment on both sites: cacheable like the home page, never indexed', async () => {
+      const marks: Record<string, RegExp> = {
+        latest: /id="home-latest-updates"[\s\S]*data-latest-refresh/, schedule: /id="home-schedule"/, simulpub: /id="home-simulpub"/, newest: /id="home-newest"/,
+        showcase: /class="home-section home-showcase"/, recommended: /data-recommended="series"/, featured: /id="home-featured"/, popular: /id="home-popular"/,
+        collection: /id="home-collection"/, genres: /id="home-genres"/,
+      };
+      for (const site of ['en', 'br'] as SiteName[]) {
+        const blocks = deferredBlocks((await server.request('/', { site })).text);
+        expect(blocks.map((b) => b.block).sort(), site).toEqual(Object.keys(marks).sort());
+        for (const { block, src } of blocks) {
+          expect(src).toBe(`/fragments/home/${block}/`);
+          const res = await server.request(src, { site });
+          expect(res.status, `${site} ${block}`).toBe(200);
+          expect(res.headers['x-robots-tag'], block).toBe('noindex');
+          expect(res.headers['cache-control'], block).toMatch(/public/);
+          expect(res.headers['cache-control'], block).toMatch(/s-maxage=\d+/);
+          expect(res.text, `${site} ${block}`).toMatch(marks[block]!);
+          expect(res.text, block).not.toContain('<header');
+          expect(leakIn(res.text), block).toBeNull();
+        }
+        // The fragment speaks the site's language.
+        expect((await server.request('/fragments/home/popular/', { site })).text).toContain(message(site === 'br' ? 'pt-BR' : 'en', 'home.popular'));
+      }
+      const unknown = await server.request('/fragments/home/nope/');
+      expect(unknown.status).toBe(404);
+      expect(unknown.headers['x-robots-tag']).toBe('noindex');
+      for (const bad of ['/fragments/home/%E0%A4%A/', `/fragments/home/${'x'.repeat(3000)}/`, "/fragments/home/latest'%20or%201=1/"]) {
+        const res = await server.request(bad);
+        expect(res.status, bad).toBeGreaterThanOrEqual(400);
+        expect(res.status, bad).toBeLessThan(500);
+        expect(leakIn(res.text), bad).toBeNull();
+      }
     });
 
     describe('signed in', () => {
@@ -143,7 +210,11 @@ for (const dialect of selectedDialects()) {
         expect(favorites).toBeDefined();
         expect(favorites).toContain(`/comics/${fav.slug}/`);
         // Recommendations come from the reader's own tags and leave out what they already read or favorited.
-        expect(html).toMatch(/data-recommended="reader"/);
+        expect(await assembledHome(server, 'en', { cookie: reader.cookie })).toMatch(/data-recommended="reader"/);
+        // A later block asked with the session is as private as the page.
+        const fragment = await server.request('/fragments/home/recommended/', { headers: { cookie: reader.cookie } });
+        expect(fragment.headers['cache-control']).toMatch(/private/);
+        expect(fragment.text).not.toContain('data-recommended="series"');
         const data = homeData(html);
         expect(data.recommended.length).toBeGreaterThan(0);
         const recommended = data.recommended.map((r: { uslug: string }) => r.uslug);

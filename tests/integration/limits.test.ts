@@ -44,6 +44,7 @@ const SAMPLES: Record<string, { path: string; body?: Record<string, string> }> =
   [/^\/studio\/payments\/([^/]+\/)?$/.source]: { path: '/studio/payments/ordnope/', body: { action: 'status' } },
   [/^\/my\/subscribe\/status\/[^/]+\/$/.source]: { path: '/my/subscribe/status/subnope/' },
   [/^\/api\/app-check\/challenge\/$/.source]: { path: '/api/app-check/challenge/' },
+  [/^\/fragments\/home\/[^/]+\/$/.source]: { path: '/fragments/home/nope/' },
   [/^\/api\/errors\/$/.source]: { path: '/api/errors/', body: { t: 'e', m: 'not the shape' } },
 };
 

@@ -52,8 +52,11 @@ for (const dialect of selectedDialects()) {
       // Before its time an entry links to the series (the chapter cannot be read yet).
       const entries = [...schedule.text.matchAll(/<li class="rel-item" data-at="(\d+)"[^>]*>([\s\S]*?)<\/li>/g)];
       expect(entries.some(([, at, html]) => Number(at) === releaseAt && html!.includes(`href="/comics/${series.slug}/"`))).toBe(true);
+      // The strip is one of the home page's later blocks: the page names its fragment.
       const home = await server.request('/');
-      const strip = /<[^>]+id="home-simulpub"[\s\S]*?<\/section>/.exec(home.text)?.[0] ?? '';
+      const src = /data-home-block="simulpub" data-src="([^"]+)"/.exec(home.text)?.[1] ?? '';
+      expect(src).not.toBe('');
+      const strip = /<[^>]+id="home-simulpub"[\s\S]*?<\/section>/.exec((await server.request(src)).text)?.[0] ?? '';
       expect(strip).toContain(`/comics/${series.slug}/`);
       const reader = await createReader(server);
       await withDb(server, async (db) => {
