@@ -218,6 +218,16 @@ for (const dialect of selectedDialects()) {
       const anonPage = await server.request(`/comments/${free}/`, { site: 'br' });
       expect(htmlText(anonPage.text)).toContain('Entre para comentar os capítulos que você pode ler.');
       expect((await server.request('/comments/EPI-doesnotexist/')).status).toBe(404);
+      // The reader links to it after the end card: a link, no comments in the reader's own page.
+      const readerPath = await withDb(server, async (db) => {
+        const { readerPath: pathOf } = await import('~/lib/paths');
+        const row = await db.selectFrom('chapters as c').innerJoin('series as s', 's.id', 'c.series_id').select(['s.slug', 's.format', 'c.e4pid', 'c.number', 'c.language']).where('c.e4pid', '=', free).executeTakeFirstOrThrow();
+        return pathOf({ slug: row.slug, format: row.format }, { e4pid: row.e4pid, number: Number(row.number), language: row.language });
+      });
+      const reader = await server.request(readerPath, { headers: { cookie: a.cookie } });
+      expect(reader.status).toBe(200);
+      expect(reader.text).toContain(`href="/comments/${free}/"`);
+      expect(reader.text).not.toContain('hidden twist');
     });
   });
 }
