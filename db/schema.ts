@@ -700,7 +700,41 @@ export interface ChapterDraftPageTable {
   bytes: number;
 }
 
+/** A comment under a chapter, or a reply to one (one level: a reply's parent has no parent). */
+export interface CommentTable {
+  id: Generated<number>;
+  chapter_id: number;
+  /** The site it was written on (1 English, 3 Portuguese): each site has its own thread. */
+  site_id: number;
+  /** The chapter's language. */
+  language: string;
+  user_id: number;
+  parent_id: number | null;
+  /** Plain text, trimmed, at most 2,000 characters; `||…||` marks spoilers. */
+  body: string;
+  /** The whole comment is a spoiler. */
+  spoiler: Generated<Bool>;
+  created_at: number;
+  edited_at: number | null;
+  /** Deleted by its author while it had replies: shown as "deleted", body emptied. */
+  deleted_at: number | null;
+  /** Rows in comment_likes, kept in the same transaction. */
+  like_count: Generated<number>;
+  /** Live replies (kept with each reply written or removed). */
+  reply_count: Generated<number>;
+  state: Generated<'VISIBLE' | 'HELD' | 'REMOVED'>;
+}
+
+/** One reader's like of one comment. */
+export interface CommentLikeTable {
+  comment_id: number;
+  user_id: number;
+  created_at: number;
+}
+
 export interface Database {
+  comments: CommentTable;
+  comment_likes: CommentLikeTable;
   charge_events: ChargeEventTable;
   refunds_due: RefundDueTable;
   refunds: RefundTable;

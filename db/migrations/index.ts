@@ -23,6 +23,8 @@ import * as refunds from './2026-11-30T00-refunds';
 import * as sessionUserAgent from './2026-11-30T01-session-user-agent';
 // The ledger audit's verdicts (/metrics).
 import * as ledgerAudits from './2026-12-01T05-ledger-audits';
+// Comments under chapters (issue 31).
+import * as comments from './2026-12-02T00-comments';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -48,6 +50,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30T00-refunds': refunds,
   '2026-11-30T01-session-user-agent': sessionUserAgent,
   '2026-12-01T05-ledger-audits': ledgerAudits,
+  '2026-12-02T00-comments': comments,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -52,6 +52,14 @@ export const LIMITS = {
   studioContent: { max: 60, window: 10 * 60 },
   /** Image uploads in the studio (POST /studio/series/{id}/images/): each is decoded and resized several times, seconds of CPU for a large one. */
   studioImages: { max: 30, window: 10 * 60 },
+  /** Comment writes, likes, edits and deletes (the comment-per-20-s and daily limits are the comments feature's, counted inside). */
+  comments: { max: 60, window: 60 },
+  /** One comment (or reply) per 20 seconds per reader. */
+  commentBurst: { max: 1, window: 20 },
+  /** 30 comments a day per reader. Its day-long window also keeps every counter a day before pruning (rate-limit.ts). */
+  commentDaily: { max: 30, window: 24 * 60 * 60 },
+  /** An account less than a day old: 5 comments a day, so a fresh account cannot flood a thread. */
+  commentDailyNew: { max: 5, window: 24 * 60 * 60 },
   /** Batches of browser errors (POST /api/errors/): a page sends at most 30 events, 8 a batch, so a few pages' worth a minute. */
   errorReports: { max: 20, window: 60 },
   /** The home page's later blocks (GET /fragments/home/{block}/): about ten a visit, from the page cache when anonymous (not counted); a page a few seconds. */

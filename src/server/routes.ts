@@ -41,6 +41,12 @@ export const ROUTES: readonly RoutePolicy[] = [
   { path: /^\/auth\/logout\/$/, methods: ['POST'], limit: { name: 'prefs', anyone: true }, answer: 'page' },
   { path: /^\/my\/favorites\/toggle\/$/, methods: ['POST'], limit: { name: 'library' }, answer: 'page' },
   { path: /^\/api\/(favorites\/[^/]+|purchases\/[^/]+\/favorite)\/$/, methods: ['POST', 'DELETE'], limit: { name: 'library' }, answer: 'json' },
+  // Comments (issue 31): writing a comment needs the bot check; likes, edits and deletes count in the same limit.
+  // One comment per 20 s and 30 a day are counted inside (src/features/comments/comments.server.ts).
+  { path: /^\/api\/comments\/[^/]+\/$/, methods: ['POST'], limit: { name: 'comments' }, appCheck: 'required', answer: 'json' },
+  { path: /^\/api\/comments\/item\/[^/]+\/(like\/)?$/, methods: ['POST', 'PATCH', 'DELETE'], limit: { name: 'comments' }, answer: 'json' },
+  // The comments page's form (works without JavaScript): comes back to the page.
+  { path: /^\/comments\/[^/]+\/$/, methods: ['POST'], limit: { name: 'comments' }, appCheck: 'beyond-rate', answer: 'page' },
   { path: /^\/api\/progress\/$/, methods: ['POST'], limit: { name: 'progress', anyone: true }, answer: 'json' },
   { path: /^\/api\/redeem\/$/, methods: ['POST'], limit: { name: 'unlocks' }, appCheck: 'required', answer: 'json' },
   { path: /^\/api\/(daily-pass|rent)\/$/, methods: ['POST'], limit: { name: 'unlocks' }, answer: 'json' },

@@ -58,6 +58,8 @@ function routesFor(s: SeriesSample): Route[] {
     ...(ch ? [
       { name: 'reader', file: 'read/[slug]/[id]/[chapter].astro', path: ch.readerPath, query: '', kind: 'html' as const, dynamic: [2, 3, 4] },
       { name: 'reader manifest', file: 'api/reader/[e4pid]/manifest.ts', path: `/api/reader/${ch.e4pid}/manifest`, query: '', kind: 'json' as const, dynamic: [3] },
+      { name: 'comments page', file: 'comments/[e4pid]/index.astro', path: `/comments/${ch.e4pid}/`, query: '', kind: 'html' as const, form: true as const, dynamic: [2] },
+      { name: 'comments API', file: 'api/comments/[e4pid]/index.ts', path: `/api/comments/${ch.e4pid}/`, query: '', kind: 'json' as const, dynamic: [3] },
       { name: 'chapter page image', file: 'media/p/[e4pid]/[page].ts', path: `/media/p/${ch.e4pid}/0.webp`, query: 'exp=1&sig=00', kind: 'text' as const, dynamic: [3, 4] },
     ] : []),
     { name: 'schedule', file: 'schedule/index.astro', path: '/schedule/', query: '', kind: 'html' },
@@ -97,6 +99,8 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'age confirmation form', file: 'prefs/adult.ts', path: '/prefs/adult/', query: '', kind: 'text', method: 'POST' },
     { name: 'favorite toggle form', file: 'my/favorites/toggle.ts', path: '/my/favorites/toggle/', query: '', kind: 'text', method: 'POST' },
     { name: 'favorite API', file: 'api/favorites/[e4pid].ts', path: `/api/favorites/${s.e4pid}`, query: '', kind: 'json', method: 'POST', dynamic: [3] },
+    { name: 'comment API', file: 'api/comments/item/[id]/index.ts', path: '/api/comments/item/1/', query: '', kind: 'json', method: 'DELETE', dynamic: [4] },
+    { name: 'comment like API', file: 'api/comments/item/[id]/like.ts', path: '/api/comments/item/1/like/', query: '', kind: 'json', method: 'POST', dynamic: [4] },
     { name: 'progress API', file: 'api/progress/index.ts', path: '/api/progress/', query: '', kind: 'json', method: 'POST' },
     { name: 'error tunnel', file: 'api/errors/index.ts', path: '/api/errors/', query: '', kind: 'json', method: 'POST' },
     { name: 'bot check challenge', file: 'api/app-check/challenge.ts', path: '/api/app-check/challenge/', query: '', kind: 'json' },

@@ -1,0 +1,166 @@
+/** Comments: every query (the feature's only SQL). Reads filter by chapter and site; writes by author where it matters. */
+import { sql } from 'kysely';
+import { writeTransaction, type DB } from '~/server/db';
+
+export interface CommentRow {
+  id: number;
+  chapterId: number;
+  parentId: number | null;
+  userId: number;
+  author: string;
+  body: string;
+  spoiler: boolean;
+  createdAt: number;
+  editedAt: number | null;
+  deletedAt: number | null;
+  likes: number;
+  replyCount: number;
+}
+
+const COLUMNS = [
+  'c.id', 'c.chapter_id', 'c.parent_id', 'c.user_id', 'u.display_name', 'c.body', 'c.spoiler', 'c.created_at', 'c.edited_at', 'c.deleted_at', 'c.like_count', 'c.reply_count',
+] as const;
+
+type Raw = { id: number; chapter_id: number; parent_id: number | null; user_id: number; display_name: string; body: string; spoiler: number; created_at: number; edited_at: number | null; deleted_at: number | null; like_count: number; reply_count: number };
+
+function toRow(r: Raw): CommentRow {
+  return {
+    id: Number(r.id), chapterId: Number(r.chapter_id), parentId: r.parent_id === null ? null : Number(r.parent_id), userId: Number(r.user_id), author: r.display_name,
+    body: r.body, spoiler: Number(r.spoiler) === 1, createdAt: Number(r.created_at), editedAt: r.edited_at === null ? null : Number(r.edited_at),
+    deletedAt: r.deleted_at === null ? null : Number(r.deleted_at), likes: Number(r.like_count), replyCount: Number(r.reply_count),
+  };
+}
+
+function base(db: DB) {
+  return db.selectFrom('comments as c').innerJoin('users as u', 'u.id', 'c.user_id').select(COLUMNS)
+    // Only visible comments; a deleted one stays (as "deleted") while it has replies.
+    .where('c.state', '=', 'VISIBLE')
+    .where((eb) => eb.or([eb('c.deleted_at', 'is', null), eb('c.reply_count', '>', 0)]));
+}
+
+/** Top-level comments of a chapter on a site, newest first, leaving out `exclude`. */
+export async function listTopLevel(db: DB, chapterId: number, siteId: number, opts: { offset: number; limit: number; exclude: number[] }): Promise<CommentRow[]> {
+  let q = base(db).where('c.chapter_id', '=', chapterId).where('c.site_id', '=', siteId).where('c.parent_id', 'is', null);
+  if (opts.exclude.length) q = q.where('c.id', 'not in', opts.exclude);
+  const rows = await q.orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(opts.limit).offset(opts.offset).execute();
+  return rows.map(toRow);
+}
+
+/** How many top-level comments a chapter has on a site. */
+export async function countTopLevel(db: DB, chapterId: number, siteId: number): Promise<number> {
+  const row = await base(db).clearSelect().select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('c.chapter_id', '=', chapterId).where('c.site_id', '=', siteId).where('c.parent_id', 'is', null).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** The most liked top-level comments (candidates for the best; with the same views for all, the most liked rank first). */
+export async function mostLiked(db: DB, chapterId: number, siteId: number, limit: number): Promise<CommentRow[]> {
+  const rows = await base(db).where('c.chapter_id', '=', chapterId).where('c.site_id', '=', siteId).where('c.parent_id', 'is', null)
+    .where('c.deleted_at', 'is', null).where('c.like_count', '>', 0)
+    .orderBy('c.like_count', 'desc').orderBy('c.created_at', 'desc').limit(limit).execute();
+  return rows.map(toRow);
+}
+
+/** Replies to these comments, oldest first. */
+export async function repliesOf(db: DB, parentIds: number[]): Promise<CommentRow[]> {
+  if (!parentIds.length) return [];
+  const rows = await base(db).where('c.parent_id', 'in', parentIds).orderBy('c.created_at', 'asc').orderBy('c.id', 'asc').execute();
+  return rows.map(toRow);
+}
+
+/** Which of these comments the reader liked. */
+export async function likedAmong(db: DB, userId: number, ids: number[]): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const rows = await db.selectFrom('comment_likes').select('comment_id').where('user_id', '=', userId).where('comment_id', 'in', ids).execute();
+  return new Set(rows.map((r) => Number(r.comment_id)));
+}
+
+/** Signed-in readers who opened the chapter (reading progress rows): the "views" of the best-comment rank. */
+export async function chapterViews(db: DB, chapterId: number): Promise<number> {
+  const row = await db.selectFrom('reading_progress').select((eb) => eb.fn.countAll<number>().as('n')).where('chapter_id', '=', chapterId).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** One visible comment with its chapter's e4pid and site, or undefined. */
+export async function findComment(db: DB, id: number): Promise<(CommentRow & { e4pid: string; siteId: number }) | undefined> {
+  const row = await base(db).innerJoin('chapters as ch', 'ch.id', 'c.chapter_id').select(['ch.e4pid', 'c.site_id']).where('c.id', '=', id).executeTakeFirst();
+  return row ? { ...toRow(row), e4pid: row.e4pid, siteId: Number(row.site_id) } : undefined;
+}
+
+/** The reader's comment bodies written since `since` (the duplicate rule), newest first. */
+export async function recentBodies(db: DB, userId: number, since: number): Promise<{ body: string; createdAt: number }[]> {
+  const rows = await db.selectFrom('comments').select(['body', 'created_at']).where('user_id', '=', userId).where('created_at', '>=', since)
+    .orderBy('created_at', 'desc').limit(50).execute();
+  return rows.map((r) => ({ body: r.body, createdAt: Number(r.created_at) }));
+}
+
+/** When the account was made (unix seconds). */
+export async function accountCreatedAt(db: DB, userId: number): Promise<number> {
+  const row = await db.selectFrom('users').select('created_at').where('id', '=', userId).executeTakeFirst();
+  return Number(row?.created_at ?? 0);
+}
+
+export interface NewComment {
+  chapterId: number;
+  siteId: number;
+  language: string;
+  userId: number;
+  parentId: number | null;
+  body: string;
+  spoiler: boolean;
+  now: number;
+}
+
+/** Writes a comment (and counts it on its parent, in the same transaction); its id. */
+export async function insertComment(db: DB, c: NewComment): Promise<number> {
+  return writeTransaction(db, async (trx) => {
+    const row = await trx.insertInto('comments').values({
+      chapter_id: c.chapterId, site_id: c.siteId, language: c.language, user_id: c.userId, parent_id: c.parentId, body: c.body, spoiler: c.spoiler ? 1 : 0, created_at: c.now,
+    }).returning('id').executeTakeFirstOrThrow();
+    if (c.parentId !== null) await trx.updateTable('comments').set({ reply_count: sql`reply_count + 1` }).where('id', '=', c.parentId).execute();
+    return Number(row.id);
+  });
+}
+
+/**
+ * Likes or unlikes: the (comment, reader) key makes it idempotent and race-safe, and the count
+ * changes only when a row was added or removed, in the same transaction. The new count.
+ */
+export async function setLike(db: DB, commentId: number, userId: number, on: boolean, now: number): Promise<number> {
+  return writeTransaction(db, async (trx) => {
+    const changed = on
+      ? await trx.insertInto('comment_likes').values({ comment_id: commentId, user_id: userId, created_at: now }).onConflict((oc) => oc.columns(['comment_id', 'user_id']).doNothing()).returning('comment_id').execute()
+      : await trx.deleteFrom('comment_likes').where('comment_id', '=', commentId).where('user_id', '=', userId).returning('comment_id').execute();
+    if (changed.length) await trx.updateTable('comments').set({ like_count: sql`like_count + ${on ? 1 : -1}` }).where('id', '=', commentId).execute();
+    const row = await trx.selectFrom('comments').select('like_count').where('id', '=', commentId).executeTakeFirstOrThrow();
+    return Number(row.like_count);
+  });
+}
+
+/** Replaces the author's comment text. False when nothing was changed (not theirs, gone). */
+export async function editComment(db: DB, id: number, userId: number, body: string, spoiler: boolean, now: number): Promise<boolean> {
+  const r = await db.updateTable('comments').set({ body, spoiler: spoiler ? 1 : 0, edited_at: now })
+    .where('id', '=', id).where('user_id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/**
+ * Deletes the author's comment: with live replies it stays as "deleted" (its text emptied);
+ * otherwise the row goes, and a deleted parent left without replies goes with it.
+ */
+export async function deleteComment(db: DB, id: number, userId: number, now: number): Promise<boolean> {
+  return writeTransaction(db, async (trx) => {
+    const row = await trx.selectFrom('comments').select(['parent_id', 'reply_count']).where('id', '=', id).where('user_id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+    if (!row) return false;
+    if (Number(row.reply_count) > 0) {
+      await trx.updateTable('comments').set({ deleted_at: now, body: '', spoiler: 0 }).where('id', '=', id).execute();
+      return true;
+    }
+    await trx.deleteFrom('comments').where('id', '=', id).execute();
+    if (row.parent_id !== null) {
+      await trx.updateTable('comments').set({ reply_count: sql`reply_count - 1` }).where('id', '=', row.parent_id).execute();
+      await trx.deleteFrom('comments').where('id', '=', row.parent_id).where('deleted_at', 'is not', null).where('reply_count', '<=', 0).execute();
+    }
+    return true;
+  });
+}

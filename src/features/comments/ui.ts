@@ -1,0 +1,2 @@
+/** The comments feature's components for pages. */
+export { default as Comment } from './Comment.astro';
