@@ -165,6 +165,10 @@ export const APP_TOKEN_PATH = '/sapi/app/token?ttl=3600';
 export function historyApiPath(query: { limit: number; skip: number; token: string }): string {
   return withQuery('/api/house/history/me', query);
 }
+/** The signed-in reader's episodes of a series (spec section 7), with the app token. */
+export function episodesApiPath(ref: string, query: { language: string; token: string }): string {
+  return withQuery(`/api/comic/${encodeURIComponent(ref)}/episodes`, query);
+}
 export const PROGRESS_ENDPOINT = '/api/progress/';
 
 /** The bot check's challenge, solved in the browser before money calls (docs/api.md, "Bot check"). */

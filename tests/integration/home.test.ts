@@ -88,6 +88,23 @@ for (const dialect of selectedDialects()) {
         expect(data.simulpub.length).toBeLessThanOrEqual(12);
         const now = Date.now() / 1000;
         for (const s of data.simulpub) expect(s.next.saleAt).toBeGreaterThan(now - 60);
+        // Latest updates too: the same series as the list shows, newest first, each chapter released and linked on this host.
+        expect(data.latest.length).toBeGreaterThan(0);
+        expect(data.latest.length).toBeLessThanOrEqual(50);
+        const shownLatest = [...res.text.matchAll(/class="latest-name"[^>]*><a href="\/comics\/([a-z0-9-]+)\/"/g)].map((m) => m[1]);
+        expect(shownLatest.length).toBeGreaterThan(0);
+        expect(data.latest.map((l: { uslug: string }) => l.uslug).slice(0, shownLatest.length)).toEqual(shownLatest);
+        const times = data.latest.map((l: { latestAt: number }) => l.latestAt);
+        expect([...times].sort((a, b) => b - a)).toEqual(times);
+        for (const l of data.latest) {
+          expect(l.link).toBe(`${server.origin(site)}/comics/${l.uslug}/`);
+          expect(l.chapters.length).toBeGreaterThan(0);
+          for (const c of l.chapters) {
+            expect(c.saleAt).toBeLessThanOrEqual(now + 60);
+            expect(c.link.startsWith(`${server.origin(site)}/`)).toBe(true);
+          }
+        }
+        expect((await server.request(new URL(data.latest[0].chapters[0].link).pathname, { site })).status).toBe(200);
         // Category strip: links into the listing's category filter.
         expect(found.get(message(locale, 'home.categories'))).toMatch(/href="\/comics\/\?filter=[a-z-]+"/);
       });

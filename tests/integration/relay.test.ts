@@ -99,6 +99,15 @@ for (const dialect of selectedDialects()) {
       }
     });
 
+    it('answers the series in the order asked, as docs/api.md promises, not by id', async () => {
+      const q = `clientid=it&after=${now() - 30 * DAY}`;
+      const [low, high] = known.manga.id < known.soon.id ? [known.manga, known.soon] : [known.soon, known.manga];
+      const highFirst = await ok(relay('inkpass', `${high.e4pid},${low.id},${high.id}`, 'updates', q));
+      expect(highFirst.entries.map((e) => e.serie.id)).toEqual([high.id, low.id]);
+      const lowFirst = await ok(relay('inkpass', `${low.id},${high.id}`, 'updates', q));
+      expect(lowFirst.entries.map((e) => e.serie.id)).toEqual([low.id, high.id]);
+    });
+
     it('takes e4pids as well as ids, with or without the trailing slash', async () => {
       const q = `clientid=it&after=${now() - 30 * DAY}`;
       const byId = await ok(relay('inkpass', String(known.manga.id), 'updates', q));

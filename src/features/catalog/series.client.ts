@@ -2,6 +2,8 @@
 import { resolveLanguageHash } from '~/features/catalog/rules';
 import type { Locale } from '~/lib/site';
 import { relativeTime, RELATIVE_DATE_LIMIT } from '~/lib/dates';
+import { appTokenClient } from '~/lib/app-token.client';
+import { episodesApiPath } from '~/lib/paths';
 
 export const ORDER_STORAGE_KEY = 'inkpass.chapterOrder';
 const REFRESH_MS = 60_000;
@@ -132,20 +134,52 @@ function initTimers() {
 /**
  * Every 10 minutes the rows are replaced by the server's current ones (a chapter released, a
  * sale ended, a rental run out), except while an unlock dialog is open, the page is hidden or
- * the browser is offline. The page itself is fetched again (same address, same sort order, the
- * reader's own session), so no separate token is involved. A failure says so in the page.
+ * the browser is offline. The rows come from the page itself, fetched again (same address, same
+ * sort order, the reader's session). A signed-in reader's refresh first asks the episodes API
+ * with the app token (spec sections 7 and 8), through the one renew-once-and-retry rule of
+ * lib/app-token.client.ts, and fetches the page only when that answer changed since the last
+ * refresh. A failure says which load failed, in the page.
  */
 function initContentRefresh() {
   const error = document.querySelector<HTMLElement>('[data-content-error]');
-  if (!document.querySelector('[data-chapter-list]')) return;
-  setInterval(async () => {
+  if (!error || !document.querySelector('[data-chapter-list]')) return;
+  const ref = error.dataset.episodesRef;
+  const call = ref ? appTokenClient() : null;
+  let lastEpisodes: string | null = null;
+  const fail = (text: string | undefined) => {
+    error.textContent = text ?? '';
+    error.hidden = false;
+  };
+
+  const refresh = async () => {
     if (!navigator.onLine || document.visibilityState === 'hidden' || document.querySelector('dialog[open]')) return;
+    if (call && ref) {
+      let episodes: string;
+      try {
+        const r = await call((token) => episodesApiPath(ref, { language: error.dataset.language ?? 'en', token }));
+        if (!r.ok) throw new Error(`status ${r.status}`);
+        episodes = await r.text();
+      } catch {
+        fail(error.dataset.seriesFailed);
+        return;
+      }
+      // Nothing changed for this reader since the last refresh: the rows stand.
+      if (episodes === lastEpisodes) { error.hidden = true; return; }
+      lastEpisodes = episodes;
+    }
+    let fresh: Document;
     try {
       const res = await fetch(location.href, { credentials: 'same-origin', headers: { accept: 'text/html' } });
       if (!res.ok) throw new Error(`status ${res.status}`);
-      const fresh = new DOMParser().parseFromString(await res.text(), 'text/html');
+      fresh = new DOMParser().parseFromString(await res.text(), 'text/html');
+    } catch {
+      fail(error.dataset.contentFailed);
+      return;
+    }
+    try {
       // A dialog opened while the request was under way: its row must not change under it.
       if (document.querySelector('dialog[open]')) return;
+      if (!fresh.querySelector('[data-chapter-list]')) throw new Error('no chapter list');
       for (const list of document.querySelectorAll<HTMLElement>('[data-chapter-list]')) {
         const code = list.closest<HTMLElement>('[data-code]')?.dataset.code ?? '';
         const next = fresh.querySelector(`.tab-panel[data-code="${CSS.escape(code)}"] [data-chapter-list]`);
@@ -156,11 +190,12 @@ function initContentRefresh() {
       const data = fresh.getElementById('page-user-data')?.textContent;
       const own = document.getElementById('page-user-data');
       if (data && own) own.textContent = data;
-      if (error) error.hidden = true;
+      error.hidden = true;
     } catch {
-      if (error) error.hidden = false;
+      fail(error.dataset.comicFailed);
     }
-  }, CONTENT_REFRESH_MS);
+  };
+  setInterval(() => void refresh(), CONTENT_REFRESH_MS);
 }
 
 export function initSeriesPage() {

@@ -149,7 +149,7 @@ export interface SeriesProgress {
   lastRead: number;
 }
 
-/** Everything the anonymous series page shows, or null when the slug is unknown. */
+/** Everything the anonymous series page shows, or null when the slug is unknown or the series is not shown on this site. */
 export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptions): Promise<SeriesPage | null> {
   const found = await repo.findSeriesBySlug(db, slug);
   if (!found) return null;
@@ -163,6 +163,9 @@ export async function loadSeriesPage(db: DB, slug: string, opts: SeriesPageOptio
     repo.findPublisher(db, series.publisher_id),
   ]);
   const { site, t, now } = opts;
+  // A series with languages, none of them this site's, does not exist here (docs/decisions.md,
+  // "A series on the other language's site"): 404, so the language switch falls back home.
+  if (languages.length > 0 && !languages.some((l) => Number(l.site_id) === site.id)) return null;
   const format = series.format;
   const blockedCountries = regionBlocks(series, publisher);
   let block: BlockState = null;

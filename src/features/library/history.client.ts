@@ -1,9 +1,10 @@
 /**
- * "Load more" on /my/history/, plain TypeScript. Gets a token from
- * /sapi/app/token once and reuses it; on a `token_expired` answer it fetches a new one and
- * retries once. Entries are built with the same markup as components/HistoryItem.astro.
+ * "Load more" on /my/history/, plain TypeScript. The app token and its renew-once-and-retry
+ * rule come from the shared client (lib/app-token.client.ts). Entries are built with the same
+ * markup as components/HistoryItem.astro.
  */
-import { APP_TOKEN_PATH, historyApiPath, historyPath } from '~/lib/paths';
+import { historyApiPath, historyPath } from '~/lib/paths';
+import { AppTokenError, appTokenClient } from '~/lib/app-token.client';
 import { relativeTime } from '~/lib/dates';
 
 interface HistoryJson {
@@ -76,26 +77,15 @@ export function initHistory(): void {
   const locale = list.dataset.locale ?? document.documentElement.lang;
   const pageSize = Number(list.dataset.pageSize) || 25;
   let skip = Number(list.dataset.skip) || 0;
-  let token: string | null = null;
   let busy = false;
+  const call = appTokenClient();
 
-  const fetchToken = async (): Promise<string> => {
-    const r = await fetch(APP_TOKEN_PATH, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
-    if (!r.ok) throw new HttpError(String(r.status));
-    const body = (await r.json()) as { token?: string };
-    if (!body.token) throw new Error('no token');
-    return body.token;
-  };
-
-  const fetchPage = async (retry: boolean): Promise<HistoryJson> => {
-    token ??= await fetchToken();
-    const r = await fetch(historyApiPath({ limit: pageSize, skip, token }), { credentials: 'same-origin', headers: { Accept: 'application/json' } });
-    if (r.status === 401 && retry) {
-      const body = (await r.json().catch(() => null)) as { code?: string } | null;
-      if (body?.code === 'token_expired') {
-        token = null;
-        return fetchPage(false);
-      }
+  const fetchPage = async (): Promise<HistoryJson> => {
+    let r: Response;
+    try {
+      r = await call((token) => historyApiPath({ limit: pageSize, skip, token }));
+    } catch (err) {
+      throw err instanceof AppTokenError ? new HttpError(String(err.status)) : err;
     }
     if (!r.ok) throw new HttpError(String(r.status));
     return (await r.json()) as HistoryJson;
@@ -108,7 +98,7 @@ export function initHistory(): void {
     more.setAttribute('aria-busy', 'true');
     let data: HistoryJson;
     try {
-      data = await fetchPage(true);
+      data = await fetchPage();
     } catch (err) {
       warning.textContent = err instanceof HttpError ? labels.loadError : labels.processError;
       warning.hidden = false;

@@ -7,7 +7,7 @@ import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
 import { createT } from '~/lib/i18n';
 import { displayChapterName, toSeriesCard, type SeriesCard, type SeriesCardRow } from '~/features/catalog';
-import { readerPath } from '~/lib/paths';
+import { mediaUrl, readerPath } from '~/lib/paths';
 import { LATEST_PAGING, pageLatestUpdates } from './paging';
 import { relayEntries } from './relay.server';
 import { findSiteSeries, recentlyUpdatedSeries, type ReleaseRow } from './repository.server';
@@ -81,4 +81,23 @@ export async function loadLatestUpdates(db: DB, { site, now, limit, t }: LoadLat
       latestAt: chapters[0]?.at ?? 0,
     };
   }
+}
+
+/**
+ * The latest updates as the home page embeds them in its `home-data` JSON (spec section 7: they
+ * "arrive embedded in the page as JSON", like the recommended comics and the simulpub strip),
+ * with absolute links on the requesting host. docs/home.md describes the shape.
+ */
+export function latestJson(entries: readonly LatestEntry[], origin: string) {
+  return entries.map((e) => ({
+    e4pid: e.series.e4pid,
+    name: e.series.name,
+    uslug: e.series.slug,
+    link: origin + e.series.href,
+    format: e.series.format,
+    adult: e.series.adult,
+    thumbnail: e.series.images.thumbnail ? origin + mediaUrl(e.series.images.thumbnail) : null,
+    latestAt: e.latestAt,
+    chapters: e.chapters.map((c) => ({ e4pid: c.e4pid, number: c.number, name: c.name, saleAt: c.at, link: origin + c.href })),
+  }));
 }

@@ -10,7 +10,7 @@ import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
 import { isOnSale, toSeriesCard, type SeriesCard, type SeriesCardRow, displayChapterName } from '~/features/catalog';
 import { readerPath, mediaUrl, absoluteUrl, type AbsoluteUrl } from '~/lib/paths';
-import { RELAY_CACHE, RELAY_MAX_IDS, RELAY_MAX_ITEMS, parseAfter, parseBefore, parseClientId, parsePublisher, parseSeriesRefs, type RelayFailure } from './relay';
+import { RELAY_CACHE, RELAY_MAX_IDS, RELAY_MAX_ITEMS, inAskedOrder, parseAfter, parseBefore, parseClientId, parsePublisher, parseSeriesRefs, type RelayFailure } from './relay';
 import { anonymousPricer, type AnonymousPricer } from '~/features/catalog/index.server';
 import { findSiteSeries, newestReleased, publisherExists, releasesBetween, type ReleaseRow } from './repository.server';
 
@@ -186,7 +186,8 @@ export async function relayResponse(
   if (!bound.ok) return failure(bound);
   const publisherId = publisher.value.kind === 'publisher' ? publisher.value.id : null;
   if (publisherId != null && !(await publisherExists(db, publisherId))) return failure({ status: 404, key: 'relay.error.publisher' });
-  const series = await findSiteSeries(db, { siteId: req.site.id, ids: refs.value.ids, e4pids: refs.value.e4pids, publisherId });
+  // The repository answers by id; the documented contract is the order asked.
+  const series = inAskedOrder(await findSiteSeries(db, { siteId: req.site.id, ids: refs.value.ids, e4pids: refs.value.e4pids, publisherId }), refs.value.order);
   if (series.length === 0) return failure({ status: 404, key: 'relay.error.unknownSeries' });
   const { entries } = await relayEntries(db, {
     site: req.site, t: req.t, now: req.now, abs: req.abs, series, mode,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RELAY_FUTURE_CAP, RELAY_MAX_IDS, parseAfter, parseBefore, parseClientId, parsePublisher, parseSeriesRefs } from './relay';
+import { RELAY_FUTURE_CAP, RELAY_MAX_IDS, inAskedOrder, parseAfter, parseBefore, parseClientId, parsePublisher, parseSeriesRefs } from './relay';
 
 const NOW = 1_800_000_000;
 
@@ -19,7 +19,13 @@ describe('relay input', () => {
   });
 
   it('reads ids and e4pids, once each', () => {
-    expect(parseSeriesRefs('3,SER-abc,3, 7')).toEqual({ ok: true, value: { ids: [3, 7], e4pids: ['SER-abc'] } });
+    expect(parseSeriesRefs('3,SER-abc,3, 7')).toEqual({ ok: true, value: { ids: [3, 7], e4pids: ['SER-abc'], order: ['3', 'SER-abc', '7'] } });
+  });
+
+  it('puts series in the order asked, a series asked twice at its first place', () => {
+    const series = [{ id: 1, e4pid: 'SER-a' }, { id: 2, e4pid: 'SER-b' }, { id: 3, e4pid: 'SER-c' }];
+    expect(inAskedOrder(series, ['3', 'SER-a', '2']).map((s) => s.id)).toEqual([3, 1, 2]);
+    expect(inAskedOrder(series, ['SER-b', '3', '1', '2']).map((s) => s.id)).toEqual([2, 3, 1]);
   });
 
   it('refuses malformed id lists with 400 and more than 60 series with 422', () => {

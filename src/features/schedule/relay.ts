@@ -44,22 +44,26 @@ export function parseClientId(raw: string | null): Parsed<string> {
   return { ok: true, value: raw };
 }
 
-/** Comma-separated numeric series ids and/or `SER-` e4pids; duplicates count once. */
-export function parseSeriesRefs(raw: string | undefined): Parsed<{ ids: number[]; e4pids: string[] }> {
+/**
+ * Comma-separated numeric series ids and/or `SER-` e4pids; duplicates count once. `order`: the
+ * refs as asked (ids as decimal strings), which the answer follows (docs/api.md).
+ */
+export function parseSeriesRefs(raw: string | undefined): Parsed<{ ids: number[]; e4pids: string[]; order: string[] }> {
   const v = raw ?? '';
   if (v.length > 4096) return fail(400, 'relay.error.ids');
   const parts = v.split(',').map((s) => s.trim());
   if (parts.length === 0 || parts.some((p) => p === '')) return fail(400, 'relay.error.ids');
   const ids = new Set<number>();
   const e4pids = new Set<string>();
+  const order = new Set<string>();
   for (const p of parts) {
     const id = parseId(p);
-    if (id !== null) ids.add(id);
-    else if (/^SER-[A-Za-z0-9_-]{1,40}$/.test(p)) e4pids.add(p);
+    if (id !== null) { ids.add(id); order.add(String(id)); }
+    else if (/^SER-[A-Za-z0-9_-]{1,40}$/.test(p)) { e4pids.add(p); order.add(p); }
     else return fail(400, 'relay.error.ids');
   }
   if (ids.size + e4pids.size > RELAY_MAX_IDS) return fail(422, 'relay.error.tooMany', { max: RELAY_MAX_IDS });
-  return { ok: true, value: { ids: [...ids], e4pids: [...e4pids] } };
+  return { ok: true, value: { ids: [...ids], e4pids: [...e4pids], order: [...order] } };
 }
 
 const UNIX = /^\d{1,10}$/;
@@ -78,4 +82,14 @@ export function parseBefore(raw: string | null, now: number): Parsed<number> {
   if (raw == null || raw === '') return fail(400, 'relay.error.beforeMissing');
   if (!UNIX.test(raw)) return fail(400, 'relay.error.before');
   return { ok: true, value: Math.min(Number(raw), now + RELAY_FUTURE_CAP) };
+}
+
+/**
+ * The series in the order they were asked (docs/api.md: "in the order the series were asked");
+ * a series asked twice (by id and by e4pid) takes its first place.
+ */
+export function inAskedOrder<S extends { id: number; e4pid: string }>(series: readonly S[], order: readonly string[]): S[] {
+  const place = new Map(order.map((ref, i) => [ref, i]));
+  const rank = (s: S) => Math.min(place.get(String(s.id)) ?? Infinity, place.get(s.e4pid) ?? Infinity);
+  return [...series].sort((a, b) => rank(a) - rank(b));
 }
