@@ -5,7 +5,7 @@
  * no-JavaScript form sets the cookie and returns to `next`; with it, everything opens, privately.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createReader, message, selectedDialects, useServer, withDb } from './harness';
+import { createReader, listOnPortugueseSite, message, selectedDialects, useServer, withDb } from './harness';
 import { readerPath, CHAPTER_PAGES_PREFIX } from '~/lib/paths';
 
 for (const dialect of selectedDialects()) {
@@ -31,6 +31,9 @@ for (const dialect of selectedDialects()) {
     beforeAll(async () => {
       adult = await sample(true);
       plain = await sample(false);
+      // The demo's adult series are English only, and a series a site does not list is a 404
+      // there: the Portuguese site lists this one from now on (its translation is under way).
+      for (const slug of [adult.slug, plain.slug]) await listOnPortugueseSite(server, slug);
     });
 
     for (const [site, locale] of [['en', 'en'], ['br', 'pt-BR']] as const) {

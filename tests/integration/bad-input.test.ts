@@ -57,6 +57,7 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'series page', file: 'comics/[slug].astro', path: `/comics/${s.slug}/`, query: '', kind: 'html', dynamic: [2] },
     ...(ch ? [
       { name: 'reader', file: 'read/[slug]/[id]/[chapter].astro', path: ch.readerPath, query: '', kind: 'html' as const, dynamic: [2, 3, 4] },
+      { name: 'paywall', file: 'read/[slug]/[id]/[chapter]/paywall.astro', path: `${ch.readerPath}paywall/`, query: '', kind: 'html' as const, dynamic: [2, 3, 4] },
       { name: 'reader manifest', file: 'api/reader/[e4pid]/manifest.ts', path: `/api/reader/${ch.e4pid}/manifest`, query: '', kind: 'json' as const, dynamic: [3] },
       { name: 'comments page', file: 'comments/[e4pid]/index.astro', path: `/comments/${ch.e4pid}/`, query: '', kind: 'html' as const, form: true as const, dynamic: [2] },
       { name: 'comments API', file: 'api/comments/[e4pid]/index.ts', path: `/api/comments/${ch.e4pid}/`, query: '', kind: 'json' as const, dynamic: [3] },

@@ -501,9 +501,10 @@ for (const dialect of selectedDialects()) {
       }
 
       it('prunes rate-limit counters whose window has ended', async () => {
+        // Older than the longest window (a day: the comments' daily limits).
         const t = now();
         await withDb(server, async (db) => {
-          const rows = Array.from({ length: 150 }, (_, i) => ({ bucket: `login:email:stale-${i}@example.test`, window_start: t - 7200 - i, count: 3 }));
+          const rows = Array.from({ length: 150 }, (_, i) => ({ bucket: `login:email:stale-${i}@example.test`, window_start: t - 2 * 86_400 - i, count: 3 }));
           await db.insertInto('rate_limits').values(rows).execute();
           await db.insertInto('rate_limits').values({ bucket: 'login:email:fresh@example.test', window_start: t - 60, count: 2 }).execute();
         });

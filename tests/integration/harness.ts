@@ -573,6 +573,19 @@ export async function anySeries(server: { databaseUrl: string }, limit = 5): Pro
 // ---------------------------------------------------------------------------------------------
 // Catalogue and body checks
 
+/**
+ * Lists a series on the Portuguese site too (a pt-br language row without chapters yet, as a
+ * translation under way): the demo's English-only series are 404 there, and some tests look at
+ * how that site shows an English series' chapters.
+ */
+export async function listOnPortugueseSite(server: { databaseUrl: string }, slug: string): Promise<void> {
+  await withDb(server, async (db) => {
+    const { id } = await db.selectFrom('series').select('id').where('slug', '=', slug).executeTakeFirstOrThrow();
+    await db.insertInto('series_languages').values({ series_id: id, language: 'pt-br', site_id: 3, chapter_count: 0, last_updated: 0 })
+      .onConflict((oc) => oc.doNothing()).execute();
+  });
+}
+
 export { message } from '../support/messages';
 
 /** A test card's expiry a few years ahead, as the sandbox widget's reader would type it. */

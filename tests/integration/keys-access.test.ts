@@ -7,7 +7,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '@db/seed/index';
 import { readerPath } from '~/lib/paths';
-import { appCheckHeader, createReader, htmlText, markup, message, selectedDialects, useServer, withDb, type Reader } from './harness';
+import { appCheckHeader, createReader, htmlText, listOnPortugueseSite, markup, message, selectedDialects, useServer, withDb, type Reader } from './harness';
 
 const now = () => Math.floor(Date.now() / 1000);
 let seq = 0;
@@ -93,6 +93,7 @@ for (const dialect of selectedDialects()) {
       expect(htmlText(anon.text)).toContain(message('en', 'chapter.loginToRead'));
       expect(markup(anon.text)).not.toContain('btn-unlock');
       const reader = await createReader(server);
+      await listOnPortugueseSite(server, chapter.slug);
       for (const site of ['en', 'br'] as const) {
         const page = await get(seriesPath, reader, site);
         const text = htmlText(page.text);

@@ -10,7 +10,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loginPath, readerPath, signupPath } from '~/lib/paths';
 import { withIntent } from '~/lib/intent';
 import { DEMO } from '@db/seed/index';
-import { createReader, htmlText, message, selectedDialects, useServer, withDb, type Reader, type SiteName } from './harness';
+import { createReader, htmlText, listOnPortugueseSite, message, selectedDialects, useServer, withDb, type Reader, type SiteName } from './harness';
 
 const now = () => Math.floor(Date.now() / 1000);
 const DAY = 86_400;
@@ -183,6 +183,7 @@ for (const dialect of selectedDialects()) {
           return null;
         });
         expect(series, 'an English-only series with a schedule line').not.toBeNull();
+        await listOnPortugueseSite(server, series!.slug);
         const text = htmlText((await get(`/comics/${series!.slug}/`, null, site)).text);
         const generated = message(locale, 'series.scheduleText', { status: series!.update_status, unit: series!.format === 'WEBTOON' ? 'episode' : 'chapter' });
         if (site === 'en') expect(text).toContain(series!.update_text!);

@@ -195,7 +195,7 @@ for (const dialect of selectedDialects()) {
         expect(res.status, bad).toBeGreaterThanOrEqual(400);
         expect(res.status, bad).toBeLessThan(500);
         // Never reflected: the page's own scripts are the only ones.
-        expect(res.text.replace(`<script>${ERROR_HANDLER_SCRIPT}</script>`, '').replace(/<script[^>]*>window\.dataLayer|<script type="(application\/json|module)"/g, ''), bad).not.toContain('<script');
+        expect(res.text.replace(`<script>${ERROR_HANDLER_SCRIPT}</script>`, '').replace(/<script[^>]*>window\.dataLayer|<script type="(application\/json|module|speculationrules)"/g, ''), bad).not.toContain('<script');
         if (!bad.includes('%00')) expect(res.status, bad).toBe(404);
       }
       // A receipt takes no other method.
