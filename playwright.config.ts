@@ -54,7 +54,7 @@ export default defineConfig({
   ],
   webServer: {
     // A fresh database every run; page images are shared with the integration tests.
-    command: `rm -f ${DB_FILE} ${DB_FILE}-wal ${DB_FILE}-shm && npx tsx scripts/prepare-db.ts && exec node scripts/serve.mjs`,
+    command: `rm -f ${DB_FILE} ${DB_FILE}-wal ${DB_FILE}-shm && npx tsx scripts/prepare-db.ts && npx tsx tests/support/e2e-listings.ts && exec node scripts/serve.mjs`,
     env: e2eServerEnv(E2E_PORT),
     wait: { stdout: /Inkpass is serving/ },
     url: `http://127.0.0.1:${E2E_PORT}/favicon.svg`,

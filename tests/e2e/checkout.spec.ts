@@ -129,6 +129,8 @@ for (const width of [390, 1280]) {
 test('"Most popular" marks one pack once readers have bought', async ({ page, reader: _signedIn }) => {
   await page.goto(enUrl(checkoutUrl('starter', '/my/purchase/')));
   const c = checkout(page);
+  // The widget is ready (typed digits before it hydrates are not its to keep).
+  await expect(c.pay(usd(499))).toBeEnabled();
   await c.number.pressSequentially('4111111111111111');
   await c.expiry.pressSequentially('1230');
   await c.cvv.pressSequentially('123');
