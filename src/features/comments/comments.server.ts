@@ -9,7 +9,7 @@ import type { T } from '~/lib/i18n';
 import type { Site } from '~/lib/site';
 import { chapterDate } from '~/lib/dates';
 import { loadReaderByE4pid } from '~/features/reader/index.server';
-import { BEST_COUNT, checkBody, COMMENT_MAX, COMMENTS_PAGE_SIZE, editable, EDIT_WINDOW, NEW_ACCOUNT_AGE, parseBody, pickBest, sameText, type Segment } from './rules';
+import { BEST_COUNT, checkBody, COMMENT_MAX, COMMENTS_PAGE_SIZE, editable, EDIT_WINDOW, NEW_ACCOUNT_AGE, parseBody, parseCommentId, pickBest, sameText, type Segment } from './rules';
 import * as repo from './repository.server';
 
 /** Identical text from the same reader within this long is refused. */
@@ -108,6 +108,11 @@ function bodyRefusal(reason: 'empty' | 'tooLong', t: T): Refusal {
   return { ok: false, status: 422, detail: reason === 'empty' ? t('comments.error.empty') : t('comments.error.tooLong', { max: COMMENT_MAX }) };
 }
 
+/** Unknown, elsewhere, or not this reader's to find: one answer, so nothing is revealed. */
+function notFound(t: T): Refusal {
+  return { ok: false, status: 404, detail: t('error.api.notFound') };
+}
+
 function closedRefusal(closed: ClosedReason, t: T): Refusal {
   return closed === 'login' ? { ok: false, status: 401, detail: t('comments.error.login') } : { ok: false, status: 403, detail: t('comments.error.forbidden') };
 }
@@ -128,14 +133,14 @@ export async function postComment(db: DB, e4pid: string, input: CommentInput, ct
   if (!ctx.user) return closedRefusal('login', t);
   const userId = ctx.user.id;
   const chapter = await chapterForComments(db, e4pid, ctx);
-  if (!chapter) return { ok: false, status: 404, detail: t('error.api.notFound') };
+  if (!chapter) return notFound(t);
   if (chapter.closed) return closedRefusal(chapter.closed, t);
   const checked = checkBody(input.body);
   if (!checked.ok) return bodyRefusal(checked.reason, t);
   let parentId: number | null = null;
   if (input.parent !== null && input.parent !== '') {
-    const id = /^[1-9][0-9]{0,9}$/.test(input.parent) ? Number(input.parent) : NaN;
-    const parent = Number.isSafeInteger(id) ? await repo.findComment(db, id) : undefined;
+    const id = parseCommentId(input.parent);
+    const parent = id !== null ? await repo.findComment(db, id) : undefined;
     // One level of replies: a reply's parent is a live top-level comment of this chapter on this site.
     if (!parent || parent.chapterId !== chapter.chapterId || parent.siteId !== ctx.site.id || parent.parentId !== null || parent.deletedAt !== null) {
       return { ok: false, status: 422, detail: t('comments.error.parent') };
@@ -161,9 +166,9 @@ async function actionable(db: DB, id: number, ctx: CommentsCtx): Promise<{ ok: t
   const { t } = ctx;
   if (!ctx.user) return closedRefusal('login', t);
   const row = await repo.findComment(db, id);
-  if (!row || row.siteId !== ctx.site.id) return { ok: false, status: 404, detail: t('error.api.notFound') };
+  if (!row || row.siteId !== ctx.site.id) return notFound(t);
   const chapter = await chapterForComments(db, row.e4pid, ctx);
-  if (!chapter) return { ok: false, status: 404, detail: t('error.api.notFound') };
+  if (!chapter) return notFound(t);
   if (chapter.closed) return closedRefusal(chapter.closed, t);
   return { ok: true, row };
 }
@@ -172,7 +177,7 @@ async function actionable(db: DB, id: number, ctx: CommentsCtx): Promise<{ ok: t
 export async function likeComment(db: DB, id: number, on: boolean, ctx: CommentsCtx): Promise<{ ok: true; likes: number; liked: boolean } | Refusal> {
   const found = await actionable(db, id, ctx);
   if (!found.ok) return found;
-  if (found.row.deletedAt !== null) return { ok: false, status: 404, detail: ctx.t('error.api.notFound') };
+  if (found.row.deletedAt !== null) return notFound(ctx.t);
   const likes = await repo.setLike(db, id, ctx.user!.id, on, ctx.now);
   return { ok: true, likes, liked: on };
 }
@@ -184,13 +189,13 @@ export async function editOwnComment(db: DB, id: number, input: { body: string; 
   const { row } = found;
   const userId = ctx.user!.id;
   // Another reader's comment is not theirs to find: 404, as for an unknown one.
-  if (row.userId !== userId || row.deletedAt !== null) return { ok: false, status: 404, detail: ctx.t('error.api.notFound') };
+  if (row.userId !== userId || row.deletedAt !== null) return notFound(ctx.t);
   if (!editable(row.createdAt, ctx.now)) return { ok: false, status: 403, detail: ctx.t('comments.error.editWindow', { minutes: EDIT_WINDOW / 60 }) };
   const checked = checkBody(input.body);
   if (!checked.ok) return bodyRefusal(checked.reason, ctx.t);
   await repo.editComment(db, id, userId, checked.body, input.spoiler, ctx.now);
   const after = await repo.findComment(db, id);
-  if (!after) return { ok: false, status: 404, detail: ctx.t('error.api.notFound') };
+  if (!after) return notFound(ctx.t);
   return { ok: true, comment: view(after, userId, await repo.likedAmong(db, userId, [id]), ctx) };
 }
 
@@ -200,7 +205,7 @@ export async function deleteOwnComment(db: DB, id: number, ctx: CommentsCtx): Pr
   if (!ctx.user) return closedRefusal('login', t);
   const row = await repo.findComment(db, id);
   // Deleting needs no right to read the chapter any more (a rental ended): one's own words stay one's own.
-  if (!row || row.siteId !== ctx.site.id || row.userId !== ctx.user.id || row.deletedAt !== null) return { ok: false, status: 404, detail: t('error.api.notFound') };
+  if (!row || row.siteId !== ctx.site.id || row.userId !== ctx.user.id || row.deletedAt !== null) return notFound(t);
   await repo.deleteComment(db, id, ctx.user.id, ctx.now);
   return { ok: true };
 }
