@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_DB_FILE, e2eServerEnv } from './tests/support/e2e-server';
+import { CHROMIUM_LAUNCH, E2E_DB_FILE, e2eServerEnv } from './tests/support/e2e-server';
 
 // End-to-end tests in Debian's Chromium (never `npx playwright install`: no network here)
 // against the built server on a fresh SQLite database. `npm test` builds first; alone, run
@@ -42,13 +42,7 @@ export default defineConfig({
       name: 'chromium',
       use: {
         ...devices['Desktop Chrome'],
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-          args: [
-            '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-            '--disable-background-networking', '--disable-component-update', '--disable-sync',
-          ],
-        },
+        launchOptions: CHROMIUM_LAUNCH,
       },
     },
   ],

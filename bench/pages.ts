@@ -12,6 +12,7 @@ import { createDb } from '~/server/db';
 import { migrateToLatest } from '@db/migrate';
 import { DEMO, seedDemo } from '@db/seed/index';
 import { makeReaders, serve, type BenchReader } from './keys';
+import { listOnPortugueseSite } from '../tests/support/portuguese-listings';
 
 export interface BenchPage {
   name: string;
@@ -82,6 +83,8 @@ export async function startDemoSite(port: number, tag: string): Promise<{ reader
   try {
     await migrateToLatest(db);
     await seedDemo(db, { mediaDir });
+    // The Portuguese adult gate is met on velvet-hours, as in the e2e suite.
+    await listOnPortugueseSite(db);
     const [reader] = await makeReaders(db, 1, 50, tag);
     server = await serve(port, databaseUrl, mediaDir);
     const sites: DemoSite[] = [];

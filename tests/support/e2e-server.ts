@@ -30,3 +30,12 @@ export function e2eServerEnv(port: number): Record<string, string> {
     APP_CHECK: 'on',
   };
 }
+
+/** How the e2e suite starts Debian's Chromium (playwright.config.ts; specs that change a launch option spread it). */
+export const CHROMIUM_LAUNCH = {
+  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+  args: [
+    '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  ],
+};
