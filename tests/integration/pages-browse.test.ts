@@ -48,6 +48,8 @@ interface Catalogue {
   /** An English-only ACTIVE series (not listed on the Portuguese site), and a series both list. */
   englishOnly: { id: number; slug: string };
   shared: { id: number; slug: string };
+  /** Series the site lists whose newest chapter in the site's language is more than 31 days old. */
+  stale: Record<1 | 3, string[]>;
 }
 
 async function catalogue(server: ServerClient): Promise<Catalogue> {
@@ -59,8 +61,16 @@ async function catalogue(server: ServerClient): Promise<Catalogue> {
     const tagRows = await db.selectFrom('series_tags').innerJoin('tags', 'tags.id', 'series_tags.tag_id').select(['series_tags.series_id', 'tags.slug', 'tags.name', 'tags.name_pt']).execute();
     const out: Catalogue = {
       promoted: { 1: new Set(), 3: new Set() }, listed: { 1: new Set(), 3: new Set() }, newest: { 1: [], 3: [] }, top: { 1: {}, 3: {} }, tags: { 1: [], 3: [] },
-      englishOnly: { id: 0, slug: '' }, shared: { id: 0, slug: '' },
+      englishOnly: { id: 0, slug: '' }, shared: { id: 0, slug: '' }, stale: { 1: [], 3: [] },
     };
+    const monthAgo = Math.floor(Date.now() / 1000) - 31 * DAY;
+    const latest = await db.selectFrom('series_languages').innerJoin('series', 'series.id', 'series_languages.series_id')
+      .innerJoin('chapters', (j) => j.onRef('chapters.series_id', '=', 'series.id').onRef('chapters.language', '=', 'series_languages.language'))
+      .select(['series.slug', 'series_languages.site_id', (eb) => eb.fn.max('chapters.released_at').as('newest')])
+      .where('chapters.released_at', '<=', Math.floor(Date.now() / 1000))
+      .groupBy(['series.slug', 'series_languages.site_id'])
+      .execute();
+    for (const r of latest) if (Number(r.newest) < monthAgo && (Number(r.site_id) === 1 || Number(r.site_id) === 3)) out.stale[Number(r.site_id) as 1 | 3].push(r.slug);
     for (const site of [1, 3] as const) {
       const seen = new Map<number, (typeof rows)[number]>();
       for (const r of rows) {
@@ -192,6 +202,9 @@ for (const dialect of selectedDialects()) {
           // No series twice, only the site's series, every release within 30 days.
           const all = pages.flatMap((p) => [...markup(p).matchAll(/<h2 class="latest-name"[^>]*><a href="\/comics\/([a-z0-9-]+)\/"/g)].map((m) => m[1]!));
           expect(new Set(all).size).toBe(all.length);
+          // A series last updated more than 30 days ago is not among them (the demo has several, on hiatus or completed).
+          expect(cat.stale[siteId].length, 'stale series in the demo').toBeGreaterThan(0);
+          for (const s of cat.stale[siteId]) expect(all, `${s} updated over 30 days ago`).not.toContain(s);
           for (const s of all) expect(cat.listed[siteId].has(s), `${s} listed on ${site}`).toBe(true);
           const now = Math.floor(Date.now() / 1000);
           for (const p of pages) {
