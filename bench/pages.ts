@@ -11,6 +11,7 @@ import type { Page } from '@playwright/test';
 import { createDb } from '~/server/db';
 import { migrateToLatest } from '@db/migrate';
 import { DEMO, seedDemo } from '@db/seed/index';
+import { COLLECTIONS } from '@db/seed/collections';
 import { makeReaders, serve, type BenchReader } from './keys';
 import { listOnPortugueseSite } from '../tests/support/portuguese-listings';
 
@@ -30,7 +31,8 @@ export interface BenchPage {
   status?: number;
 }
 
-export function benchPages(chapters: { manga: string; webtoon: string }): BenchPage[] {
+/** `site`: whose collection to visit (collections are per site). */
+export function benchPages(chapters: { manga: string; webtoon: string }, site: 'en' | 'pt-BR' = 'en'): BenchPage[] {
   return [
     { name: 'home', path: '/' },
     { name: 'listing', path: '/comics/' },
@@ -40,6 +42,11 @@ export function benchPages(chapters: { manga: string; webtoon: string }): BenchP
     { name: 'reader (webtoon)', path: chapters.webtoon },
     { name: 'adult gate', path: `/comics/${DEMO.adult}/` },
     { name: 'schedule', path: '/schedule/' },
+    { name: 'genres', path: '/genres/' },
+    { name: 'new series', path: '/new/' },
+    { name: 'top', path: '/top/' },
+    { name: 'updates', path: '/updates/' },
+    { name: 'collection', path: `/collections/${COLLECTIONS[site === 'en' ? 1 : 3][0]!.slug}/` },
     { name: 'calendar', path: '/calendario/' },
     { name: 'plans', path: '/plans/' },
     { name: 'app box', path: '/app/' },
@@ -90,7 +97,7 @@ export async function startDemoSite(port: number, tag: string): Promise<{ reader
     const sites: DemoSite[] = [];
     for (const [name, host] of [['en', `localhost:${port}`], ['pt-BR', `br.localhost:${port}`]] as const) {
       const chapter = (slug: string) => firstChapterPath(port, host, slug);
-      sites.push({ name, host, origin: `http://${host}`, pages: benchPages({ manga: await chapter(DEMO.readerManga), webtoon: await chapter(DEMO.readerWebtoon) }) });
+      sites.push({ name, host, origin: `http://${host}`, pages: benchPages({ manga: await chapter(DEMO.readerManga), webtoon: await chapter(DEMO.readerWebtoon) }, name) });
     }
     return { reader: reader!, sites, stop };
   } catch (e) {

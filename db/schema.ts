@@ -732,7 +732,30 @@ export interface CommentLikeTable {
   created_at: number;
 }
 
+/** A curated list of series on one site (docs/data-model.md, "Collections"). */
+export interface CollectionTable {
+  id: Generated<number>;
+  site_id: number;
+  /** Unique on its site; the page is /collections/{slug}/. */
+  slug: string;
+  /** In the site's language. */
+  title: string;
+  description: Generated<string>;
+  /** Order of the collections in lists (lowest first). */
+  position: Generated<number>;
+  created_at: number;
+}
+
+/** One series in a collection, in the editor's order. */
+export interface CollectionItemTable {
+  collection_id: number;
+  series_id: number;
+  position: number;
+}
+
 export interface Database {
+  collections: CollectionTable;
+  collection_items: CollectionItemTable;
   comments: CommentTable;
   comment_likes: CommentLikeTable;
   charge_events: ChargeEventTable;

@@ -32,6 +32,8 @@ const TEXT = new Set(['name', 'names', 'chapter', 'series', 'genre', 'when', 'da
  */
 const NOT_COUNTED: Record<string, { args: string[]; why: string }> = {
   'footer.rights': { args: ['year'], why: 'a year' },
+  'browse.top.section': { args: ['format'], why: 'a format name (Manga, Webtoon, Comic)' },
+  'browse.top.seeAll': { args: ['format'], why: 'a format name (Manga, Webtoon, Comic)' },
   'studio.prices.editChapter': { args: ['number'], why: 'a chapter number (a name, decimals allowed)' },
   'studio.prices.chapterTitle': { args: ['number'], why: 'a chapter number (a name, decimals allowed)' },
   'studio.prices.error.price': { args: ['max'], why: 'the upper end of a range the field accepts' },

@@ -15,6 +15,7 @@ import type { MediaStore } from '~/server/media-store';
 import { type BuildContext, type BuiltSeries, IdBook, SlugBook, buildBulkSeries, buildDemoSeries, chapterPages, slugify } from './build';
 import { KEYWORDS, PEOPLE_ALT, PUBLISHERS, SERIES, TAGS } from './catalog';
 import { reindexSeries } from '~/server/search-index';
+import { seedCollections } from './collections';
 
 /** Slugs of the demo series with special properties, for tests and demos. */
 export const DEMO = {
@@ -99,7 +100,7 @@ export async function isCatalogEmpty(db: DB): Promise<boolean> {
 /** Deletes every catalogue row (series, chapters, pages and their reference data). */
 export async function clearCatalog(db: DB): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    for (const table of ['chapter_pages', 'chapters', 'campaigns', 'series_texts', 'series_languages', 'series_keywords', 'series_tags', 'series_people', 'series', 'keywords', 'tags', 'people', 'publishers'] as const) {
+    for (const table of ['collection_items', 'collections', 'chapter_pages', 'chapters', 'campaigns', 'series_texts', 'series_languages', 'series_keywords', 'series_tags', 'series_people', 'series', 'keywords', 'tags', 'people', 'publishers'] as const) {
       await trx.deleteFrom(table).execute();
     }
   });
@@ -215,6 +216,8 @@ export async function seedDemo(db: DB, opts: SeedOptions): Promise<{ series: num
   await db.transaction().execute(async (trx) => {
     lookups = await insertReferenceData(trx);
     chapters += (await insertSeries(trx, demo.map((d) => d.series), lookups)).chapters;
+    // Curated collections of the demo series (per site).
+    await seedCollections(trx, now);
   });
   // The search index (series_search) is derived from the rows above; see docs/content.md.
   await reindexSeries(db);

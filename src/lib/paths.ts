@@ -68,6 +68,27 @@ export function readerPath(series: { slug: string; format: Format }, chapter: { 
   return `/read/${encodeURIComponent(series.slug)}/${encodeURIComponent(id)}/${chapterPrefix(chapter.language, series.format)}-${numberSegment(chapter.number)}/`;
 }
 
+// Browse pages (docs/home.md, "Browse pages"): read-only lists the home blocks' "see all" and the footer link to.
+
+/** Every genre with its most popular series. */
+export const genresPath = (): string => '/genres/';
+/** The newest series (the home's new-series block, whole). */
+export const newSeriesPath = (): string => '/new/';
+/** The most popular series, one list per format. */
+export const topPath = (): string => '/top/';
+/** Latest updates of the last 30 days, page `page` (1-based; 1 is left out). */
+export function updatesPath(page = 1): string {
+  return withQuery('/updates/', { page: page > 1 ? page : null });
+}
+/** A curated collection of the site. */
+export function collectionPath(slug: string): string {
+  return `/collections/${encodeURIComponent(slug)}/`;
+}
+/** The listing of one format, most popular first (the "see all" of a /top/ section). */
+export function popularFormatPath(format: Format): string {
+  return withQuery(LISTING_PATH, { filter: format.toLowerCase(), order: '-popularity' });
+}
+
 export const schedulePath = (): string => '/schedule/';
 /** The Portuguese site's daily calendar. */
 export const calendarPath = (): string => '/calendario/';

@@ -207,12 +207,13 @@ test.describe('home carousels without JavaScript', () => {
     // Each later block is a link in its place.
     const blocks = page.locator('[data-home-block]');
     expect(await blocks.count()).toBeGreaterThan(5);
-    await expect(blocks.getByRole('link', { name: en('home.latest'), exact: true })).toHaveAttribute('href', '/comics/');
+    await expect(blocks.getByRole('link', { name: en('home.latest'), exact: true })).toHaveAttribute('href', '/updates/');
     await expect(blocks.getByRole('link', { name: en('schedule.heading'), exact: true })).toHaveAttribute('href', '/schedule/');
     const popular = blocks.getByRole('link', { name: en('home.popular'), exact: true });
     await popular.scrollIntoViewIfNeeded();
     await popular.click();
-    await expect(page).toHaveURL(/\/comics\/\?order=-popularity$/);
+    // Popular's place-holder leads to the whole top list (/top/).
+    await expect(page).toHaveURL(/\/top\/$/);
     await expect(page.locator('a[href^="/comics/"]').nth(5)).toBeVisible();
   });
 });

@@ -2,7 +2,7 @@
  * Every page type a reader meets beyond the discovery pages (which phone-quality.spec.ts scans),
  * on both sites: the series page, the reader in each of its modes (right-to-left manga,
  * left-to-right comic, vertical webtoon) and its immersive view, the adult gate, login, sign-up,
- * the 404 page and the plans, and, signed in, the series page with unlock buttons, favorites,
+ * the 404 page and the plans, the browse pages (genres, new, top, updates, a collection), and, signed in, the series page with unlock buttons, favorites,
  * history and every money page (keys, buy keys, checkout, purchases, subscriptions).
  *  - At 320, 360, 390 and 1280 px: no page wider than the viewport, and none that scrolls itself
  *    on load (phone-layout.spec.ts does the same for the anonymous pages).
@@ -13,6 +13,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { DEMO } from '@db/seed/index';
 import { axeProblems, brUrl, enUrl, expect, measureLayout, signIn, test, type TestReader } from './fixtures';
+import { COLLECTIONS } from '@db/seed/collections';
 
 const SITES = [
   { name: 'en' as const, url: enUrl },
@@ -58,6 +59,17 @@ async function anonymousTargets(page: Page, site: Site): Promise<Target[]> {
     { name: 'plans', path: '/plans/' },
     { name: 'app box', path: '/app/' },
     { name: '404', path: '/no-such-page-here/', status: 404 },
+  ];
+}
+
+/** The browse pages (docs/home.md, "Browse pages"): genres, new, top, updates and a collection of the site. */
+async function browseTargets(site: Site): Promise<Target[]> {
+  return [
+    { name: 'genres', path: '/genres/' },
+    { name: 'new series', path: '/new/' },
+    { name: 'top', path: '/top/' },
+    { name: 'latest updates', path: '/updates/' },
+    { name: 'collection', path: `/collections/${COLLECTIONS[site.name === 'en' ? 1 : 3][0]!.slug}/` },
   ];
 }
 
@@ -130,6 +142,11 @@ for (const site of SITES) {
   test(`reader, adult gate, account and error pages fit and pass axe (${site.name})`, async ({ browser }) => {
     test.setTimeout(300_000);
     expect(await check(browser, site, (page) => anonymousTargets(page, site))).toEqual([]);
+  });
+
+  test(`browse pages (genres, new, top, updates, a collection) fit and pass axe (${site.name})`, async ({ browser }) => {
+    test.setTimeout(300_000);
+    expect(await check(browser, site, () => browseTargets(site))).toEqual([]);
   });
 
   test(`signed-in pages and every money page fit and pass axe (${site.name})`, async ({ browser, reader }) => {

@@ -1,5 +1,6 @@
 /**
- * The discovery pages (home, listing, schedule, calendario) on both sites, each loaded afresh at
+ * The discovery pages (home, listing, schedule, calendario, and the browse pages: genres, new,
+ * top, updates and a collection) on both sites, each loaded afresh at
  * phone widths (320, 360, 390 px) and at 1280 px, since their scripts lay out strips and
  * carousels on load: no page is wider than the viewport (mobile browsers zoom out and the page
  * slides sideways), and no page scrolls itself on load (the home page once jumped 1,200 px down
@@ -7,11 +8,12 @@
  * strip). The other page types are checked at the same widths by page-types.spec.ts.
  */
 import { brUrl, enUrl, expect, measureLayout, test } from './fixtures';
+import { COLLECTIONS } from '@db/seed/collections';
 
 const WIDTHS = [320, 360, 390, 1280];
 const SITES = [
-  { name: 'en', url: enUrl },
-  { name: 'pt-BR', url: brUrl },
+  { name: 'en', url: enUrl, collection: COLLECTIONS[1][0]!.slug },
+  { name: 'pt-BR', url: brUrl, collection: COLLECTIONS[3][0]!.slug },
 ];
 for (const width of WIDTHS) {
   test(`no sideways scroll and no jump on load at ${width} px, both sites`, async ({ browser }) => {
@@ -23,7 +25,7 @@ for (const width of WIDTHS) {
     const problems: string[] = [];
     try {
       for (const site of SITES) {
-        for (const path of ['/', '/comics/', '/schedule/', '/calendario/']) {
+        for (const path of ['/', '/comics/', '/schedule/', '/calendario/', '/genres/', '/new/', '/top/', '/updates/', '/updates/?page=2', `/collections/${site.collection}/`]) {
           const url = site.url(path);
           const res = await page.goto(url, { waitUntil: 'load' });
           expect(res?.status(), url).toBe(200);

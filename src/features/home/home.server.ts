@@ -34,7 +34,8 @@ export interface HomeTag {
   icon: string;
 }
 
-function toSeries(r: repo.CardRow): HomeSeries {
+/** A card row as the home blocks (and the browse pages) show it. */
+export function toSeries(r: repo.CardRow): HomeSeries {
   return {
     ...toListingItem(r),
     popularity: Number(r.popularity),

@@ -162,3 +162,35 @@ export function reelChapters(db: DB, seriesId: number, language: string, now: nu
 export function campaigns(db: DB, seriesId: number) {
   return db.selectFrom('campaigns').selectAll().where('series_id', '=', seriesId).execute();
 }
+
+// Browse pages (/genres/, /new/, /top/, /collections/{slug}/) ------------------------------------
+
+/** Most popular promotable series of one format on the site (the (popularity, id) order, filtered). */
+export function popularCardsOfFormat(db: DB, siteId: number, format: 'COMIC' | 'MANGA' | 'WEBTOON', limit: number) {
+  return localized(db, siteId, cards(db, siteId).where('series.format', '=', format).orderBy('series.popularity', 'desc').orderBy('series.id', 'desc').limit(limit).execute());
+}
+
+/** The site's collections in their order (a handful of rows; no paging). */
+export function collections(db: DB, siteId: number) {
+  return db.selectFrom('collections').select(['id', 'slug', 'title', 'description'])
+    .where('site_id', '=', siteId).orderBy('position').orderBy('id').execute();
+}
+
+/** One collection of the site by slug (the (site_id, slug) unique index). */
+export function collectionBySlug(db: DB, siteId: number, slug: string) {
+  return db.selectFrom('collections').select(['id', 'slug', 'title', 'description'])
+    .where('site_id', '=', siteId).where('slug', '=', slug).executeTakeFirst();
+}
+
+/** A collection's series the site promotes, in the collection's order (collection_items_order_idx). */
+export function collectionCards(db: DB, siteId: number, collectionId: number, limit: number) {
+  return localized(db, siteId, db.selectFrom('collection_items')
+    .innerJoin('series', 'series.id', 'collection_items.series_id')
+    .select(CARD_COLUMNS)
+    .where('collection_items.collection_id', '=', collectionId)
+    .where((eb) => promotable(eb as unknown as SeriesEb, siteId))
+    .orderBy('collection_items.position')
+    .orderBy('series.id')
+    .limit(limit)
+    .execute());
+}
