@@ -25,6 +25,7 @@ import * as sessionUserAgent from './2026-11-30T01-session-user-agent';
 import * as ledgerAudits from './2026-12-01T05-ledger-audits';
 // Comments under chapters (issue 31).
 import * as comments from './2026-12-02T00-comments';
+import * as promotionsPreview from './2026-12-03T00-promotions-preview';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -51,6 +52,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30T01-session-user-agent': sessionUserAgent,
   '2026-12-01T05-ledger-audits': ledgerAudits,
   '2026-12-02T00-comments': comments,
+  // Promotional visuals and chapter previews (issue 30).
+  '2026-12-03T00-promotions-preview': promotionsPreview,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
