@@ -10,3 +10,4 @@ export { SITEMAP_CHUNK, escapeXml, sitemapChapterCount, sitemapChapters, sitemap
 export { accessIn, anonymousPricer, type AnonymousPricer, campaignsOf, previewPricer, pricedChapterOf, pricedSeriesOf, pricingContext, pricingContextOf, sharedPricingContext, type PricingContext } from './pricing.server';
 export { type Promotion, chapterE4pid, promotionalVisual, promotionsOf } from './promotion.server';
 export { localizeSeriesRows, seriesLocalizer } from './texts.server';
+export { mayPreviewPage, previewPages } from './preview.server';

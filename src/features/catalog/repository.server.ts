@@ -200,13 +200,6 @@ export function firstChapterPages(db: DB, chapterId: number, count: number) {
   return db.selectFrom('chapter_pages').select(['position', 'width', 'height']).where('chapter_id', '=', chapterId).orderBy('position').limit(count).execute();
 }
 
-/** What a preview page URL needs to be checked against: the chapter's series setting, page count and rank of the page. */
-export function previewPageFacts(db: DB, e4pid: string) {
-  return db.selectFrom('chapters').innerJoin('series', 'series.id', 'chapters.series_id')
-    .select(['chapters.id', 'chapters.page_count', 'series.preview_pages'])
-    .where('chapters.e4pid', '=', e4pid).executeTakeFirst();
-}
-
 /** Chapters by id with what naming and linking them needs of their series. */
 export function chaptersWithSeries(db: DB, ids: readonly number[]) {
   return db.selectFrom('chapters').innerJoin('series', 'series.id', 'chapters.series_id')
