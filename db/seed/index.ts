@@ -10,7 +10,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../schema';
 import type { DB } from '~/server/db';
-import { ensureArt } from './art';
+import { ensureArt, type SeriesArtSpec } from './art';
 import { ensurePromoMedia } from './promo';
 import { DiskMediaStore } from '~/server/media-store';
 import type { MediaStore } from '~/server/media-store';
@@ -210,7 +210,7 @@ export async function seedDemo(db: DB, opts: SeedOptions): Promise<{ series: num
   if (opts.images !== false) {
     const t0 = Date.now();
     const written = await ensureArt(opts.store ?? opts.mediaDir, demo.map((d) => d.art))
-      + (await ensurePromoMedia(storeOf(opts.store ?? opts.mediaDir), demoPromos()));
+      + (await ensurePromoMedia(storeOf(opts.store ?? opts.mediaDir), demoPromos(demo)));
     log(`images: ${written} written under ${opts.store?.location ?? opts.mediaDir} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   }
 
@@ -248,10 +248,9 @@ export async function seedDemo(db: DB, opts: SeedOptions): Promise<{ series: num
 
 const storeOf = (media: string | MediaStore): MediaStore => (typeof media === 'string' ? new DiskMediaStore(media) : media);
 
-/** The demo series that have a promotional visual, with the art spec their media are drawn from. */
-function demoPromos() {
-  const ctx: BuildContext = { now: 0, ids: new IdBook(), slugs: new SlugBook() };
-  return SERIES.flatMap((def) => (def.promo ? [{ spec: buildDemoSeries(def, ctx).art, promo: def.promo }] : []));
+/** The demo series (as built) that have a promotional visual, with the art spec their media are drawn from. */
+function demoPromos(demo: { art: SeriesArtSpec }[]) {
+  return SERIES.flatMap((def, i) => (def.promo ? [{ spec: demo[i]!.art, promo: def.promo }] : []));
 }
 
 /**
