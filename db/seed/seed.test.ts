@@ -10,7 +10,7 @@ import { ensurePromoMedia, promoKeys } from './promo';
 import { DiskMediaStore } from '~/server/media-store';
 import { slugify } from './build';
 import { PUBLISHERS, SERIES } from './catalog';
-import { DEMO, clearCatalog, isCatalogEmpty, seedDemo, seedDemoTexts } from './index';
+import { DEMO, clearCatalog, isCatalogEmpty, seedDemo, seedDemoPromotions, seedDemoTexts } from './index';
 
 // A fixed clock: 2026-03-04 10:20:00 UTC (a Wednesday).
 const NOW = 1772619600;
@@ -478,5 +478,21 @@ describe('demo promotional visuals and previews (issue 30)', () => {
     expect((await sharp(fs.readFileSync(path.join(mediaDir, video.poster!))).metadata()).width).toBe(640);
     // Made once: a second run writes nothing.
     expect(await ensurePromoMedia(store, [{ spec, promo: { type: 'VIDEO' } }])).toBe(0);
+  }, 60_000);
+
+  it('backfills a catalogue seeded before issue 30: the visuals, their media and the preview settings, once', async () => {
+    const other = await freshDb();
+    try {
+      await seedDemo(other, { mediaDir, now: NOW, images: false });
+      await other.deleteFrom('series_promotions').execute();
+      await other.updateTable('series').set({ preview_pages: 0 }).execute();
+      expect(await seedDemoPromotions(other, mediaDir, NOW)).toBe(4);
+      expect((await other.selectFrom('series_promotions').select('series_id').execute()).length).toBe(4);
+      expect((await other.selectFrom('series').select('slug').where('preview_pages', '>', 0).execute()).map((r) => r.slug).sort()).toEqual(['blade-of-the-quiet-moon', 'the-last-cartographer']);
+      expect(fs.existsSync(path.join(mediaDir, promoKeys('level-zero-hunter', 'VIDEO').media))).toBe(true);
+      expect(await seedDemoPromotions(other, mediaDir, NOW)).toBe(0);
+    } finally {
+      await other.destroy();
+    }
   }, 60_000);
 });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readerPath } from '~/lib/paths';
-import { htmlText, message, selectedDialects, useServer, withDb, type ServerClient } from './harness';
+import { createStaff, htmlText, message, selectedDialects, useServer, withDb, type Reader, type ServerClient } from './harness';
 
 const day = 86_400;
 
@@ -40,6 +40,23 @@ async function lockedChapter(server: ServerClient, language: string, which: { sl
     if ((await server.request(path, { site })).text.includes('data-state="locked"')) return { path, e4pid: row.e4pid, previewPages: Number(row.preview_pages) };
   }
   throw new Error(`no locked ${language} chapter found for ${JSON.stringify(which)}`);
+}
+
+/** The studio's series editor form (as tests/integration/studio-series.test.ts posts it), with `changes`. */
+function seriesForm(name: string, changes: Record<string, string> = {}): URLSearchParams {
+  const fields: Record<string, string> = {
+    state: 'DRAFT', languages: 'en', slug: '', format: 'MANGA', update_status: 'WEEKLY', color: '#336699',
+    'original.name': name, 'original.description': `The story of ${name}.`, 'original.excerpt': `The story of ${name}.`,
+    'original.update_text': '', 'original.chapter_name_format': '', alt: '',
+    publisher: '', geoblocks: '', new_tags: '', authors: '', artists: '',
+    starting_count: '0', catchup_count: '0', fpf: '', daily_pass_ttl: '72', daily_pass_recharge: '23', total_ads: '0', ads_ttl: '48', ads_hint: '',
+    ...changes,
+  };
+  return new URLSearchParams(fields);
+}
+
+function postForm(server: ServerClient, path: string, who: Reader, body: URLSearchParams) {
+  return server.request(path, { method: 'POST', body: body.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', origin: server.origin('en'), 'sec-fetch-site': 'same-origin', cookie: who.cookie } });
 }
 
 const decode = (s: string) => s.replace(/&amp;/g, '&');
@@ -184,6 +201,34 @@ for (const dialect of selectedDialects()) {
       const paywall = await server.request(`${path}paywall/`);
       expect(paywall.status).toBe(200);
       expect(paywall.text).not.toContain('/media/p/');
+    });
+  });
+
+  describe(`chapter preview setting in the studio (${dialect})`, () => {
+    const server = useServer(dialect);
+
+    it('staff set a series\' preview pages, with its audit record; a value out of range is refused and nothing is made', async () => {
+      const editor = await createStaff(server, 'content');
+      const name = `Preview ${Date.now().toString(36)} Lighthouse`;
+      const created = await postForm(server, '/studio/series/new/', editor, seriesForm(name, { preview_pages: '2' }));
+      expect(created.status).toBe(303);
+      const id = Number(/^\/studio\/series\/(\d+)\//.exec(created.headers.location ?? '')?.[1]);
+      const row = await withDb(server, (db) => db.selectFrom('series').select(['preview_pages']).where('id', '=', id).executeTakeFirstOrThrow());
+      expect(Number(row.preview_pages)).toBe(2);
+      const audit = await withDb(server, (db) => db.selectFrom('audit_log').select(['action', 'after_json']).where('object_table', '=', 'series').where('object_id', '=', String(id)).execute());
+      expect(audit).toHaveLength(1);
+      expect(JSON.parse(audit[0]!.after_json!)).toMatchObject({ preview_pages: 2 });
+      const editorPage = await server.request(created.headers.location!, { headers: { cookie: editor.cookie } });
+      expect(editorPage.text).toMatch(/name="preview_pages"[^>]*value="2"/);
+
+      const other = `Preview ${Date.now().toString(36)} Refused`;
+      for (const bad of ['11', '-1', '2.5', 'many']) {
+        const refused = await postForm(server, '/studio/series/new/', editor, seriesForm(other, { preview_pages: bad }));
+        expect(refused.status, bad).toBe(422);
+        expect(htmlText(refused.text)).toContain(message('en', 'studio.series.error.previewPages'));
+      }
+      const made = await withDb(server, (db) => db.selectFrom('series').select('id').where('name', '=', other).execute());
+      expect(made).toEqual([]);
     });
   });
 }
