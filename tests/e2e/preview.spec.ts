@@ -69,6 +69,25 @@ for (const [name, site, language, locale] of [['English', enUrl, 'en', 'en'], ['
   });
 }
 
+test.describe('motion', () => {
+  test('the promotional video plays, muted, once its slide is on screen; the button pauses it and it stays paused', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await page.goto(enUrl('/'));
+    const slide = page.locator('.hero-slide[data-visual-type="VIDEO"]').first();
+    const index = await page.locator('.home-hero .carousel-slide').evaluateAll((slides) => slides.findIndex((s) => s.querySelector('[data-visual-type="VIDEO"]')));
+    await page.locator('.home-hero .carousel-dot').nth(index).click();
+    const video = slide.locator('video');
+    await expect(video).toBeInViewport();
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => !v.paused && v.muted && v.currentTime > 0)).toBe(true);
+    const toggle = slide.locator('[data-promo-toggle]');
+    await expect(toggle).toHaveAttribute('aria-label', message('en', 'home.promo.pause'));
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-label', message('en', 'home.promo.play'));
+    await page.waitForTimeout(400);
+    expect(await video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+  });
+});
+
 test.describe('reduced motion', () => {
   test('a reader who prefers reduced motion gets no autoplay; the button plays and pauses', async ({ page }) => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
@@ -91,5 +110,27 @@ test.describe('reduced motion', () => {
     await toggle.click();
     await expect(toggle).toHaveAttribute('aria-label', message('en', 'home.promo.play'));
     expect(await video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+  });
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the preview pages load and the offer follows; the hero video keeps its native controls and no dead button', async ({ page, browser }) => {
+    // The chapter's URL is found with JavaScript (the API), then read without it.
+    const withJs = await browser.newPage();
+    const path = await lockedChapterUrl(withJs, enUrl, PREVIEW, 'en');
+    await withJs.close();
+    await page.goto(enUrl(path));
+    const pages = page.locator('img.reader-preview-page');
+    await expect(pages).toHaveCount(3);
+    await pages.first().scrollIntoViewIfNeeded();
+    await expect.poll(() => pages.first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await expect(page.getByRole('link', { name: message('en', 'paywall.link') })).toBeVisible();
+
+    await page.goto(enUrl('/'));
+    const video = page.locator('.hero-slide video[data-promo-video]').first();
+    await expect(video).toHaveAttribute('controls', '');
+    await expect(page.locator('.hero-slide [data-promo-toggle]').first()).toBeHidden();
   });
 });
