@@ -160,7 +160,7 @@ export function UnlockDialog({ config, offer, balances, returnPath, resumed = nu
           <p className="unlock-ad-label">{t('unlock.adSponsor')}</p>
           <a className="unlock-ad-visual" href={ad.creative.series.link} target="_blank" rel="noopener">
             {ad.creative.type === 'VIDEO' || ad.creative.type === 'ANIMATION' ? (
-              <video src={ad.creative.src} poster={ad.creative.poster ?? undefined} autoPlay={!matchMedia('(prefers-reduced-motion: reduce)').matches} controls muted playsInline loop style={{ objectFit: fitOf(ad.creative.fit) }} aria-label={ad.creative.series.name} />
+              <video src={ad.creative.src} poster={ad.creative.poster ?? undefined} autoPlay={typeof matchMedia !== 'function' || !matchMedia('(prefers-reduced-motion: reduce)').matches} controls muted playsInline loop style={{ objectFit: fitOf(ad.creative.fit) }} aria-label={ad.creative.series.name} />
             ) : (
               <img src={ad.creative.src} alt={ad.creative.series.name} style={{ objectFit: fitOf(ad.creative.fit) }} />
             )}
