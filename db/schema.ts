@@ -89,6 +89,11 @@ export interface SeriesTable {
   last_updated: number;
   largest_chapter: number;
   chapter_count: number;
+  /**
+   * How many first pages of a locked chapter anyone may see as a teaser (0: no preview; at most
+   * 10). Migration 2026-12-03T00-promotions-preview; docs/reader.md, "Chapter preview".
+   */
+  preview_pages: Generated<number>;
 }
 
 export interface SeriesPersonTable {
@@ -132,6 +137,30 @@ export interface SeriesTextTable {
   excerpt: string | null;
   update_text: string | null;
   chapter_name_format: string | null;
+}
+
+/**
+ * A series' promotional visual (spec section 3; migration 2026-12-03T00-promotions-preview):
+ * at most one per series. docs/data-model.md, "Promotional visuals".
+ */
+export interface SeriesPromotionTable {
+  series_id: number;
+  visual_type: 'IMAGE' | 'ANIMATED_IMAGE' | 'ANIMATION' | 'VIDEO';
+  fit: 'COVER' | 'CONTAIN' | 'FILL' | 'FIT_WIDTH' | 'FIT_HEIGHT' | 'NONE' | 'SCALE_DOWN';
+  /** Public media key of the visual (an image, an animated WebP/GIF, or a WebM/MP4 video). */
+  media_key: string;
+  /** The still a video shows before it plays (ANIMATION and VIDEO). */
+  poster_key: string | null;
+  width: number;
+  height: number;
+  /** '#rrggbb' coloring: the frame's background and its text. */
+  background_color: string;
+  text_color: string;
+  label: string | null;
+  label_pt: string | null;
+  button: string | null;
+  button_pt: string | null;
+  modified_at: number;
 }
 
 /** One search document per series (migration 2026-11-21T03-search; src/features/search/). */
@@ -774,6 +803,7 @@ export interface Database {
   series_languages: SeriesLanguageTable;
   series_search: SeriesSearchTable;
   series_texts: SeriesTextTable;
+  series_promotions: SeriesPromotionTable;
   campaigns: CampaignTable;
   chapters: ChapterTable;
   chapter_pages: ChapterPageTable;

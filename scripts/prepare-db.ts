@@ -6,7 +6,7 @@ import { createDb } from '~/server/db';
 import { config } from '~/server/config.mjs';
 import { mediaStore } from '~/server/media-store';
 import { migrateToLatest } from '@db/migrate';
-import { isCatalogEmpty, seedDemo, seedDemoTexts } from '@db/seed/index';
+import { isCatalogEmpty, seedDemo, seedDemoPromotions, seedDemoTexts } from '@db/seed/index';
 import { seedDemoUsers } from '@db/seed/users';
 import { seedShop } from '@db/seed/shop';
 import { refreshReleasedSeries } from '~/features/catalog/index.server';
@@ -30,6 +30,9 @@ try {
     // A catalogue seeded before per-language series texts existed gets the demo's translations.
     const texts = await seedDemoTexts(db);
     if (texts) console.log(`Added ${texts} demo series translations`);
+    // A demo catalogue seeded before promotional visuals existed gets the demo's (and its previews).
+    const promos = demo ? await seedDemoPromotions(db, mediaStore()) : 0;
+    if (promos) console.log(`Added ${promos} demo promotional visuals`);
     if (touched) console.log(`Release counters checked for ${touched} series`);
   }
   const users = demo ? await seedDemoUsers(db) : [];

@@ -11,7 +11,7 @@ import { createDb } from '~/server/db';
 import { config } from '~/server/config.mjs';
 import { mediaStore } from '~/server/media-store';
 import { migrateToLatest } from '@db/migrate';
-import { clearCatalog, isCatalogEmpty, seedDemo, seedDemoTexts } from '@db/seed/index';
+import { clearCatalog, isCatalogEmpty, seedDemo, seedDemoPromotions, seedDemoTexts } from '@db/seed/index';
 import { seedDemoUsers } from '@db/seed/users';
 import { seedShop } from '@db/seed/shop';
 
@@ -39,6 +39,8 @@ try {
     console.log('The catalogue already has series; nothing seeded. Run `npm run seed -- --force` to replace it.');
     const texts = await seedDemoTexts(db);
     if (texts) console.log(`Added ${texts} demo series translations`);
+    const promos = await seedDemoPromotions(db, mediaStore());
+    if (promos) console.log(`Added ${promos} demo promotional visuals`);
   } else {
     const result = await seedDemo(db, { mediaDir: config.mediaDir, store: mediaStore(), large, log: (m) => console.log(`  ${m}`) });
     const secs = ((Date.now() - started) / 1000).toFixed(1);

@@ -26,6 +26,7 @@ import * as ledgerAudits from './2026-12-01T05-ledger-audits';
 // Comments under chapters (issue 31).
 import * as comments from './2026-12-02T00-comments';
 import * as collections from './2026-12-03T00-collections';
+import * as promotionsPreview from './2026-12-03T00-promotions-preview';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -54,6 +55,8 @@ export const migrations: Record<string, Migration> = {
   '2026-12-02T00-comments': comments,
   // Curated collections of series per site (issue 30).
   '2026-12-03T00-collections': collections,
+  // Promotional visuals and chapter previews (issue 30).
+  '2026-12-03T00-promotions-preview': promotionsPreview,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

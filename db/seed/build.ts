@@ -4,12 +4,13 @@
  * and the denormalised counters. Nothing here touches the database or disk.
  */
 import type { Insertable } from 'kysely';
-import type { CampaignTable, ChapterTable, SeriesTable, SeriesTextTable } from '../schema';
+import type { CampaignTable, ChapterTable, SeriesPromotionTable, SeriesTable, SeriesTextTable } from '../schema';
+import { PROMO_HEIGHT, PROMO_WIDTH, promoKeys, type PromoDef } from './promo';
 import { PT_DESCRIPTIONS, PT_NAME_FORMATS } from './catalog-pt';
 import { type Format, type PoolImage, type SeriesArtSpec, poolPages, poolThumbs, seriesImages } from './art';
 import { KEYWORDS, PUBLISHERS, type SeriesDef, TAGS, type UpdateStatus } from './catalog';
 import { Rng } from './prng';
-import { isHintIcon } from '~/features/catalog';
+import { isHintIcon, promotionProblem } from '~/features/catalog';
 
 /** A series' hints, each icon checked against the one list (a typo fails the seed, not the page). */
 function checkedHints(def: SeriesDef): NonNullable<SeriesDef['hints']> {
@@ -45,6 +46,34 @@ export interface BuiltSeries {
   chapters: ChapterRowData[];
   /** The series' texts in other languages (series_texts without series_id). */
   texts: SeriesTextData[];
+  /** Its promotional visual (series_promotions without series_id), if any. */
+  promotion?: PromotionData;
+}
+
+export type PromotionData = Omit<Insertable<SeriesPromotionTable>, 'series_id'>;
+
+/** The series_promotions row of a demo series' promo (media keys from promo.ts; checked by the catalogue's rule). */
+export function promotionRow(slug: string, color: string, promo: PromoDef, now: number): PromotionData {
+  const keys = promoKeys(slug, promo.type);
+  const still = promo.type === 'IMAGE';
+  const row: PromotionData = {
+    visual_type: promo.type,
+    fit: promo.fit ?? 'COVER',
+    media_key: keys.media,
+    poster_key: keys.poster,
+    width: still ? 800 : PROMO_WIDTH,
+    height: still ? 450 : PROMO_HEIGHT,
+    background_color: promo.background ?? color,
+    text_color: promo.text ?? '#ffffff',
+    label: promo.label ?? null,
+    label_pt: promo.label_pt ?? null,
+    button: promo.button ?? null,
+    button_pt: promo.button_pt ?? null,
+    modified_at: now,
+  };
+  const problem = promotionProblem({ ...row, poster_key: row.poster_key ?? null, fit: row.fit ?? 'COVER' });
+  if (problem) throw new Error(`the promo of ${slug} is not well-formed: ${problem}`);
+  return row;
 }
 
 export type SeriesTextData = Omit<Insertable<SeriesTextTable>, 'series_id'>;
@@ -519,6 +548,7 @@ export function buildDemoSeries(def: SeriesDef, ctx: BuildContext): { series: Bu
     last_updated: d.last_updated,
     largest_chapter: d.largest_chapter,
     chapter_count: d.chapter_count,
+    preview_pages: def.preview ?? 0,
   };
 
   const people: BuiltSeries['people'] = [{ name: def.author, role: 'author', position: 0 }, { name: artist, role: 'artist', position: 0 }];
@@ -537,7 +567,7 @@ export function buildDemoSeries(def: SeriesDef, ctx: BuildContext): { series: Bu
     : [];
 
   return {
-    series: { row, publisher: def.pub, languages: d.languages, tags: def.tags, keywords: def.kw, people, campaigns, chapters, texts: demoTexts(def, row) },
+    series: { row, publisher: def.pub, languages: d.languages, tags: def.tags, keywords: def.kw, people, campaigns, chapters, texts: demoTexts(def, row), ...(def.promo ? { promotion: promotionRow(slug, def.color, def.promo, now) } : {}) },
     art: { slug, name: def.name, format: def.format, color: def.color, publisher: pub.name, author: def.author },
   };
 }

@@ -6,6 +6,7 @@
  */
 import type { Format } from './art';
 import type { HintIcon } from '~/features/catalog';
+import type { PromoDef } from './promo';
 
 export type Lang = 'en' | 'pt' | 'both';
 
@@ -132,6 +133,10 @@ export interface SeriesDef {
   ptDelayDays?: number;
   updateText?: string | null;
   popularity?: number;
+  /** Its promotional visual (issue 30; the media are made by promo.ts); none when absent. */
+  promo?: PromoDef;
+  /** First pages of a locked chapter shown as a preview (series.preview_pages); 0 when absent. */
+  preview?: number;
 }
 
 // Kept as data so the catalogue reads like a publisher's list.
@@ -146,7 +151,7 @@ export const SERIES: SeriesDef[] = [
   {
     name: 'Blade of the Quiet Moon', pt: 'Lâmina da Lua Silenciosa', lang: 'both', format: 'MANGA', color: '#34495e',
     tags: ['action', 'historical', 'drama'], kw: ['samurai', 'revenge', 'martial arts'], pub: 'lantern',
-    author: 'Haruto Mizushima', artist: 'Aiko Tanabe', status: 'WEEKLY', n: 58, decimals: [12.5, 40.25],
+    author: 'Haruto Mizushima', artist: 'Aiko Tanabe', status: 'WEEKLY', n: 58, decimals: [12.5, 40.25], preview: 2,
     desc: 'A disgraced swordswoman hunts the five masters who burned her school. She fights only under the new moon, when no one can see her face. The last master on her list is the man who raised her.',
   },
   {
@@ -177,6 +182,7 @@ export const SERIES: SeriesDef[] = [
     name: 'Stardust Courier', lang: 'en', format: 'MANGA', color: '#0984e3',
     tags: ['sci-fi', 'adventure', 'comedy'], kw: ['space', 'found family'], pub: 'tidewater',
     author: 'Akira Fujimoto', status: 'BI_WEEKLY',
+    promo: { type: 'ANIMATED_IMAGE', fit: 'CONTAIN', label: 'Any parcel, any planet', button: 'Ship it', background: '#001b3d', text: '#e0f2ff' },
     desc: 'The cheapest delivery service in the outer belt promises any parcel, any planet, no questions asked. Its pilot has a lot of questions. Its cargo this week is a sleeping princess in a refrigerator.',
   },
   {
@@ -289,7 +295,8 @@ export const SERIES: SeriesDef[] = [
   {
     name: 'The Last Cartographer', pt: 'O Último Cartógrafo', lang: 'both', format: 'COMIC', color: '#795548',
     tags: ['adventure', 'fantasy', 'drama'], kw: ['road trip'], pub: 'lantern',
-    author: 'Mara Ellison', status: 'SATURDAYS',
+    author: 'Mara Ellison', status: 'SATURDAYS', preview: 3,
+    promo: { type: 'ANIMATION', label: 'The map redraws itself', label_pt: 'O mapa se redesenha sozinho', button: 'Follow the map', button_pt: 'Siga o mapa', background: '#3e2723', text: '#fff8e1' },
     desc: 'The world changes shape every night, and only maps drawn by hand keep it in place. The last cartographer is old, tired and out of ink. His apprentice has never drawn a straight line in her life.',
   },
   {
@@ -334,6 +341,7 @@ export const SERIES: SeriesDef[] = [
     name: 'Level Zero Hunter', pt: 'Caçador Nível Zero', lang: 'both', format: 'WEBTOON', color: '#0652dd',
     tags: ['action', 'fantasy'], kw: ['monsters', 'reincarnation'], pub: 'tidewater',
     author: 'Do-hyun Choi', status: 'DAILY', soon: true, es: 4, n: 70,
+    promo: { type: 'VIDEO', label: 'Watch the level-down trailer', label_pt: 'Assista ao trailer do rebaixamento', button: 'Start hunting', button_pt: 'Comece a caçada', background: '#0b1a3a', text: '#ffffff' },
     desc: 'Every hunter awakens with a level. Min-seo awakened at zero, and the system refuses to let him level up. It does, however, let him level other people down.',
   },
   {
@@ -346,6 +354,7 @@ export const SERIES: SeriesDef[] = [
     name: 'Heir of the Frozen Throne', pt: 'Herdeira do Trono Congelado', lang: 'both', format: 'WEBTOON', color: '#74b9ff',
     tags: ['fantasy', 'drama', 'action'], kw: ['royalty', 'revenge'], pub: 'tidewater',
     author: 'Seo-yeon Park', artist: 'Yuna Han', status: 'FRIDAYS', premium: true,
+    promo: { type: 'IMAGE', label: 'Winter Festival: 30% off', label_pt: 'Festival de Inverno: 30% de desconto', background: '#0d2b45', text: '#ffffff' },
     campaign: { name: 'Winter Festival', discount: 0.3, from: 5, to: 40, startsIn: -5, endsIn: 25 },
     hints: [{ text: 'New chapters every Friday', icon: 'BELL' }],
     desc: 'The ice queen died without naming an heir, and her throne froze solid the moment she fell. Whoever thaws it will rule the north. The stable girl who touched it by accident has not stopped shivering since.',

@@ -10,7 +10,9 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../schema';
 import type { DB } from '~/server/db';
-import { ensureArt } from './art';
+import { ensureArt, type SeriesArtSpec } from './art';
+import { ensurePromoMedia } from './promo';
+import { DiskMediaStore } from '~/server/media-store';
 import type { MediaStore } from '~/server/media-store';
 import { type BuildContext, type BuiltSeries, IdBook, SlugBook, buildBulkSeries, buildDemoSeries, chapterPages, slugify } from './build';
 import { KEYWORDS, PEOPLE_ALT, PUBLISHERS, SERIES, TAGS } from './catalog';
@@ -100,7 +102,7 @@ export async function isCatalogEmpty(db: DB): Promise<boolean> {
 /** Deletes every catalogue row (series, chapters, pages and their reference data). */
 export async function clearCatalog(db: DB): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    for (const table of ['collection_items', 'collections', 'chapter_pages', 'chapters', 'campaigns', 'series_texts', 'series_languages', 'series_keywords', 'series_tags', 'series_people', 'series', 'keywords', 'tags', 'people', 'publishers'] as const) {
+    for (const table of ['collection_items', 'collections', 'chapter_pages', 'chapters', 'campaigns', 'series_promotions', 'series_texts', 'series_languages', 'series_keywords', 'series_tags', 'series_people', 'series', 'keywords', 'tags', 'people', 'publishers'] as const) {
       await trx.deleteFrom(table).execute();
     }
   });
@@ -165,6 +167,7 @@ async function insertSeries(trx: Db, built: BuiltSeries[], lk: Lookups): Promise
     languages: built.flatMap((b) => b.languages.map((l) => ({ series_id: sid(b), ...l }))),
     campaigns: built.flatMap((b) => b.campaigns.map((c) => ({ series_id: sid(b), ...c }))),
     texts: built.flatMap((b) => b.texts.map((t) => ({ series_id: sid(b), ...t }))),
+    promotions: built.flatMap((b) => (b.promotion ? [{ series_id: sid(b), ...b.promotion }] : [])),
   };
   for (const rows of chunks(links.people, LINK_BATCH)) await trx.insertInto('series_people').values(rows).execute();
   for (const rows of chunks(links.tags, LINK_BATCH)) await trx.insertInto('series_tags').values(rows).execute();
@@ -173,6 +176,7 @@ async function insertSeries(trx: Db, built: BuiltSeries[], lk: Lookups): Promise
   for (const rows of chunks(links.campaigns, LINK_BATCH)) await trx.insertInto('campaigns').values(rows).execute();
   // 7 columns: 500 rows stay under SQLite's 32,766 bound parameters.
   for (const rows of chunks(links.texts, 500)) await trx.insertInto('series_texts').values(rows).execute();
+  for (const rows of chunks(links.promotions, 500)) await trx.insertInto('series_promotions').values(rows).execute();
 
   const chapters = built.flatMap((b) => b.chapters.map((c) => ({ ...c, series_id: sid(b) })));
   const formatOf = new Map(built.flatMap((b) => b.chapters.map((c) => [c.e4pid, b.row.format] as const)));
@@ -206,7 +210,8 @@ export async function seedDemo(db: DB, opts: SeedOptions): Promise<{ series: num
   const demo = SERIES.map((def) => buildDemoSeries(def, ctx));
   if (opts.images !== false) {
     const t0 = Date.now();
-    const written = await ensureArt(opts.store ?? opts.mediaDir, demo.map((d) => d.art));
+    const written = await ensureArt(opts.store ?? opts.mediaDir, demo.map((d) => d.art))
+      + (await ensurePromoMedia(storeOf(opts.store ?? opts.mediaDir), demoPromos(demo)));
     log(`images: ${written} written under ${opts.store?.location ?? opts.mediaDir} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   }
 
@@ -242,6 +247,41 @@ export async function seedDemo(db: DB, opts: SeedOptions): Promise<{ series: num
     }
   }
   return { series, chapters };
+}
+
+const storeOf = (media: string | MediaStore): MediaStore => (typeof media === 'string' ? new DiskMediaStore(media) : media);
+
+/** The demo series (as built) that have a promotional visual, with the art spec their media are drawn from. */
+function demoPromos(demo: { art: SeriesArtSpec }[]) {
+  return SERIES.flatMap((def, i) => (def.promo ? [{ spec: demo[i]!.art, promo: def.promo }] : []));
+}
+
+/**
+ * Adds the demo series' promotional visuals and chapter-preview settings to an already seeded
+ * catalogue that has no promotional visual (a database seeded before issue 30), and makes their
+ * media. Matches series by slug; never overwrites. Returns how many promotions it added.
+ */
+export async function seedDemoPromotions(db: DB, media: string | MediaStore, now = Math.floor(Date.now() / 1000)): Promise<number> {
+  if (await db.selectFrom('series_promotions').select('series_id').limit(1).executeTakeFirst()) return 0;
+  const wanted = SERIES.filter((d) => d.promo || d.preview);
+  if (!wanted.length) return 0;
+  const ctx: BuildContext = { now, ids: new IdBook(), slugs: new SlugBook() };
+  const built = wanted.map((def) => ({ def, b: buildDemoSeries(def, ctx) }));
+  const series = await db.selectFrom('series').select(['id', 'slug']).where('slug', 'in', built.map(({ b }) => b.series.row.slug)).execute();
+  const idOf = new Map(series.map((s) => [s.slug, Number(s.id)]));
+  const rows = built.flatMap(({ b }) => {
+    const id = idOf.get(b.series.row.slug);
+    return id !== undefined && b.series.promotion ? [{ series_id: id, ...b.series.promotion }] : [];
+  });
+  await ensurePromoMedia(storeOf(media), built.flatMap(({ def, b }) => (def.promo ? [{ spec: b.art, promo: def.promo }] : [])));
+  await db.transaction().execute(async (trx) => {
+    if (rows.length) await trx.insertInto('series_promotions').values(rows).execute();
+    for (const { def, b } of built) {
+      const id = idOf.get(b.series.row.slug);
+      if (id !== undefined && def.preview) await trx.updateTable('series').set({ preview_pages: def.preview }).where('id', '=', id).where('preview_pages', '=', 0).execute();
+    }
+  });
+  return rows.length;
 }
 
 /**

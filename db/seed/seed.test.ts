@@ -6,9 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DB } from '~/server/db';
 import { migrateToLatest } from '../migrate';
 import { plannedKeys, poolPages, svgSources } from './art';
+import { ensurePromoMedia, promoKeys } from './promo';
+import { DiskMediaStore } from '~/server/media-store';
 import { slugify } from './build';
 import { PUBLISHERS, SERIES } from './catalog';
-import { DEMO, clearCatalog, isCatalogEmpty, seedDemo, seedDemoTexts } from './index';
+import { DEMO, clearCatalog, isCatalogEmpty, seedDemo, seedDemoPromotions, seedDemoTexts } from './index';
 
 // A fixed clock: 2026-03-04 10:20:00 UTC (a Wednesday).
 const NOW = 1772619600;
@@ -446,4 +448,51 @@ describe('demo art', () => {
     expect(svgSources.coverSvg(spec)).toBe(svgSources.coverSvg(spec));
     expect(svgSources.comicPageSvg('COMIC', 3, 900, 1350)).toBe(svgSources.comicPageSvg('COMIC', 3, 900, 1350));
   });
+});
+
+describe('demo promotional visuals and previews (issue 30)', () => {
+  it('gives each visual type to at least one demo series, and a chapter preview to some', async () => {
+    const promos = await db.selectFrom('series_promotions').innerJoin('series', 'series.id', 'series_promotions.series_id').select(['series.slug', 'visual_type', 'media_key', 'poster_key']).execute();
+    expect(new Set(promos.map((p) => p.visual_type))).toEqual(new Set(['IMAGE', 'ANIMATED_IMAGE', 'ANIMATION', 'VIDEO']));
+    for (const p of promos) expect(p.media_key.startsWith(`series/${p.slug}/`), p.slug).toBe(true);
+    expect(promos.filter((p) => p.visual_type === 'VIDEO' || p.visual_type === 'ANIMATION').every((p) => p.poster_key)).toBe(true);
+    const previews = await db.selectFrom('series').select(['slug', 'preview_pages']).where('preview_pages', '>', 0).execute();
+    expect(previews.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('makes a small animated WebP, and WebM videos with posters, without downloading anything', async () => {
+    const store = new DiskMediaStore(mediaDir);
+    const spec = { slug: 'promo-test', name: 'Promo Test', format: 'COMIC' as const, color: '#2e86de', publisher: 'Editora Aurora', author: 'Lucas Andrade' };
+    const written = await ensurePromoMedia(store, [{ spec, promo: { type: 'ANIMATED_IMAGE' } }, { spec, promo: { type: 'VIDEO' } }]);
+    expect(written).toBe(3);
+    const anim = fs.readFileSync(path.join(mediaDir, promoKeys('promo-test', 'ANIMATED_IMAGE').media));
+    const meta = await sharp(anim, { animated: true }).metadata();
+    expect(meta.pages).toBeGreaterThan(1);
+    const video = promoKeys('promo-test', 'VIDEO');
+    const webm = fs.readFileSync(path.join(mediaDir, video.media));
+    // EBML header, DocType webm, the VP8 codec.
+    expect(webm.subarray(0, 4).toString('hex')).toBe('1a45dfa3');
+    expect(webm.includes(Buffer.from('webm'))).toBe(true);
+    expect(webm.includes(Buffer.from('V_VP8'))).toBe(true);
+    expect(webm.length).toBeLessThan(400_000);
+    expect((await sharp(fs.readFileSync(path.join(mediaDir, video.poster!))).metadata()).width).toBe(640);
+    // Made once: a second run writes nothing.
+    expect(await ensurePromoMedia(store, [{ spec, promo: { type: 'VIDEO' } }])).toBe(0);
+  }, 60_000);
+
+  it('backfills a catalogue seeded before issue 30: the visuals, their media and the preview settings, once', async () => {
+    const other = await freshDb();
+    try {
+      await seedDemo(other, { mediaDir, now: NOW, images: false });
+      await other.deleteFrom('series_promotions').execute();
+      await other.updateTable('series').set({ preview_pages: 0 }).execute();
+      expect(await seedDemoPromotions(other, mediaDir, NOW)).toBe(4);
+      expect((await other.selectFrom('series_promotions').select('series_id').execute()).length).toBe(4);
+      expect((await other.selectFrom('series').select('slug').where('preview_pages', '>', 0).execute()).map((r) => r.slug).sort()).toEqual(['blade-of-the-quiet-moon', 'the-last-cartographer']);
+      expect(fs.existsSync(path.join(mediaDir, promoKeys('level-zero-hunter', 'VIDEO').media))).toBe(true);
+      expect(await seedDemoPromotions(other, mediaDir, NOW)).toBe(0);
+    } finally {
+      await other.destroy();
+    }
+  }, 60_000);
 });

@@ -34,6 +34,31 @@ export function imageType(file: string): string | null {
   return IMAGE_TYPES[path.extname(file).toLowerCase()] ?? null;
 }
 
+/** Promotional videos (ANIMATION, VIDEO visuals): public like images, never resized. */
+const VIDEO_TYPES: Record<string, string> = { '.webm': 'video/webm', '.mp4': 'video/mp4' };
+
+export function videoType(file: string): string | null {
+  return VIDEO_TYPES[path.extname(file).toLowerCase()] ?? null;
+}
+
+/** The one byte range of a `Range: bytes=a-b` header within `size` bytes; undefined when unsatisfiable, null when absent or not one simple range. */
+export function byteRange(header: string | null, size: number): { start: number; end: number } | null | undefined {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0) return undefined;
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  return start > end || start >= size ? undefined : { start, end };
+}
+
 /**
  * Streams a stored object as a Response (HEAD gets the headers only; one request to the store
  * either way). Null when there is no such object.
@@ -134,6 +159,8 @@ const SIZED_WEBP = { quality: 80, effort: 2 } as const;
 export async function publicMediaResponse(url: URL, request: Request, store: MediaStore = mediaStore()): Promise<Response> {
   const key = url.pathname.replace(/^\/media\//, '').replace(/\/$/, '');
   if (key.includes('%') || !isPublicMediaKey(key)) return mediaNotFound();
+  const video = videoType(key);
+  if (video) return publicVideoResponse(key, video, url, request, store);
   const type = imageType(key);
   const size = publicImageSize(url.searchParams.get('s'));
   if (!type || size === undefined) return mediaNotFound();
@@ -161,6 +188,41 @@ export async function publicMediaResponse(url: URL, request: Request, store: Med
   }
   headers.set('Content-Length', String(info.size));
   return new Response(got ? got.body : null, { status: 200, headers });
+}
+
+/**
+ * A promotional video: no sizes (`?s=` is a 404), the same caching as images, and single byte
+ * ranges (Safari plays a video only from a server that answers them; the files are small, so a
+ * range is cut from the bytes in memory).
+ */
+async function publicVideoResponse(key: string, type: string, url: URL, request: Request, store: MediaStore): Promise<Response> {
+  if (url.searchParams.has('s')) return mediaNotFound();
+  const info = await store.stat(key);
+  if (!info) return mediaNotFound();
+  const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+  const headers = new Headers({ 'Content-Type': type, 'Cache-Control': PUBLIC_MEDIA_CACHE, ETag: etag, 'Last-Modified': new Date(info.mtimeMs).toUTCString(), 'Accept-Ranges': 'bytes' });
+  if (etagMatches(request.headers.get('if-none-match'), etag)) {
+    headers.delete('Content-Type');
+    return new Response(null, { status: 304, headers });
+  }
+  const range = byteRange(request.headers.get('range'), info.size);
+  if (range === undefined) {
+    headers.set('Content-Range', `bytes */${info.size}`);
+    return new Response(null, { status: 416, headers });
+  }
+  if (request.method === 'HEAD') {
+    headers.set('Content-Length', String(info.size));
+    return new Response(null, { status: 200, headers });
+  }
+  const bytes = await store.bytes(key);
+  if (!bytes) return mediaNotFound();
+  if (!range) {
+    headers.set('Content-Length', String(bytes.length));
+    return new Response(new Uint8Array(bytes), { status: 200, headers });
+  }
+  headers.set('Content-Range', `bytes ${range.start}-${range.end}/${bytes.length}`);
+  headers.set('Content-Length', String(range.end - range.start + 1));
+  return new Response(new Uint8Array(bytes.subarray(range.start, range.end + 1)), { status: 206, headers });
 }
 
 /**

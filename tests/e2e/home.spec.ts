@@ -14,7 +14,8 @@ test.describe('home page', () => {
     }
     await expect(page.getByRole('heading', { level: 2, name: message('en', 'home.recommended') })).toBeVisible();
     await expect(page.getByRole('heading', { level: 2, name: message('en', 'home.showcase') })).toBeVisible();
-    const heroImages = page.locator('.hero-img');
+    // Pictures (a promotional video of a later slide has a poster instead: preload="none").
+    const heroImages = page.locator('img.hero-img');
     await expect(heroImages.first()).toHaveAttribute('fetchpriority', 'high');
     await expect(heroImages.first()).toHaveAttribute('loading', 'eager');
     await expect(heroImages.nth(1)).toHaveAttribute('loading', 'lazy');

@@ -448,17 +448,21 @@ describe.each(selectedDialects())('%s', (dialect) => {
         const urls = mediaUrls(list, new Set());
         // Four series spread over the catalogue: every image kind of each, its publisher's logo, chapter thumbnails, similar series.
         const results = list.results as { e4pid: string }[];
-        for (const c of [0, 1, Math.floor(results.length / 2), results.length - 1].map((i) => results[i]!)) {
+        // Plus the series with promotional visuals (issue 30): animated images, videos and their posters.
+        const promoted = await withDb(server, (db) => db.selectFrom('series_promotions').innerJoin('series', 'series.id', 'series_promotions.series_id').select('series.e4pid').execute());
+        const onSite = new Set(results.map((r) => r.e4pid));
+        for (const c of [...[0, 1, Math.floor(results.length / 2), results.length - 1].map((i) => results[i]!), ...promoted.filter((p) => onSite.has(p.e4pid))]) {
           mediaUrls(await json(`/sapi/comics/${c.e4pid}/`), urls);
           mediaUrls(await json(`/api/comic.public/${c.e4pid}`), urls);
           mediaUrls(await json(`/api/comic.public/${c.e4pid}/episodes?language=${language}`), urls);
         }
         expect([...urls].some((u) => u.endsWith('/preview.webp')), 'the sample has previews').toBe(true);
+        expect([...urls].some((u) => u.endsWith('.webm')), 'the sample has promotional videos').toBe(true);
         for (const u of urls) {
           const url = new URL(u);
           const res = await server.request(url.pathname + url.search, { site });
           expect(res.status, u).toBe(200);
-          expect(res.headers['content-type'], u).toMatch(/^image\//);
+          expect(res.headers['content-type'], u).toMatch(u.endsWith('.webm') ? /^video\/webm$/ : /^image\//);
         }
       }
     });

@@ -159,10 +159,12 @@ for (const dialect of selectedDialects()) {
       const sent = Date.now();
       const started = await post(quick, '/api/ads/start/', reader, { content: a!.e4pid });
       expect(started.status).toBe(200);
-      const ad = started.json() as { token: string; ready_at: number; min_seconds: number; creative: { type: string; src: string; fit: string; series: { name: string; link: string } } };
+      const ad = started.json() as { token: string; ready_at: number; min_seconds: number; creative: { type: string; src: string; poster: string | null; fit: string; series: { name: string; link: string } } };
       expect(ad.min_seconds).toBe(1);
-      expect(ad.creative.type).toBe('IMAGE');
+      // A series' own promotional visual when it has one (issue 30), else its showcase as an IMAGE.
+      expect(ad.creative.type).toMatch(/^(IMAGE|ANIMATED_IMAGE|ANIMATION|VIDEO)$/);
       expect(ad.creative.src).toMatch(/^\/media\/series\//);
+      if (ad.creative.type === 'ANIMATION' || ad.creative.type === 'VIDEO') expect(ad.creative.poster).toMatch(/^\/media\/series\//);
       expect(ad.creative.series.link).toMatch(/^\/comics\//);
       const early = await post(quick, '/api/ads/complete/', reader, { token: ad.token });
       // Too early, as long as the machine answered both calls within the ad's one second (a loaded

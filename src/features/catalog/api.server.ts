@@ -16,6 +16,7 @@ import { readHints, type HintIcon } from './hints';
 import { hintsFor } from './texts';
 import { readerPath, seriesPath, mediaUrl, type AbsoluteUrl } from '~/lib/paths';
 import { parseJsonArray, parseJsonObject } from '~/lib/json';
+import { promotionsOf, type Promotion } from './promotion.server';
 
 /** Public JSON shapes of the comic response v2 and the episodes response (docs/api.md). */
 
@@ -23,13 +24,14 @@ import { parseJsonArray, parseJsonObject } from '~/lib/json';
 const SPEC_IMAGE_KINDS = ['cover', 'full_cover', 'zoom_cover', 'logo', 'banner', 'showcase', 'preview', 'thumbnail', 'wallpaper'] as const;
 
 export async function comicJson(db: DB, series: SeriesRow, abs: AbsoluteUrl, site: Site) {
-  const [people, tags, keywords, campaigns, publisher, languages] = await Promise.all([
+  const [people, tags, keywords, campaigns, publisher, languages, promos] = await Promise.all([
     repo.seriesPeople(db, series.id),
     repo.seriesTags(db, series.id),
     repo.seriesKeywords(db, series.id),
     repo.seriesCampaigns(db, series.id),
     repo.findPublisher(db, series.publisher_id),
     repo.seriesLanguages(db, series.id),
+    promotionsOf(db, [Number(series.id)], site.language),
   ]);
   // Every image kind the spec lists, null when the series has none, then any further sizes it has.
   const stored = parseImages(series.images);
@@ -83,8 +85,33 @@ export async function comicJson(db: DB, series: SeriesRow, abs: AbsoluteUrl, sit
     cover_copyright: series.cover_copyright,
     chapter_copyright: series.chapter_copyright,
     hints: siteHints(series, site, languages),
+    promotional_visuals: promotionalVisualsJson(series, promos.get(Number(series.id)) ?? null, abs),
     state: series.state,
   };
+}
+
+/**
+ * The spec's promotional visuals of a comic (section 3; docs/api.md): its own when it has one,
+ * otherwise its showcase as an IMAGE covering the frame in the series' colour; empty when it has
+ * neither. Every URL is one of this site's /media/ URLs.
+ */
+function promotionalVisualsJson(series: SeriesRow, own: Promotion | null, abs: AbsoluteUrl) {
+  const stored = parseImages(series.images);
+  const promo: Promotion | null = own ?? (stored.showcase
+    ? { visualType: 'IMAGE', fit: 'COVER', src: mediaUrl(stored.showcase)!, poster: null, width: 800, height: 450, coloring: { background: series.color, text: '#ffffff' }, label: null, button: null }
+    : null);
+  if (!promo) return [];
+  return [{
+    visual_type: promo.visualType,
+    fit: promo.fit,
+    url: abs(promo.src),
+    poster: abs(promo.poster),
+    width: promo.width,
+    height: promo.height,
+    coloring: promo.coloring,
+    label: promo.label,
+    button: { text: promo.button, link: abs(seriesPath(series)) },
+  }];
 }
 
 /** Series sharing the most tags with this one (ties: popularity). */

@@ -8,5 +8,6 @@ export { parseSapiQuery } from './sapi-query';
 export { loadSeriesPage } from './series.server';
 export { SITEMAP_CHUNK, escapeXml, sitemapChapterCount, sitemapChapters, sitemapSeries, urlset } from './sitemap.server';
 export { accessIn, anonymousPricer, type AnonymousPricer, campaignsOf, previewPricer, pricedChapterOf, pricedSeriesOf, pricingContext, pricingContextOf, sharedPricingContext, type PricingContext } from './pricing.server';
-export { chapterE4pid, promotionalVisual } from './promotion.server';
+export { type Promotion, chapterE4pid, promotionalVisual, promotionsOf } from './promotion.server';
 export { localizeSeriesRows, seriesLocalizer } from './texts.server';
+export { mayPreviewPage, previewPages } from './preview.server';

@@ -15,4 +15,5 @@ export {
   type Balances as PricingBalances, type ChapterAccess, type ClosedReason, type ReaderEntitlements, type Rental,
 } from './pricing';
 export { firstLanguage, localizeRow } from './texts';
+export { PREVIEW_PAGES_MAX, type VisualFit, type VisualType, fitStyle, isMotion, parsePreviewPages, promotionProblem } from './promotions';
 export { HINT_ICON_PATHS, type HintIcon, isHintIcon } from './hints';

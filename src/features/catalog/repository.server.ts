@@ -189,6 +189,17 @@ export function promotableSeries(db: DB, exceptId: number, language: string, lim
     .orderBy('series.popularity', 'desc').limit(limit).execute();
 }
 
+/** The promotional visuals of these series (at most one each; migration 2026-12-03T00-promotions-preview). */
+export function seriesPromotions(db: DB, seriesIds: readonly number[]) {
+  if (!seriesIds.length) return Promise.resolve([]);
+  return db.selectFrom('series_promotions').selectAll().where('series_id', 'in', [...seriesIds]).execute();
+}
+
+/** The first `count` pages of a chapter, in order (the chapter preview). */
+export function firstChapterPages(db: DB, chapterId: number, count: number) {
+  return db.selectFrom('chapter_pages').select(['position', 'width', 'height']).where('chapter_id', '=', chapterId).orderBy('position').limit(count).execute();
+}
+
 /** Chapters by id with what naming and linking them needs of their series. */
 export function chaptersWithSeries(db: DB, ids: readonly number[]) {
   return db.selectFrom('chapters').innerJoin('series', 'series.id', 'chapters.series_id')

@@ -8,7 +8,7 @@ import * as repo from './repository.server';
 import type { Site } from '~/lib/site';
 import type { T } from '~/lib/i18n';
 import { displayChapterName, lineupOf, priceChapter } from '~/features/catalog';
-import { campaignsOf, pricedChapterOf, pricedSeriesOf, toListingItem, type ListingItem } from '~/features/catalog/index.server';
+import { campaignsOf, pricedChapterOf, pricedSeriesOf, promotionsOf, toListingItem, type ListingItem, type Promotion } from '~/features/catalog/index.server';
 import { readerPath, seriesPath, mediaUrl } from '~/lib/paths';
 import { relativeTime } from '~/lib/dates';
 import { createCache } from '~/server/cache';
@@ -49,11 +49,17 @@ export async function popularSeries(db: DB, siteId: number, limit = 12, exclude:
   return (await repo.popularCards(db, siteId, limit, exclude)).map(toSeries);
 }
 
-/** Hero slideshow: the most popular `in_hype` series, topped up with popular ones when fewer than 3. */
-export async function heroSeries(db: DB, siteId: number, limit = 5): Promise<HomeSeries[]> {
-  const hype = (await repo.hypeCards(db, siteId, limit)).map(toSeries);
-  if (hype.length >= 3) return hype;
-  return [...hype, ...(await popularSeries(db, siteId, limit - hype.length, hype.map((s) => s.id)))];
+/** A hero slide: the series and its promotional visual, if it has one (else its wallpaper shows). */
+export interface HeroSeries extends HomeSeries {
+  promotion: Promotion | null;
+}
+
+/** Hero slideshow: the most popular `in_hype` series, topped up with popular ones when fewer than 3, each with its promotional visual. */
+export async function heroSeries(db: DB, site: Pick<Site, 'id' | 'language'>, limit = 5): Promise<HeroSeries[]> {
+  const hype = (await repo.hypeCards(db, site.id, limit)).map(toSeries);
+  const all = hype.length >= 3 ? hype : [...hype, ...(await popularSeries(db, site.id, limit - hype.length, hype.map((s) => s.id)))];
+  const promos = await promotionsOf(db, all.map((s) => s.id), site.language);
+  return all.map((s) => ({ ...s, promotion: promos.get(s.id) ?? null }));
 }
 
 /**
@@ -240,7 +246,7 @@ export async function simulpubStrip(db: DB, site: Site, t: T, now: number): Prom
 }
 
 export interface HomeBlocks {
-  hero: HomeSeries[];
+  hero: HeroSeries[];
   newest: HomeSeries[];
   popular: HomeSeries[];
   exclusive: HomeSeries[];
@@ -256,7 +262,7 @@ type SharedBlocks = Omit<HomeBlocks, 'recommended'> & { anonymous: Recommendatio
 
 async function loadSharedBlocks(db: DB, site: Site, t: T, now: number): Promise<SharedBlocks> {
   const [hero, newest, popular, exclusive, tags, simulpub] = await Promise.all([
-    heroSeries(db, site.id),
+    heroSeries(db, site),
     newestSeries(db, site.id),
     popularSeries(db, site.id),
     exclusiveSeries(db, site.id),
@@ -299,10 +305,23 @@ export async function loadHomeBlocks(db: DB, site: Site, t: T, now: number, user
   return { ...blocks, recommended };
 }
 
-/** The JSON the page embeds for scripts (recommended comics and simulpub arrive as JSON). */
-export function embeddedJson(blocks: Pick<HomeBlocks, 'recommended' | 'simulpub'>, origin: string) {
+/** The JSON the page embeds for scripts (recommended comics and simulpub arrive as JSON; the hero's promotional visuals in the API's shape, docs/api.md). */
+export function embeddedJson(blocks: Pick<HomeBlocks, 'recommended' | 'simulpub' | 'hero'>, origin: string) {
   const card = (s: HomeSeries) => ({ e4pid: s.e4pid, name: s.name, uslug: s.slug, link: origin + s.href, format: s.format, thumbnail: s.images.thumbnail ? origin + mediaUrl(s.images.thumbnail) : null });
+  const abs = (p: string | null) => (p ? origin + p : null);
   return {
+    promotions: blocks.hero.flatMap((s) => (s.promotion ? [{
+      e4pid: s.e4pid,
+      visual_type: s.promotion.visualType,
+      fit: s.promotion.fit,
+      url: abs(s.promotion.src),
+      poster: abs(s.promotion.poster),
+      width: s.promotion.width,
+      height: s.promotion.height,
+      coloring: s.promotion.coloring,
+      label: s.promotion.label,
+      button: { text: s.promotion.button, link: origin + s.href },
+    }] : [])),
     recommended: blocks.recommended.items.map((r) => ({ ...card(r.series), tags: r.tags.map((tag) => ({ id: tag.id, slug: tag.slug, name: tag.name, color: tag.color })) })),
     simulpub: blocks.simulpub.map((e) => ({ ...card(e.series), next: { number: e.next.number, name: e.next.name, saleAt: e.next.releasedAt } })),
   };

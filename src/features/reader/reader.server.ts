@@ -11,13 +11,13 @@ import { ageGated, displayChapterName, type ChapterAccess } from '~/features/cat
 import { defaultMode, type Mode } from './modes';
 import { buildManifest, type Manifest } from './manifest';
 import { manifestPath as manifestPathFor, chapterPrefix, numberSegment, readerPath, seriesPath, mediaUrl } from '~/lib/paths';
-import { pageViewer, signedPageUrl, verifyPage } from './signing.server';
+import { pageViewer, signedPageUrl, signedPreviewUrl, verifyPage, verifyPreviewPage } from './signing.server';
 import { renditionFile, renditionWidth } from './renditions.server';
 import { pageSrcset } from './view';
 import { mediaForbidden, mediaNotFound, storedResponse } from '~/server/media';
 import { mediaStore } from '~/server/media-store';
 import { relativeTime } from '~/lib/dates';
-import { findChapter, chapterSurroundings, chapterPageRows, pageMediaKey } from '~/features/catalog/index.server';
+import { findChapter, chapterSurroundings, chapterPageRows, mayPreviewPage, pageMediaKey, previewPages } from '~/features/catalog/index.server';
 import { chapterAccessFor, mayReadChapter, type Balances } from '~/features/wallet/index.server';
 
 /**
@@ -97,6 +97,11 @@ export interface ReaderModel {
   country: string | null;
   /** Empty unless state is 'readable'. */
   pages: ReaderPage[];
+  /**
+   * A locked chapter's preview: its first pages, for anyone, signed in the preview scope
+   * (docs/reader.md, "Chapter preview"); empty unless state is 'locked' and the series gives one.
+   */
+  preview: ReaderPage[];
   prev: ChapterLink | null;
   next: ChapterLink | null;
   /** The end card's next chapter (only for a readable chapter, whose pages end on the card). */
@@ -189,6 +194,7 @@ async function buildModel(db: DB, series: SeriesRow, chapter: ChapterRow, ctx: R
   };
 
   let pages: ReaderPage[] = [];
+  let preview: ReaderPage[] = [];
   let nextCard: NextChapterCard | null = null;
   let upcoming: UpcomingChapter | null = null;
   if (state === 'readable') {
@@ -226,6 +232,11 @@ async function buildModel(db: DB, series: SeriesRow, chapter: ChapterRow, ctx: R
         alt: t('reader.pageAlt', { series: series.name, chapter: name, page: i + 1 }),
       };
     });
+  } else if (state === 'locked') {
+    preview = (await previewPages(db, series, chapter)).map((r, i) => {
+      const src = signedPreviewUrl(chapter.e4pid, r.position, now);
+      return { position: r.position, src, srcset: pageSrcset(src, r.width), width: r.width, height: r.height, alt: t('reader.pageAlt', { series: series.name, chapter: name, page: i + 1 }) };
+    });
   }
 
   return {
@@ -244,6 +255,7 @@ async function buildModel(db: DB, series: SeriesRow, chapter: ChapterRow, ctx: R
     releaseWhen: state === 'scheduled' ? relativeTime(Number(chapter.released_at), now, locale) : null,
     country,
     pages,
+    preview,
     prev: link(adjacent.prev),
     next: link(adjacent.next),
     nextCard,
@@ -285,6 +297,7 @@ export async function chapterPageResponse(db: DB, url: URL, request: Request, vi
   if (!m) return mediaNotFound();
   const e4pid = m[1]!;
   const position = Number(m[2]);
+  if (url.searchParams.has('pv')) return previewPageResponse(db, url, request, e4pid, position, visitor);
   const viewer = pageViewer(url.searchParams.get('u'));
   if (viewer === null) return mediaForbidden();
   if (verifyPage(e4pid, position, url.searchParams.get('exp'), url.searchParams.get('sig'), now, undefined, viewer) !== 'ok') return mediaForbidden();
@@ -293,6 +306,26 @@ export async function chapterPageResponse(db: DB, url: URL, request: Request, vi
   if (readable === null) return mediaNotFound();
   if (!readable) return mediaForbidden();
   // A narrower copy (`w`) is the same page: asked for only once the URL and the right are checked.
+  return pageImage(db, url, request, e4pid, position, viewer === 0 ? 'public, max-age=600' : 'private, max-age=600');
+}
+
+/**
+ * A preview page (`…?exp&pv=1&sig`, the preview scope): 403 unless the signature is a preview
+ * one for this very page, and the page is still among the chapter's preview pages for anyone in
+ * the visitor's country (a setting turned down, a chapter made free or withdrawn: no more).
+ */
+async function previewPageResponse(db: DB, url: URL, request: Request, e4pid: string, position: number, visitor: { now: number; country: string | null }): Promise<Response> {
+  if (url.searchParams.get('pv') !== '1' || url.searchParams.has('u')) return mediaForbidden();
+  if (verifyPreviewPage(e4pid, position, url.searchParams.get('exp'), url.searchParams.get('sig'), visitor.now) !== 'ok') return mediaForbidden();
+  const allowed = await mayPreviewPage(db, { e4pid, position, country: visitor.country?.toUpperCase() ?? null, now: visitor.now });
+  if (allowed === null) return mediaNotFound();
+  if (!allowed) return mediaForbidden();
+  // The same for everyone in a country: shared caches may keep it as long as the URL lives.
+  return pageImage(db, url, request, e4pid, position, 'public, max-age=600');
+}
+
+/** The stored page image (or its narrower copy `w`), once the URL and the right are checked. */
+async function pageImage(db: DB, url: URL, request: Request, e4pid: string, position: number, cacheControl: string): Promise<Response> {
   const width = renditionWidth(url.searchParams.get('w'));
   if (width === undefined) return mediaNotFound();
   const key = await pageMediaKey(db, e4pid, position);
@@ -303,7 +336,7 @@ export async function chapterPageResponse(db: DB, url: URL, request: Request, vi
   if (!file) return mediaNotFound();
   const headers = new Headers({
     'Content-Type': 'image/webp',
-    'Cache-Control': viewer === 0 ? 'public, max-age=600' : 'private, max-age=600',
+    'Cache-Control': cacheControl,
     'Cross-Origin-Resource-Policy': 'same-site',
     'X-Robots-Tag': 'noindex',
   });

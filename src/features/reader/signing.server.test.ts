@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PAGE_URL_STEP, PAGE_URL_TTL, pageExpiry, signPage, signedPageUrl, verifyPage } from './signing.server';
+import { PAGE_URL_STEP, PAGE_URL_TTL, pageExpiry, signPage, signPreviewPage, signedPageUrl, signedPreviewUrl, verifyPage, verifyPreviewPage } from './signing.server';
 import { keyFor } from '~/server/secrets';
 
 const SECRET = 'test-secret';
@@ -103,5 +103,28 @@ describe('page URL signing', () => {
     }
     // The longest URL issued now is fine.
     expect(verifyPage('EPI-abc123', 1, String(pageExpiry(NOW)), signPage('EPI-abc123', 1, pageExpiry(NOW), SECRET), NOW, SECRET)).toBe('ok');
+  });
+});
+
+describe('preview page URL signing (its own scope)', () => {
+  it('builds /media/p/{e4pid}/{position}.webp?exp=&pv=1&sig=', () => {
+    expect(signedPreviewUrl('EPI-abc123', 0, NOW, SECRET)).toMatch(/^\/media\/p\/EPI-abc123\/0\.webp\?exp=\d+&pv=1&sig=[0-9a-f]{32}$/);
+  });
+
+  it('accepts a preview URL it signed, for that page only', () => {
+    const p = parse(signedPreviewUrl('EPI-abc123', 1, NOW, SECRET));
+    expect(verifyPreviewPage(p.e4pid, 1, p.exp, p.sig, NOW, SECRET)).toBe('ok');
+    // The next page, another chapter: the signature names its page.
+    expect(verifyPreviewPage(p.e4pid, 2, p.exp, p.sig, NOW, SECRET)).toBe('invalid');
+    expect(verifyPreviewPage('EPI-other', 1, p.exp, p.sig, NOW, SECRET)).toBe('invalid');
+    expect(verifyPreviewPage(p.e4pid, 1, p.exp, p.sig, Number(p.exp), SECRET)).toBe('expired');
+  });
+
+  it('is never a reading signature, nor a reading signature a preview one', () => {
+    const pv = parse(signedPreviewUrl('EPI-abc123', 1, NOW, SECRET));
+    expect(verifyPage(pv.e4pid, 1, pv.exp, pv.sig, NOW, SECRET)).toBe('invalid');
+    const read = parse(signedPageUrl('EPI-abc123', 1, NOW, SECRET));
+    expect(verifyPreviewPage(read.e4pid, 1, read.exp, read.sig, NOW, SECRET)).toBe('invalid');
+    expect(signPreviewPage('EPI-x', 2, 1800007200, SECRET)).not.toBe(signPage('EPI-x', 2, 1800007200, SECRET));
   });
 });

@@ -5,6 +5,14 @@
  *   /media/p/{e4pid}/{position}.webp?exp={unix}&u={reader}&sig={hex} (one reader: owned, rented…)
  *   sig = first 32 hex chars of HMAC-SHA256(page-url key, `${e4pid}:${position}:${exp}` + `:u${reader}` when bound)
  *
+ * A locked chapter's preview pages (docs/reader.md, "Chapter preview") have their own scope:
+ *
+ *   /media/p/{e4pid}/{position}.webp?exp={unix}&pv=1&sig={hex}
+ *   sig = first 32 hex chars of HMAC-SHA256(page-url key, `preview:${e4pid}:${position}:${exp}`)
+ *
+ * so a preview signature is never a reading one (nor the other way round), and it names its page:
+ * it opens that page only, and only while the page is still among the chapter's preview pages.
+ *
  * Only the reader page model and the manifest hand these out, and only for chapters the
  * visitor may read; the media route checks the signature before touching the database, then
  * that the visitor is the reader it names and may still read the chapter.
@@ -35,6 +43,17 @@ export function signPage(e4pid: string, position: number, exp: number, secret: S
   return crypto.createHmac('sha256', secret).update(message).digest('hex').slice(0, SIGNATURE_HEX);
 }
 
+/** The signature of a preview page URL (its own scope: no reading URL has the same message). */
+export function signPreviewPage(e4pid: string, position: number, exp: number, secret: Secret = keyFor('page-url')): string {
+  return crypto.createHmac('sha256', secret).update(`preview:${e4pid}:${position}:${exp}`).digest('hex').slice(0, SIGNATURE_HEX);
+}
+
+/** A signed preview URL (path and query) for one of a locked chapter's first pages, for anyone, valid for about two hours from `now`. */
+export function signedPreviewUrl(e4pid: string, position: number, now: number, secret: Secret = keyFor('page-url')): string {
+  const exp = pageExpiry(now);
+  return `${chapterPagePath(e4pid, position)}?exp=${exp}&pv=1&sig=${signPreviewPage(e4pid, position, exp, secret)}`;
+}
+
 /** A signed URL (path and query) for one page of a chapter, valid for about two hours from `now`, for anyone (`viewer` 0) or one reader. */
 export function signedPageUrl(e4pid: string, position: number, now: number, secret: Secret = keyFor('page-url'), viewer = 0): string {
   const exp = pageExpiry(now);
@@ -62,7 +81,18 @@ export function verifyPage(
 ): Verdict {
   if (!exp || !sig || !/^\d{1,12}$/.test(exp) || !/^[0-9a-f]+$/i.test(sig) || sig.length !== SIGNATURE_HEX) return 'invalid';
   if (!Number.isInteger(position) || position < 0) return 'invalid';
-  const expected = Buffer.from(signPage(e4pid, position, Number(exp), secret, viewer), 'utf8');
+  return checkSignature(signPage(e4pid, position, Number(exp), secret, viewer), exp, sig, now);
+}
+
+/** Checks a preview page URL's `exp` and `sig` in the preview scope; as verifyPage. */
+export function verifyPreviewPage(e4pid: string, position: number, exp: string | null, sig: string | null, now: number, secret: Secret = keyFor('page-url')): Verdict {
+  if (!exp || !sig || !/^\d{1,12}$/.test(exp) || !/^[0-9a-f]+$/i.test(sig) || sig.length !== SIGNATURE_HEX) return 'invalid';
+  if (!Number.isInteger(position) || position < 0) return 'invalid';
+  return checkSignature(signPreviewPage(e4pid, position, Number(exp), secret), exp, sig, now);
+}
+
+function checkSignature(signature: string, exp: string, sig: string, now: number): Verdict {
+  const expected = Buffer.from(signature, 'utf8');
   const given = Buffer.from(sig.toLowerCase(), 'utf8');
   if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) return 'invalid';
   // Checked after the signature so a forged far-future exp is reported as invalid, not expired.

@@ -18,7 +18,7 @@ import { catalogChanged } from '~/server/cache';
 import { writeAudit, type AuditActor } from '~/server/audit';
 import { writeTransaction, type DB, type WriteTx } from '~/server/db';
 import { reindexSeries } from '~/server/search-index';
-import { firstLanguage, isHintIcon, type HintIcon } from '~/features/catalog';
+import { firstLanguage, isHintIcon, parsePreviewPages, type HintIcon } from '~/features/catalog';
 import { refreshSearchIndexes } from '~/features/search/index.server';
 import * as repo from './repository.server';
 
@@ -103,6 +103,8 @@ export interface SeriesFormValues {
   publisher: string;
   /** ISO 3166-1 codes where the series is blocked, as typed ("BR, PT"). */
   geoblocks: string;
+  /** First pages of a locked chapter shown as its preview, as typed ("3"; 0 or empty: none). */
+  previewPages: string;
   allFree: boolean;
   strategy: StrategyValues;
   free: FreeValues;
@@ -118,7 +120,7 @@ export interface SeriesFormOptions {
 
 /** A field's name in the form, also the key of its message. */
 export type FieldName = `original.${TextField}` | `${SeriesLanguage}.${TextField}` | 'alt' | 'format' | 'update_status' | 'color' | 'slug' | 'languages' | 'state'
-  | 'tags' | 'new_tags' | 'authors' | 'artists' | 'publisher' | 'geoblocks' | 'starting_count' | 'catchup_count' | 'fpf'
+  | 'tags' | 'new_tags' | 'authors' | 'artists' | 'publisher' | 'geoblocks' | 'preview_pages' | 'starting_count' | 'catchup_count' | 'fpf'
   | 'daily_pass_ttl' | 'daily_pass_recharge' | 'total_ads' | 'ads_ttl' | 'ads_hint' | `notes.${SeriesLanguage}`;
 export type FieldErrors = Partial<Record<FieldName, MessageKey>>;
 
@@ -129,7 +131,7 @@ export function newSeriesValues(language: string): SeriesFormValues {
   return {
     original: emptyTexts(), alt: '', translations: { en: emptyTexts(), 'pt-br': emptyTexts() },
     format: 'COMIC', adult: false, updateStatus: 'UNKNOWN', color: '#3d5a80', slug: '', languages: [language], state: 'DRAFT',
-    tags: [], newTags: '', authors: '', artists: '', publisher: '', geoblocks: '', allFree: false,
+    tags: [], newTags: '', authors: '', artists: '', publisher: '', geoblocks: '', previewPages: '0', allFree: false,
     strategy: { starting_count: '0', catchup_count: '0', simulpub: false, latest_only_free: false, fpf: '', backlog_becomes_backlog: false, latest_episode_double: false },
     free: { daily_pass_enabled: false, daily_pass_ttl: '72', daily_pass_recharge: '23', ads_enabled: false, total_ads: '0', ads_ttl: '48', ads_hint: '' },
     notes: { en: '', 'pt-br': '' },
@@ -244,6 +246,7 @@ export function readSeriesForm(form: URLSearchParams): { values: SeriesFormValue
     artists: text('artists'),
     publisher: text('publisher'),
     geoblocks: text('geoblocks'),
+    previewPages: text('preview_pages'),
     allFree: form.get('all_free') === '1',
     strategy: {
       starting_count: text('starting_count'), catchup_count: text('catchup_count'),
@@ -272,6 +275,7 @@ export function readSeriesForm(form: URLSearchParams): { values: SeriesFormValue
   }
   if (values.publisher && !/^\d{1,12}$/.test(values.publisher)) errors.publisher = 'studio.series.error.choice';
   if (values.geoblocks.length > 1000 || parseCountries(values.geoblocks) === null) errors.geoblocks = 'studio.series.error.countries';
+  if (parsePreviewPages(values.previewPages) === null) errors.preview_pages = 'studio.series.error.previewPages';
   for (const k of ['starting_count', 'catchup_count'] as const) {
     if (!WHOLE.test(values.strategy[k]) || Number(values.strategy[k]) > MAX_COUNT) errors[k] = 'studio.series.error.count';
   }
@@ -324,6 +328,7 @@ export async function seriesValues(db: DB, id: number): Promise<SeriesFormValues
     artists: people.filter((p) => p.role === 'artist').map((p) => p.name).join('\n'),
     publisher: row.publisher_id === null ? '' : String(row.publisher_id),
     geoblocks: Array.isArray(geoblocks) ? geoblocks.filter((c): c is string => typeof c === 'string').join(', ') : '',
+    previewPages: String(Number(row.preview_pages) || 0),
     allFree: Number(row.all_free) === 1,
     strategy: {
       starting_count: String(num(strategy.starting_count)), catchup_count: String(num(strategy.catchup_count)),
@@ -392,6 +397,7 @@ function summary(v: SeriesFormValues): Record<string, unknown> {
   out.artists = lines(v.artists).join(', ');
   out.publisher_id = v.publisher ? Number(v.publisher) : null;
   out.geoblocks = (parseCountries(v.geoblocks) ?? []).join(', ');
+  out.preview_pages = parsePreviewPages(v.previewPages) ?? 0;
   out.all_free = v.allFree;
   out.availability_strategy = JSON.stringify(strategyOf(v.strategy));
   out.free_availability = JSON.stringify(freeOf(v.free));
@@ -435,6 +441,7 @@ function columns(v: SeriesFormValues) {
     state: v.state,
     publisher_id: v.publisher ? Number(v.publisher) : null,
     geoblocks: JSON.stringify(parseCountries(v.geoblocks) ?? []),
+    preview_pages: parsePreviewPages(v.previewPages) ?? 0,
     all_free: v.allFree ? 1 : 0,
     availability_strategy: JSON.stringify(strategyOf(v.strategy)),
   };

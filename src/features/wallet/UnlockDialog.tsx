@@ -40,6 +40,7 @@ export interface UnlockDialogProps {
 interface Creative {
   type: string;
   src: string;
+  poster?: string | null;
   fit: string;
   series: { name: string; link: string };
 }
@@ -158,8 +159,8 @@ export function UnlockDialog({ config, offer, balances, returnPath, resumed = nu
         <div className="unlock-ad">
           <p className="unlock-ad-label">{t('unlock.adSponsor')}</p>
           <a className="unlock-ad-visual" href={ad.creative.series.link} target="_blank" rel="noopener">
-            {ad.creative.type === 'VIDEO' ? (
-              <video src={ad.creative.src} autoPlay muted playsInline loop style={{ objectFit: fitOf(ad.creative.fit) }} aria-label={ad.creative.series.name} />
+            {ad.creative.type === 'VIDEO' || ad.creative.type === 'ANIMATION' ? (
+              <video src={ad.creative.src} poster={ad.creative.poster ?? undefined} autoPlay={typeof matchMedia !== 'function' || !matchMedia('(prefers-reduced-motion: reduce)').matches} controls muted playsInline loop style={{ objectFit: fitOf(ad.creative.fit) }} aria-label={ad.creative.series.name} />
             ) : (
               <img src={ad.creative.src} alt={ad.creative.series.name} style={{ objectFit: fitOf(ad.creative.fit) }} />
             )}

@@ -25,7 +25,7 @@ export const houseAds: AdProvider = {
     const readyAt = now + config.adMinSeconds;
     const expiresAt = readyAt + AD_CLAIM_WINDOW;
     await writeTransaction(db, (trx) => repo.insertAdView(trx, { token_hash: hashOf(token), user_id: userId, chapter_id: chapterId, promoted_series_id: visual.series.id, started_at: now, ready_at: readyAt, expires_at: expiresAt }));
-    return { token, readyAt, expiresAt, creative: { type: visual.type, src: visual.src, fit: visual.fit, series: { name: visual.series.name, link: visual.series.link } } };
+    return { token, readyAt, expiresAt, creative: { type: visual.type, src: visual.src, poster: visual.poster, fit: visual.fit, series: { name: visual.series.name, link: visual.series.link } } };
   },
 
   async peek(db, { userId, token }) {

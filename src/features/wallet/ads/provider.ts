@@ -10,6 +10,8 @@ import type { DB, WriteTx } from '~/server/db';
 export interface AdCreative {
   type: 'IMAGE' | 'ANIMATED_IMAGE' | 'ANIMATION' | 'VIDEO';
   src: string;
+  /** The still a video (ANIMATION, VIDEO) shows before it plays; null for images. */
+  poster: string | null;
   fit: string;
   series: { name: string; link: string };
 }

@@ -1,6 +1,6 @@
 /**
  * POST /api/ads/start/ — start a house ad for a free read of a chapter. Form `content={chapter
- * e4pid}`. 200 `{token, ready_at, expires_at, min_seconds, creative: {type, src, fit, series:
+ * e4pid}`. 200 `{token, ready_at, expires_at, min_seconds, creative: {type, src, poster, fit, series:
  * {name, link}}}`; 401; 404; 409 `{detail}` when no ad rental is open (none left this period,
  * newest chapter…); 403 region-blocked. docs/api.md.
  */
