@@ -32,7 +32,7 @@ export interface BenchPage {
 }
 
 /** `site`: whose collection to visit (collections are per site). */
-export function benchPages(chapters: { manga: string; webtoon: string }, site: 'en' | 'pt-BR' = 'en'): BenchPage[] {
+export function benchPages(chapters: { manga: string; webtoon: string; locked: string }, site: 'en' | 'pt-BR' = 'en'): BenchPage[] {
   return [
     { name: 'home', path: '/' },
     { name: 'listing', path: '/comics/' },
@@ -41,6 +41,7 @@ export function benchPages(chapters: { manga: string; webtoon: string }, site: '
     { name: 'reader (immersive)', path: chapters.manga, then: async (p) => { await p.keyboard.press('f'); } },
     { name: 'reader (webtoon)', path: chapters.webtoon },
     { name: 'adult gate', path: `/comics/${DEMO.adult}/` },
+    { name: 'paywall', path: `${chapters.locked}paywall/` },
     { name: 'schedule', path: '/schedule/' },
     { name: 'genres', path: '/genres/' },
     { name: 'new series', path: '/new/' },
@@ -97,7 +98,7 @@ export async function startDemoSite(port: number, tag: string): Promise<{ reader
     const sites: DemoSite[] = [];
     for (const [name, host] of [['en', `localhost:${port}`], ['pt-BR', `br.localhost:${port}`]] as const) {
       const chapter = (slug: string) => firstChapterPath(port, host, slug);
-      sites.push({ name, host, origin: `http://${host}`, pages: benchPages({ manga: await chapter(DEMO.readerManga), webtoon: await chapter(DEMO.readerWebtoon) }, name) });
+      sites.push({ name, host, origin: `http://${host}`, pages: benchPages({ manga: await chapter(DEMO.readerManga), webtoon: await chapter(DEMO.readerWebtoon), locked: await lockedChapterPath(port, host, DEMO.readerManga) }, name) });
     }
     return { reader: reader!, sites, stop };
   } catch (e) {
@@ -114,6 +115,15 @@ async function firstChapterPath(port: number, host: string, slug: string): Promi
   const html = await getText(port, host, `/comics/${slug}/`);
   const href = html.match(/href="(\/read\/[^"]+)"/)?.[1];
   if (!href) throw new Error(`no chapter link on http://${host}/comics/${slug}/`);
+  return href;
+}
+
+/** A chapter of a demo series that an anonymous visitor must pay for (its row offers "log in to read"). */
+async function lockedChapterPath(port: number, host: string, slug: string): Promise<string> {
+  const html = await getText(port, host, `/comics/${slug}/`);
+  const row = html.split('<li').find((r) => r.includes('login-to-read'));
+  const href = row?.match(/class="chapter-main" href="(\/read\/[^"]+)"/)?.[1];
+  if (!href) throw new Error(`no paid chapter on http://${host}/comics/${slug}/`);
   return href;
 }
 
