@@ -121,7 +121,7 @@ async function firstChapterPath(port: number, host: string, slug: string): Promi
 /** A chapter of a demo series that an anonymous visitor must pay for (its row offers "log in to read"). */
 async function lockedChapterPath(port: number, host: string, slug: string): Promise<string> {
   const html = await getText(port, host, `/comics/${slug}/`);
-  const row = html.split('<li').find((r) => r.includes('login-to-read'));
+  const row = html.split('<li').find((r) => r.startsWith(' class="chapter-row') && r.includes('class="login-to-read"'));
   const href = row?.match(/class="chapter-main" href="(\/read\/[^"]+)"/)?.[1];
   if (!href) throw new Error(`no paid chapter on http://${host}/comics/${slug}/`);
   return href;
