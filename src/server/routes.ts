@@ -71,7 +71,7 @@ export const ROUTES: readonly RoutePolicy[] = [
   // The studio's staff page: grant and revoke capabilities (admin), a form without JavaScript.
   { path: /^\/studio\/staff\/$/, methods: ['POST'], limit: { name: 'staffChanges' }, answer: 'page' },
   // Comment moderation (moderation): the queue's actions, bans, blocked words; forms without JavaScript.
-  { path: /^\/studio\/moderation\/(bans\/|words\/)?$/, methods: ['POST'], limit: { name: 'staffChanges' }, answer: 'page' },
+  { path: /^\/studio\/moderation\/(bans\/|words\/)?$/, methods: ['POST'], limit: { name: 'moderationActions' }, answer: 'page' },
   // The support desk's actions on a reader (money): grant keys, sign out everywhere; forms without JavaScript.
   { path: /^\/studio\/readers\/[^/]+\/(grant|sign-out)\/$/, methods: ['POST'], limit: { name: 'deskActions' }, answer: 'page' },
   // The studio's chapter offers: price, availability, times (pricing), a form without JavaScript.
