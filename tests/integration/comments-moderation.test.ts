@@ -30,7 +30,7 @@ for (const dialect of selectedDialects()) {
     const list = (r?: Reader) => server.request(`/api/comments/${chapter}/`, { headers: r ? { cookie: r.cookie } : {} });
     type C = { id: number; replies: C[]; held: boolean; pinned: boolean; body: string };
     const idsIn = (json: { pinned: C | null; best: C[]; comments: C[] }) => [json.pinned, ...json.best, ...json.comments].filter((c): c is C => c !== null).flatMap((c) => [c.id, ...c.replies.map((r) => r.id)]);
-    const call = (method: 'POST' | 'DELETE', path: string, r?: Reader, fields?: Record<string, string>) =>
+    const call = (method: 'POST' | 'DELETE' | 'PATCH', path: string, r?: Reader, fields?: Record<string, string>) =>
       server.request(path, {
         method, ...(fields ? { body: form(fields) } : {}),
         headers: { ...(fields ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...base(r?.cookie) },
@@ -90,6 +90,21 @@ for (const dialect of selectedDialects()) {
       const row = await withDb(server, (db) => db.selectFrom('comments').select(['state', 'report_count', 'state_reason']).where('id', '=', c.id).executeTakeFirstOrThrow());
       expect(row).toMatchObject({ state: 'REMOVED', state_reason: 'reports_limit' });
       expect(Number(row.report_count)).toBe(10);
+    });
+
+    it('reports arriving at once count once per reader, and exactly: the tenth removes the comment', async () => {
+      const c = (await post(author, { body: 'Reported by a crowd at once' })).json() as C;
+      const answers = await Promise.all([...reporters.slice(0, 9).map((r) => report(c.id, r)), ...Array.from({ length: 5 }, () => report(c.id, reporters[0]!, 'other'))]);
+      expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+      const state = () => withDb(server, (db) => db.selectFrom('comments').select(['state', 'report_count']).where('id', '=', c.id).executeTakeFirstOrThrow());
+      expect(await state()).toMatchObject({ state: 'HELD' });
+      expect(Number((await state()).report_count)).toBe(9);
+      expect((await report(c.id, reporters[9]!)).status).toBe(200);
+      expect(await state()).toMatchObject({ state: 'REMOVED' });
+      expect(Number((await state()).report_count)).toBe(10);
+      // Removed: a further report finds nothing.
+      expect((await report(c.id, reporters[0]!)).status).toBe(404);
+      expect(await withDb(server, (db) => db.selectFrom('comment_reports').select('user_id').where('comment_id', '=', c.id).execute())).toHaveLength(10);
     });
 
     it('a moderator restores a held comment from the queue, with its audit record; reports start again', async () => {
@@ -203,6 +218,12 @@ for (const dialect of selectedDialects()) {
       expect(page.text).not.toContain('id="comment-form"');
       const formPost = await call('POST', `/comments/${chapter}/`, author, { body: 'Via the form' });
       expect(formPost.status).toBe(403);
+      expect(htmlText(formPost.text)).toContain('Spoilers posted on purpose');
+      // Editing is writing too.
+      const earlier = (await withDb(server, (db) => db.selectFrom('comments').select('id').where('user_id', '=', author.id).where('state', '=', 'VISIBLE').orderBy('id', 'desc').executeTakeFirstOrThrow())).id;
+      const edit = await call('PATCH', `/api/comments/item/${earlier}/`, author, { body: 'Edited while banned' });
+      expect(edit.status).toBe(403);
+      expect(edit.json().detail).toContain('Spoilers posted on purpose');
       // Bad input: an unknown length, no reason, an unknown reader.
       expect((await studio('/studio/moderation/bans/', moderator, { user: String(other.id), length: '9', reason: 'x' })).status).toBe(422);
       expect((await studio('/studio/moderation/bans/', moderator, { user: String(other.id), length: '1', reason: '  ' })).status).toBe(422);
