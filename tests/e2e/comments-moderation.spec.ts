@@ -6,7 +6,7 @@
  * comment form. Words from i18n/*.json.
  */
 import type { Browser, BrowserContext, Page, TestInfo } from '@playwright/test';
-import { brUrl, e2eDatabase, enUrl, expect, message, signIn, test } from './fixtures';
+import { axeProblems, brUrl, e2eDatabase, enUrl, expect, message, signIn, test } from './fixtures';
 
 type Site = 'en' | 'br';
 const localeOf = (site: Site) => (site === 'br' ? 'pt-BR' : 'en');
@@ -93,10 +93,14 @@ for (const site of ['en', 'br'] as const) {
     const item = mod.page.locator(`li.mod-item[data-id="${id}"]`);
     await expect(item).toContainText(text);
     await expect(item).toContainText(m('studio.moderation.reports', { count: 3 }));
+    expect(await axeProblems(mod.page, 'moderation queue', 'light')).toEqual([]);
     await item.getByRole('button', { name: `${m('studio.moderation.action.restore')} #${id}` }).click();
     await expect(mod.page.getByRole('status')).toHaveText(m('studio.moderation.done.done'));
     await other.page.reload();
     await expect(other.page.locator(`#c-${id}`)).toContainText(text);
+    // The report and mute forms on every comment pass axe, closed and open.
+    await other.page.locator(`#c-${id}`).getByText(m('moderation.report.summary'), { exact: true }).click();
+    for (const scheme of ['light', 'dark'] as const) expect(await axeProblems(other.page, 'comments with moderation forms', scheme)).toEqual([]);
 
     // The moderator bans the author for 7 days with a reason; the author sees it instead of the form.
     const reason = site === 'br' ? 'Spoilers de propósito' : 'Spoilers on purpose';
