@@ -752,6 +752,54 @@ export interface CommentTable {
   /** Live replies (kept with each reply written or removed). */
   reply_count: Generated<number>;
   state: Generated<'VISIBLE' | 'HELD' | 'REMOVED'>;
+  /** Open (unreviewed) reports, kept with each report in the same transaction: 3 hold the comment, 10 remove it. */
+  report_count: Generated<number>;
+  /** Why it is HELD or REMOVED (null when VISIBLE). */
+  state_reason: 'reports' | 'reports_limit' | 'words' | 'staff' | null;
+}
+
+/** One reader's report of one comment (one per reader and comment). */
+export interface CommentReportTable {
+  comment_id: number;
+  user_id: number;
+  reason: 'spoiler' | 'spam' | 'harassment' | 'other';
+  created_at: number;
+  /** A moderator restored or removed the comment: the report no longer counts. */
+  reviewed_at: number | null;
+}
+
+/** The pinned comment of a chapter's thread on a site (at most one). */
+export interface CommentPinTable {
+  chapter_id: number;
+  site_id: number;
+  comment_id: number;
+  pinned_at: number;
+  pinned_by: number | null;
+}
+
+/** A reader banned from commenting (both sites), until a time or for good (`until` null). */
+export interface CommentBanTable {
+  user_id: number;
+  reason: string;
+  until: number | null;
+  created_at: number;
+  created_by: number | null;
+}
+
+/** A reader (user_id) who no longer sees another's (muted_id) comments. */
+export interface CommentMuteTable {
+  user_id: number;
+  muted_id: number;
+  created_at: number;
+}
+
+/** A site's blocked word or phrase (normalized): a comment containing it is held for review. */
+export interface BlockedWordTable {
+  id: Generated<number>;
+  site_id: number;
+  word: string;
+  created_at: number;
+  created_by: number | null;
 }
 
 /** One reader's like of one comment. */
@@ -787,6 +835,11 @@ export interface Database {
   collection_items: CollectionItemTable;
   comments: CommentTable;
   comment_likes: CommentLikeTable;
+  comment_reports: CommentReportTable;
+  comment_pins: CommentPinTable;
+  comment_bans: CommentBanTable;
+  comment_mutes: CommentMuteTable;
+  blocked_words: BlockedWordTable;
   charge_events: ChargeEventTable;
   refunds_due: RefundDueTable;
   refunds: RefundTable;

@@ -114,6 +114,10 @@ const NOT_COUNTED: Record<string, { args: string[]; why: string }> = {
   'studio.series.translation': { args: ['language'], why: 'a language name, text' },
   'studio.images.done': { args: ['kind'], why: 'an image kind name, text' },
   'studio.images.current': { args: ['kind'], why: 'an image kind name, text' },
+  'moderation.ban.until': { args: ['until'], why: 'a date and time, text' },
+  'studio.moderation.where': { args: ['number'], why: 'a chapter number, an identifier: "Chapter 12 of …"' },
+  'studio.moderation.bansEnds': { args: ['ends'], why: 'a date and time (or "for good"), text' },
+  'studio.moderation.wordRemove': { args: ['word'], why: 'a blocked word, text' },
 };
 
 /**

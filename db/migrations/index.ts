@@ -25,6 +25,7 @@ import * as sessionUserAgent from './2026-11-30T01-session-user-agent';
 import * as ledgerAudits from './2026-12-01T05-ledger-audits';
 // Comments under chapters (issue 31).
 import * as comments from './2026-12-02T00-comments';
+import * as commentModeration from './2026-12-02T10-comment-moderation';
 import * as collections from './2026-12-03T00-collections';
 import * as promotionsPreview from './2026-12-03T00-promotions-preview';
 
@@ -53,6 +54,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30T01-session-user-agent': sessionUserAgent,
   '2026-12-01T05-ledger-audits': ledgerAudits,
   '2026-12-02T00-comments': comments,
+  // Comment moderation: reports, pins, bans, mutes, blocked words (issue 31).
+  '2026-12-02T10-comment-moderation': commentModeration,
   // Curated collections of series per site (issue 30).
   '2026-12-03T00-collections': collections,
   // Promotional visuals and chapter previews (issue 30).

@@ -219,6 +219,12 @@ export function studioPayablePath(payableId: string): string {
   return `${STUDIO_PAYMENTS_PATH}${encodeURIComponent(payableId)}/`;
 }
 export const STUDIO_STAFF_PATH = `${STUDIO_PATH}staff/`;
+/** The comment moderation queue, bans and blocked words (moderation; docs/staff.md). */
+export const STUDIO_MODERATION_PATH = `${STUDIO_PATH}moderation/`;
+export const STUDIO_MODERATION_BANS_PATH = `${STUDIO_MODERATION_PATH}bans/`;
+export const STUDIO_MODERATION_WORDS_PATH = `${STUDIO_MODERATION_PATH}words/`;
+/** A reader's muted readers (comments). */
+export const COMMENTS_MUTED_PATH = '/comments/muted/';
 /** Prices (capability `pricing`): search series, a series' chapters, one chapter's offer. */
 export const STUDIO_PRICES_PATH = `${STUDIO_PATH}prices/`;
 export const studioSeriesPricesPath = (seriesId: number | string, at?: string): string => withQuery(`${STUDIO_PRICES_PATH}${seriesId}/`, { at });

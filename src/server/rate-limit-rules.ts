@@ -52,6 +52,8 @@ export const LIMITS = {
   studioContent: { max: 60, window: 10 * 60 },
   /** Image uploads in the studio (POST /studio/series/{id}/images/): each is decoded and resized several times, seconds of CPU for a large one. */
   studioImages: { max: 30, window: 10 * 60 },
+  /** The studio's comment moderation (POST /studio/moderation/, bans/, words/): a moderator clearing a queue, an action every couple of seconds. */
+  moderationActions: { max: 300, window: 10 * 60 },
   /** Comment writes, likes, edits and deletes (the comment-per-20-s and daily limits are the comments feature's, counted inside). */
   comments: { max: 60, window: 60 },
   /** One comment (or reply) per 20 seconds per reader. */

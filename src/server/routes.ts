@@ -45,6 +45,11 @@ export const ROUTES: readonly RoutePolicy[] = [
   // One comment per 20 s and 30 a day are counted inside (src/features/comments/comments.server.ts).
   { path: /^\/api\/comments\/[^/]+\/$/, methods: ['POST'], limit: { name: 'comments' }, appCheck: 'required', answer: 'json' },
   { path: /^\/api\/comments\/item\/[^/]+\/(like\/)?$/, methods: ['POST', 'PATCH', 'DELETE'], limit: { name: 'comments' }, answer: 'json' },
+  // Comment moderation by readers (issue 31): reports (one per reader and comment) and mutes, as calls and as forms without JavaScript.
+  { path: /^\/api\/comments\/item\/[^/]+\/(report|mute)\/$/, methods: ['POST', 'DELETE'], limit: { name: 'comments' }, answer: 'json' },
+  { path: /^\/api\/comments\/mutes\/[^/]+\/$/, methods: ['POST', 'DELETE'], limit: { name: 'comments' }, answer: 'json' },
+  { path: /^\/comments\/item\/[^/]+\/(report|mute)\/$/, methods: ['POST'], limit: { name: 'comments' }, answer: 'page' },
+  { path: /^\/comments\/muted\/$/, methods: ['POST'], limit: { name: 'comments' }, answer: 'page' },
   // The comments page's form (works without JavaScript): comes back to the page.
   { path: /^\/comments\/[^/]+\/$/, methods: ['POST'], limit: { name: 'comments' }, appCheck: 'beyond-rate', answer: 'page' },
   { path: /^\/api\/progress\/$/, methods: ['POST'], limit: { name: 'progress', anyone: true }, answer: 'json' },
@@ -65,6 +70,8 @@ export const ROUTES: readonly RoutePolicy[] = [
   { path: /^\/_\/dynamic_link\/$/, methods: ['POST'], limit: { name: 'staffLinks' }, answer: 'json' },
   // The studio's staff page: grant and revoke capabilities (admin), a form without JavaScript.
   { path: /^\/studio\/staff\/$/, methods: ['POST'], limit: { name: 'staffChanges' }, answer: 'page' },
+  // Comment moderation (moderation): the queue's actions, bans, blocked words; forms without JavaScript.
+  { path: /^\/studio\/moderation\/(bans\/|words\/)?$/, methods: ['POST'], limit: { name: 'moderationActions' }, answer: 'page' },
   // The support desk's actions on a reader (money): grant keys, sign out everywhere; forms without JavaScript.
   { path: /^\/studio\/readers\/[^/]+\/(grant|sign-out)\/$/, methods: ['POST'], limit: { name: 'deskActions' }, answer: 'page' },
   // The studio's chapter offers: price, availability, times (pricing), a form without JavaScript.

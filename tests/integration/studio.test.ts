@@ -98,9 +98,12 @@ for (const dialect of selectedDialects()) {
       expect(markup(home.text)).not.toContain('href="/studio/staff/"');
       expect(markup(home.text)).toContain('href="/studio/readers/"');
       expect(markup(home.text)).toContain('href="/studio/payments/"');
-      // Moderation has no studio page yet (comments come later).
+      expect(markup(home.text)).not.toContain('href="/studio/moderation/"');
+      // Moderation's one section: the comments queue.
       const moderator = await staff(server, 'moderation');
-      expect(htmlText((await get(server, '/studio/', moderator)).text)).toContain(message('en', 'studio.noSections'));
+      const modHome = markup((await get(server, '/studio/', moderator)).text);
+      expect(modHome).toContain('href="/studio/moderation/"');
+      expect(modHome).not.toContain('href="/studio/readers/"');
       expect((await get(server, '/studio/audit/', support)).status).toBe(403);
       expect((await get(server, '/studio/staff/', support)).status).toBe(403);
 

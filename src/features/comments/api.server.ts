@@ -23,11 +23,14 @@ export function commentJson(c: CommentView): Record<string, unknown> {
     mine: c.mine,
     editable: c.editable,
     replies: c.replies.map(commentJson),
+    held: c.held,
+    pinned: c.pinned,
   };
 }
 
 export function commentsPageJson(p: CommentsPage, canComment: boolean): Record<string, unknown> {
   return {
+    pinned: p.pinned ? commentJson(p.pinned) : null,
     best: p.best.map(commentJson),
     comments: p.comments.map(commentJson),
     can_comment: canComment,

@@ -11,6 +11,7 @@ import { chapterDate } from '~/lib/dates';
 import { loadReaderByE4pid } from '~/features/reader/index.server';
 import { BEST_COUNT, checkBody, COMMENT_MAX, COMMENTS_PAGE_SIZE, editable, EDIT_WINDOW, NEW_ACCOUNT_AGE, parseBody, parseCommentId, pickBest, sameText, type Segment } from './rules';
 import * as repo from './repository.server';
+import { banRefusal, heldAmong, heldForWords, holdIfBlocked, pinnedOf } from './moderation.server';
 
 /** Identical text from the same reader within this long is refused. */
 const DUPLICATE_WINDOW = 24 * 60 * 60;
@@ -66,9 +67,15 @@ export interface CommentView {
   /** The author may still edit it. */
   editable: boolean;
   replies: CommentView[];
+  /** Held for review (a blocked word, or reports): only its author sees it, with this said. */
+  held: boolean;
+  /** The chapter's pinned comment (shown first). */
+  pinned: boolean;
 }
 
 export interface CommentsPage {
+  /** The chapter's pinned comment, first on page 1 (null: none, or not for this viewer). */
+  pinned: CommentView | null;
   best: CommentView[];
   comments: CommentView[];
   page: number;
@@ -82,26 +89,34 @@ function view(r: repo.CommentRow, viewer: number | null, liked: Set<number>, ctx
     id: r.id, parent: r.parentId, author: r.author, body: deleted ? '' : r.body, segments: deleted ? [] : parseBody(r.body), spoiler: !deleted && r.spoiler,
     createdAt: r.createdAt, when: chapterDate(r.createdAt, ctx.now, ctx.site.locale, ctx.site.timeZone), edited: r.editedAt !== null && !deleted, deleted,
     likes: r.likes, liked: liked.has(r.id), mine: viewer === r.userId && !deleted, editable: viewer === r.userId && !deleted && editable(r.createdAt, ctx.now), replies,
+    held: false, pinned: false,
   };
 }
 
 /** A page of a chapter's comments on this site: the best three first (page 1 only), then the newest, each with its replies. */
 export async function listComments(db: DB, chapterId: number, page: number, ctx: CommentsCtx): Promise<CommentsPage> {
   const siteId = ctx.site.id;
-  const [candidates, views, total] = await Promise.all([repo.mostLiked(db, chapterId, siteId, 20), repo.chapterViews(db, chapterId), repo.countTopLevel(db, chapterId, siteId)]);
-  const best = pickBest(candidates, views, BEST_COUNT);
+  const viewer = ctx.user?.id ?? null;
+  // What this viewer may see (held: only its author; muted authors: never): the repository's one rule.
+  const [candidates, views, total, pinnedId] = await Promise.all([repo.mostLiked(db, chapterId, siteId, 20, viewer), repo.chapterViews(db, chapterId), repo.countTopLevel(db, chapterId, siteId, viewer), pinnedOf(db, chapterId, siteId)]);
+  const pinnedRow = pinnedId !== null ? await repo.findComment(db, pinnedId, viewer) : undefined;
+  const pin = pinnedRow && pinnedRow.parentId === null && pinnedRow.deletedAt === null ? pinnedRow : undefined;
+  const best = pickBest(candidates.filter((c) => c.id !== pin?.id), views, BEST_COUNT);
   const bestIds = best.map((c) => c.id);
-  const rest = Math.max(0, total - bestIds.length);
+  const shownIds = pin ? [pin.id, ...bestIds] : bestIds;
+  const rest = Math.max(0, total - shownIds.length);
   const lastPage = Math.max(1, Math.ceil(rest / COMMENTS_PAGE_SIZE));
   const current = Math.min(Math.max(1, page), lastPage);
-  const newest = await repo.listTopLevel(db, chapterId, siteId, { offset: (current - 1) * COMMENTS_PAGE_SIZE, limit: COMMENTS_PAGE_SIZE, exclude: bestIds });
+  const newest = await repo.listTopLevel(db, chapterId, siteId, { offset: (current - 1) * COMMENTS_PAGE_SIZE, limit: COMMENTS_PAGE_SIZE, exclude: shownIds, viewer });
   const shownBest = current === 1 ? best : [];
-  const top = [...shownBest, ...newest];
-  const replies = await repo.repliesOf(db, top.filter((c) => c.replyCount > 0).map((c) => c.id));
-  const viewer = ctx.user?.id ?? null;
-  const liked = viewer ? await repo.likedAmong(db, viewer, [...top, ...replies].map((c) => c.id)) : new Set<number>();
-  const withReplies = (c: repo.CommentRow) => view(c, viewer, liked, ctx, replies.filter((r) => r.parentId === c.id).map((r) => view(r, viewer, liked, ctx)));
-  return { best: shownBest.map(withReplies), comments: newest.map(withReplies), page: current, lastPage, total };
+  const shownPin = current === 1 && pin ? [pin] : [];
+  const top = [...shownPin, ...shownBest, ...newest];
+  const replies = await repo.repliesOf(db, top.filter((c) => c.replyCount > 0).map((c) => c.id), viewer);
+  const ids = [...top, ...replies].map((c) => c.id);
+  const [liked, held] = viewer ? await Promise.all([repo.likedAmong(db, viewer, ids), heldAmong(db, viewer, ids)]) : [new Set<number>(), new Set<number>()];
+  const mark = (v: CommentView): CommentView => ({ ...v, held: held.has(v.id), pinned: v.id === pin?.id });
+  const withReplies = (c: repo.CommentRow) => mark(view(c, viewer, liked, ctx, replies.filter((r) => r.parentId === c.id).map((r) => mark(view(r, viewer, liked, ctx)))));
+  return { pinned: shownPin.length ? withReplies(shownPin[0]!) : null, best: shownBest.map(withReplies), comments: newest.map(withReplies), page: current, lastPage, total };
 }
 
 function bodyRefusal(reason: 'empty' | 'tooLong', t: T): Refusal {
@@ -135,12 +150,14 @@ export async function postComment(db: DB, e4pid: string, input: CommentInput, ct
   const chapter = await chapterForComments(db, e4pid, ctx);
   if (!chapter) return notFound(t);
   if (chapter.closed) return closedRefusal(chapter.closed, t);
+  const banned = await banRefusal(db, userId, ctx);
+  if (banned) return banned;
   const checked = checkBody(input.body);
   if (!checked.ok) return bodyRefusal(checked.reason, t);
   let parentId: number | null = null;
   if (input.parent !== null && input.parent !== '') {
     const id = parseCommentId(input.parent);
-    const parent = id !== null ? await repo.findComment(db, id) : undefined;
+    const parent = id !== null ? await repo.findComment(db, id, userId) : undefined;
     // One level of replies: a reply's parent is a live top-level comment of this chapter on this site.
     if (!parent || parent.chapterId !== chapter.chapterId || parent.siteId !== ctx.site.id || parent.parentId !== null || parent.deletedAt !== null) {
       return { ok: false, status: 422, detail: t('comments.error.parent') };
@@ -155,17 +172,19 @@ export async function postComment(db: DB, e4pid: string, input: CommentInput, ct
   const isNew = ctx.now - (await repo.accountCreatedAt(db, userId)) < NEW_ACCOUNT_AGE;
   const daily = await hit(db, `comments:daily:${userId}`, isNew ? LIMITS.commentDailyNew : LIMITS.commentDaily, ctx.now);
   if (!daily.allowed) return { ok: false, status: 429, detail: t('comments.error.daily', { hours: Math.max(1, Math.ceil(daily.retryAfter / 3600)) }), retryAfter: daily.retryAfter };
-  const id = await repo.insertComment(db, { chapterId: chapter.chapterId, siteId: ctx.site.id, language: chapter.language, userId, parentId, body: checked.body, spoiler: input.spoiler, now: ctx.now });
-  const row = await repo.findComment(db, id);
+  // A blocked word holds the comment for review (its author still sees it); it is not dropped.
+  const held = await heldForWords(db, ctx.site.id, checked.body);
+  const id = await repo.insertComment(db, { chapterId: chapter.chapterId, siteId: ctx.site.id, language: chapter.language, userId, parentId, body: checked.body, spoiler: input.spoiler, now: ctx.now, held });
+  const row = await repo.findComment(db, id, userId);
   if (!row) throw new Error(`comment ${id} vanished after insert`);
-  return { ok: true, comment: view(row, userId, new Set(), ctx) };
+  return { ok: true, comment: { ...view(row, userId, new Set(), ctx), held: held !== undefined } };
 }
 
 /** A comment the signed-in reader may act on: it exists, on this site, on a chapter they may read. */
 async function actionable(db: DB, id: number, ctx: CommentsCtx): Promise<{ ok: true; row: NonNullable<Awaited<ReturnType<typeof repo.findComment>>> } | Refusal> {
   const { t } = ctx;
   if (!ctx.user) return closedRefusal('login', t);
-  const row = await repo.findComment(db, id);
+  const row = await repo.findComment(db, id, ctx.user.id);
   if (!row || row.siteId !== ctx.site.id) return notFound(t);
   const chapter = await chapterForComments(db, row.e4pid, ctx);
   if (!chapter) return notFound(t);
@@ -191,19 +210,22 @@ export async function editOwnComment(db: DB, id: number, input: { body: string; 
   // Another reader's comment is not theirs to find: 404, as for an unknown one.
   if (row.userId !== userId || row.deletedAt !== null) return notFound(ctx.t);
   if (!editable(row.createdAt, ctx.now)) return { ok: false, status: 403, detail: ctx.t('comments.error.editWindow', { minutes: EDIT_WINDOW / 60 }) };
+  const banned = await banRefusal(db, userId, ctx);
+  if (banned) return banned;
   const checked = checkBody(input.body);
   if (!checked.ok) return bodyRefusal(checked.reason, ctx.t);
   await repo.editComment(db, id, userId, checked.body, input.spoiler, ctx.now);
-  const after = await repo.findComment(db, id);
+  await holdIfBlocked(db, id, ctx.site.id, checked.body);
+  const after = await repo.findComment(db, id, userId);
   if (!after) return notFound(ctx.t);
-  return { ok: true, comment: view(after, userId, await repo.likedAmong(db, userId, [id]), ctx) };
+  return { ok: true, comment: { ...view(after, userId, await repo.likedAmong(db, userId, [id]), ctx), held: (await heldAmong(db, userId, [id])).has(id) } };
 }
 
 /** The author deletes their comment (it stays as "deleted" while it has replies). */
 export async function deleteOwnComment(db: DB, id: number, ctx: CommentsCtx): Promise<{ ok: true } | Refusal> {
   const { t } = ctx;
   if (!ctx.user) return closedRefusal('login', t);
-  const row = await repo.findComment(db, id);
+  const row = await repo.findComment(db, id, ctx.user.id);
   // Deleting needs no right to read the chapter any more (a rental ended): one's own words stay one's own.
   if (!row || row.siteId !== ctx.site.id || row.userId !== ctx.user.id || row.deletedAt !== null) return notFound(t);
   await repo.deleteComment(db, id, ctx.user.id, ctx.now);

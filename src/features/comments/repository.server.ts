@@ -1,6 +1,7 @@
 /** Comments: every query (the feature's only SQL). Reads filter by chapter and site; writes by author where it matters. */
 import { sql } from 'kysely';
 import { writeTransaction, type DB } from '~/server/db';
+import { visibleTo } from './repository-moderation.server';
 
 export interface CommentRow {
   id: number;
@@ -31,40 +32,41 @@ function toRow(r: Raw): CommentRow {
   };
 }
 
-function base(db: DB) {
+/** Comments as `viewer` (null: signed out) may see them: the one rule, visibleTo (repository-moderation.server.ts). */
+function base(db: DB, viewer: number | null = null) {
   return db.selectFrom('comments as c').innerJoin('users as u', 'u.id', 'c.user_id').select(COLUMNS)
-    // Only visible comments; a deleted one stays (as "deleted") while it has replies.
-    .where('c.state', '=', 'VISIBLE')
+    // Only comments this viewer may see; a deleted one stays (as "deleted") while it has replies.
+    .where(visibleTo(viewer))
     .where((eb) => eb.or([eb('c.deleted_at', 'is', null), eb('c.reply_count', '>', 0)]));
 }
 
 /** Top-level comments of a chapter on a site, newest first, leaving out `exclude`. */
-export async function listTopLevel(db: DB, chapterId: number, siteId: number, opts: { offset: number; limit: number; exclude: number[] }): Promise<CommentRow[]> {
-  let q = base(db).where('c.chapter_id', '=', chapterId).where('c.site_id', '=', siteId).where('c.parent_id', 'is', null);
+export async function listTopLevel(db: DB, chapterId: number, siteId: number, opts: { offset: number; limit: number; exclude: number[]; viewer?: number | null }): Promise<CommentRow[]> {
+  let q = base(db, opts.viewer ?? null).where('c.chapter_id', '=', chapterId).where('c.site_id', '=', siteId).where('c.parent_id', 'is', null);
   if (opts.exclude.length) q = q.where('c.id', 'not in', opts.exclude);
   const rows = await q.orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(opts.limit).offset(opts.offset).execute();
   return rows.map(toRow);
 }
 
 /** How many top-level comments a chapter has on a site. */
-export async function countTopLevel(db: DB, chapterId: number, siteId: number): Promise<number> {
-  const row = await base(db).clearSelect().select((eb) => eb.fn.countAll<number>().as('n'))
+export async function countTopLevel(db: DB, chapterId: number, siteId: number, viewer: number | null = null): Promise<number> {
+  const row = await base(db, viewer).clearSelect().select((eb) => eb.fn.countAll<number>().as('n'))
     .where('c.chapter_id', '=', chapterId).where('c.site_id', '=', siteId).where('c.parent_id', 'is', null).executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
 /** The most liked top-level comments (candidates for the best; with the same views for all, the most liked rank first). */
-export async function mostLiked(db: DB, chapterId: number, siteId: number, limit: number): Promise<CommentRow[]> {
-  const rows = await base(db).where('c.chapter_id', '=', chapterId).where('c.site_id', '=', siteId).where('c.parent_id', 'is', null)
+export async function mostLiked(db: DB, chapterId: number, siteId: number, limit: number, viewer: number | null = null): Promise<CommentRow[]> {
+  const rows = await base(db, viewer).where('c.chapter_id', '=', chapterId).where('c.site_id', '=', siteId).where('c.parent_id', 'is', null)
     .where('c.deleted_at', 'is', null).where('c.like_count', '>', 0)
     .orderBy('c.like_count', 'desc').orderBy('c.created_at', 'desc').limit(limit).execute();
   return rows.map(toRow);
 }
 
 /** Replies to these comments, oldest first. */
-export async function repliesOf(db: DB, parentIds: number[]): Promise<CommentRow[]> {
+export async function repliesOf(db: DB, parentIds: number[], viewer: number | null = null): Promise<CommentRow[]> {
   if (!parentIds.length) return [];
-  const rows = await base(db).where('c.parent_id', 'in', parentIds).orderBy('c.created_at', 'asc').orderBy('c.id', 'asc').execute();
+  const rows = await base(db, viewer).where('c.parent_id', 'in', parentIds).orderBy('c.created_at', 'asc').orderBy('c.id', 'asc').execute();
   return rows.map(toRow);
 }
 
@@ -81,9 +83,9 @@ export async function chapterViews(db: DB, chapterId: number): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-/** One visible comment with its chapter's e4pid and site, or undefined. */
-export async function findComment(db: DB, id: number): Promise<(CommentRow & { e4pid: string; siteId: number }) | undefined> {
-  const row = await base(db).innerJoin('chapters as ch', 'ch.id', 'c.chapter_id').select(['ch.e4pid', 'c.site_id']).where('c.id', '=', id).executeTakeFirst();
+/** One comment `viewer` may see, with its chapter's e4pid and site, or undefined. */
+export async function findComment(db: DB, id: number, viewer: number | null = null): Promise<(CommentRow & { e4pid: string; siteId: number }) | undefined> {
+  const row = await base(db, viewer).innerJoin('chapters as ch', 'ch.id', 'c.chapter_id').select(['ch.e4pid', 'c.site_id']).where('c.id', '=', id).executeTakeFirst();
   return row ? { ...toRow(row), e4pid: row.e4pid, siteId: Number(row.site_id) } : undefined;
 }
 
@@ -109,6 +111,8 @@ export interface NewComment {
   body: string;
   spoiler: boolean;
   now: number;
+  /** Held for review from the start (a blocked word): only its author sees it. */
+  held?: 'words';
 }
 
 /** Writes a comment (and counts it on its parent, in the same transaction); its id. */
@@ -116,6 +120,7 @@ export async function insertComment(db: DB, c: NewComment): Promise<number> {
   return writeTransaction(db, async (trx) => {
     const row = await trx.insertInto('comments').values({
       chapter_id: c.chapterId, site_id: c.siteId, language: c.language, user_id: c.userId, parent_id: c.parentId, body: c.body, spoiler: c.spoiler ? 1 : 0, created_at: c.now,
+      ...(c.held ? { state: 'HELD' as const, state_reason: c.held } : {}),
     }).returning('id').executeTakeFirstOrThrow();
     if (c.parentId !== null) await trx.updateTable('comments').set({ reply_count: sql`reply_count + 1` }).where('id', '=', c.parentId).execute();
     return Number(row.id);

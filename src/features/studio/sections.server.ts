@@ -4,7 +4,7 @@
  */
 import type { Capability } from '~/server/staff';
 import type { MessageKey } from '~/lib/i18n';
-import { STUDIO_AUDIT_PATH, STUDIO_NEW_CHAPTER_PATH, STUDIO_PAYMENTS_PATH, STUDIO_PRICES_PATH, STUDIO_READERS_PATH, STUDIO_SERIES_PATH, STUDIO_SHOP_PATH, STUDIO_STAFF_PATH } from '~/lib/paths';
+import { STUDIO_AUDIT_PATH, STUDIO_MODERATION_PATH, STUDIO_NEW_CHAPTER_PATH, STUDIO_PAYMENTS_PATH, STUDIO_PRICES_PATH, STUDIO_READERS_PATH, STUDIO_SERIES_PATH, STUDIO_SHOP_PATH, STUDIO_STAFF_PATH } from '~/lib/paths';
 
 export interface StudioSection {
   path: string;
@@ -21,6 +21,7 @@ const SECTIONS: readonly StudioSection[] = [
   { path: STUDIO_NEW_CHAPTER_PATH, capability: 'content', title: 'studio.section.chapters', description: 'studio.section.chaptersText' },
   { path: STUDIO_READERS_PATH, capability: ['support', 'money'], title: 'studio.section.readers', description: 'studio.section.readersText' },
   { path: STUDIO_PAYMENTS_PATH, capability: ['support', 'money'], title: 'studio.section.payments', description: 'studio.section.paymentsText' },
+  { path: STUDIO_MODERATION_PATH, capability: 'moderation', title: 'studio.section.moderation', description: 'studio.section.moderationText' },
   { path: STUDIO_AUDIT_PATH, capability: 'admin', title: 'studio.section.audit', description: 'studio.section.auditText' },
   { path: STUDIO_STAFF_PATH, capability: 'admin', title: 'studio.section.staff', description: 'studio.section.staffText' },
 ];
