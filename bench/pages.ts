@@ -21,7 +21,8 @@ export interface BenchPage {
   /** Loaded with the bench reader's session cookie. */
   signedIn?: boolean;
   /**
-   * A reader's own page (/my/): kept out of search engines on purpose (robots.txt and noindex),
+   * A reader's own page (/my/), or the paywall (a chapter's offer, not content): kept out of
+   * search engines on purpose (robots.txt or noindex),
    * so Lighthouse's "page is blocked from indexing" SEO audit fails by design and is not a miss.
    */
   private?: boolean;
@@ -41,7 +42,7 @@ export function benchPages(chapters: { manga: string; webtoon: string; locked: s
     { name: 'reader (immersive)', path: chapters.manga, then: async (p) => { await p.keyboard.press('f'); } },
     { name: 'reader (webtoon)', path: chapters.webtoon },
     { name: 'adult gate', path: `/comics/${DEMO.adult}/` },
-    { name: 'paywall', path: `${chapters.locked}paywall/` },
+    { name: 'paywall', path: `${chapters.locked}paywall/`, private: true },
     { name: 'schedule', path: '/schedule/' },
     { name: 'genres', path: '/genres/' },
     { name: 'new series', path: '/new/' },
