@@ -1,7 +1,8 @@
 /**
  * Every page type a reader meets beyond the discovery pages (which phone-quality.spec.ts scans),
  * on both sites: the series page, the reader in each of its modes (right-to-left manga,
- * left-to-right comic, vertical webtoon) and its immersive view, the adult gate, login, sign-up,
+ * left-to-right comic, vertical webtoon) and its immersive view, a locked chapter with its free
+ * preview and its paywall page, the adult gate, login, sign-up,
  * the 404 page and the plans, the browse pages (genres, new, top, updates, a collection), and, signed in, the series page with unlock buttons, favorites,
  * history and every money page (keys, buy keys, checkout, purchases, subscriptions).
  *  - At 320, 360, 390 and 1280 px: no page wider than the viewport, and none that scrolls itself
@@ -38,8 +39,18 @@ async function chapterOf(page: Page, site: Site, slug: string): Promise<string> 
   return href!;
 }
 
+/** A chapter a stranger must pay for (its row offers "log in to read"), as the series page links it. */
+async function lockedChapterOf(page: Page, site: Site, slug: string): Promise<string> {
+  await page.goto(site.url(`/comics/${slug}/`));
+  const href = await page.locator('li.chapter-row', { has: page.locator('a.login-to-read') }).locator('a.chapter-main').first().getAttribute('href');
+  expect(href, `a paid chapter on ${site.name} /comics/${slug}/`).toBeTruthy();
+  return href!;
+}
+
 async function anonymousTargets(page: Page, site: Site): Promise<Target[]> {
   const manga = await chapterOf(page, site, DEMO.readerManga);
+  // A series with a free preview of its locked chapters (docs/reader.md): the teaser, then the offer.
+  const previewed = await lockedChapterOf(page, site, 'the-last-cartographer');
   return [
     { name: 'series', path: `/comics/${DEMO.readerManga}/` },
     { name: 'reader, manga (right to left)', path: manga },
@@ -53,6 +64,8 @@ async function anonymousTargets(page: Page, site: Site): Promise<Target[]> {
         await expect(p.locator('.reader-page').first()).toBeVisible();
       },
     },
+    { name: 'locked chapter with its preview', path: previewed },
+    { name: 'paywall', path: `${previewed}paywall/` },
     { name: 'adult gate', path: `/comics/${DEMO.adult}/` },
     { name: 'login', path: '/auth/login/' },
     { name: 'sign-up', path: '/auth/signup/' },
