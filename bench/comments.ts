@@ -10,21 +10,24 @@ import { makeReaders } from './keys';
 export const COMMENTS_ON_CHAPTER = 200;
 
 /**
- * Puts COMMENTS_ON_CHAPTER comments under the first released free English chapter (once: a
+ * Puts COMMENTS_ON_CHAPTER comments under the first released free English chapter (of the series
+ * `slug` when given; once: a
  * chapter that already has them is reused) and returns the comments page's path. Written
  * straight into the tables: through the API, the one-comment-per-20-seconds limit would make
  * this take an hour of bench readers.
  */
-export async function chapterWithComments(db: DB): Promise<string> {
+export async function chapterWithComments(db: DB, slug?: string): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  const chapter = await db.selectFrom('chapters').innerJoin('series', 'series.id', 'chapters.series_id')
+  let query = db.selectFrom('chapters').innerJoin('series', 'series.id', 'chapters.series_id')
     .select(['chapters.id', 'chapters.e4pid'])
-    .where('series.state', '=', 'ACTIVE').where('series.adult', '=', 0).where('series.geoblocks', 'in', ['[]', ''])
+    .where('series.state', '=', 'ACTIVE').where('series.adult', '=', 0).where('series.geoblocks', 'in', ['[]', '']);
+  if (slug) query = query.where('series.slug', '=', slug);
+  const chapter = await query
     .where('chapters.language', '=', 'en').where('chapters.original_price', '=', 0).where('chapters.released_at', '<=', now - 86_400)
     .orderBy('chapters.id').limit(1).executeTakeFirstOrThrow();
   const { n } = await db.selectFrom('comments').select(sql<number>`count(*)`.as('n')).where('chapter_id', '=', chapter.id).executeTakeFirstOrThrow();
   if (Number(n) >= COMMENTS_ON_CHAPTER) return `/comments/${chapter.e4pid}/`;
-  const authors = await makeReaders(db, 20, 0, 'comments');
+  const authors = await makeReaders(db, 20, 1, 'comments');
   const tops: number[] = [];
   for (let i = 0; i < COMMENTS_ON_CHAPTER; i++) {
     const reply = i % 4 === 3 && tops.length > 0;

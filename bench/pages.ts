@@ -14,6 +14,7 @@ import { DEMO, seedDemo } from '@db/seed/index';
 import { COLLECTIONS } from '@db/seed/collections';
 import { makeReaders, serve, type BenchReader } from './keys';
 import { listOnPortugueseSite } from '../tests/support/portuguese-listings';
+import { chapterWithComments } from './comments';
 
 export interface BenchPage {
   name: string;
@@ -33,7 +34,7 @@ export interface BenchPage {
 }
 
 /** `site`: whose collection to visit (collections are per site). */
-export function benchPages(chapters: { manga: string; webtoon: string; locked: string }, site: 'en' | 'pt-BR' = 'en'): BenchPage[] {
+export function benchPages(chapters: { manga: string; webtoon: string; locked: string; comments?: string }, site: 'en' | 'pt-BR' = 'en'): BenchPage[] {
   return [
     { name: 'home', path: '/' },
     { name: 'listing', path: '/comics/' },
@@ -42,6 +43,9 @@ export function benchPages(chapters: { manga: string; webtoon: string; locked: s
     { name: 'reader (immersive)', path: chapters.manga, then: async (p) => { await p.keyboard.press('f'); } },
     { name: 'reader (webtoon)', path: chapters.webtoon },
     { name: 'adult gate', path: `/comics/${DEMO.adult}/` },
+    ...(chapters.comments ? [{ name: 'comments (200)', path: chapters.comments, private: true }] : []),
+    // A locked chapter of the demo series with a free preview (docs/reader.md): its first pages, then the offer.
+    { name: 'locked chapter (preview)', path: chapters.locked },
     { name: 'paywall', path: `${chapters.locked}paywall/`, private: true },
     { name: 'schedule', path: '/schedule/' },
     { name: 'genres', path: '/genres/' },
@@ -94,12 +98,15 @@ export async function startDemoSite(port: number, tag: string): Promise<{ reader
     await seedDemo(db, { mediaDir });
     // The Portuguese adult gate is met on velvet-hours, as in the e2e suite.
     await listOnPortugueseSite(db);
+    // The reader's first chapter carries 200 comments (issue 31: the reader page keeps its scores
+    // with them loading below, and the comments page gets its own row).
+    const comments = await chapterWithComments(db, DEMO.readerManga);
     const [reader] = await makeReaders(db, 1, 50, tag);
     server = await serve(port, databaseUrl, mediaDir);
     const sites: DemoSite[] = [];
     for (const [name, host] of [['en', `localhost:${port}`], ['pt-BR', `br.localhost:${port}`]] as const) {
       const chapter = (slug: string) => firstChapterPath(port, host, slug);
-      sites.push({ name, host, origin: `http://${host}`, pages: benchPages({ manga: await chapter(DEMO.readerManga), webtoon: await chapter(DEMO.readerWebtoon), locked: await lockedChapterPath(port, host, DEMO.readerManga) }, name) });
+      sites.push({ name, host, origin: `http://${host}`, pages: benchPages({ manga: await chapter(DEMO.readerManga), webtoon: await chapter(DEMO.readerWebtoon), locked: await lockedChapterPath(port, host, 'the-last-cartographer'), comments: name === 'en' ? comments : undefined }, name) });
     }
     return { reader: reader!, sites, stop };
   } catch (e) {
