@@ -25,6 +25,7 @@ import * as sessionUserAgent from './2026-11-30T01-session-user-agent';
 import * as ledgerAudits from './2026-12-01T05-ledger-audits';
 // Comments under chapters (issue 31).
 import * as comments from './2026-12-02T00-comments';
+import * as notifications from './2026-12-03T00-notifications';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -51,6 +52,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30T01-session-user-agent': sessionUserAgent,
   '2026-12-01T05-ledger-audits': ledgerAudits,
   '2026-12-02T00-comments': comments,
+  '2026-12-03T00-notifications': notifications,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
