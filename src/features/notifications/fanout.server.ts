@@ -4,14 +4,14 @@
  * per machine (src/server/workers.ts), at most once a minute (RELEASE_CHECK_SECONDS), so a
  * chapter's notices go out within a minute of its release, scheduled releases included.
  *
- * - Batches: FANOUT_BATCH readers per statement, one transaction per batch, and the event loop
+ * - Batches: FANOUT_BATCH readers per statement, one write transaction per batch, and the event loop
  *   gets a turn between batches, so pages keep being served during a large fan-out.
  * - Idempotent: notification_deliveries' (chapter_id, user_id) key is claimed inside the batch's
  *   transaction; a check that runs twice, or on two machines at once, writes each item once.
  * - Cap: one item per series per CAP_SECONDS per reader; a later chapter folds into the item
  *   (it names the newest chapter, counts the chapters and is unread again).
  */
-import type { DB } from '~/server/db';
+import { writeTransaction, type DB } from '~/server/db';
 import { config } from '~/server/config.mjs';
 import { log } from '~/server/observe.mjs';
 import { releasedChapters, type ReleasedChapter } from '~/features/catalog/index.server';
@@ -42,7 +42,8 @@ export async function fanOutChapter(db: DB, c: ReleasedChapter, now: number): Pr
     after = readers[readers.length - 1]!;
     const off = await repo.turnedOff(db, readers, 'chapters', 'inbox');
     const wanted = readers.filter((id) => !off.has(id));
-    told += await db.transaction().execute(async (trx) => {
+    // A write transaction (BEGIN IMMEDIATE on SQLite): two machines' checks queue instead of failing.
+    told += await writeTransaction(db, async (trx) => {
       const won = await repo.claimDeliveries(trx, wanted, c.id, now);
       if (won.length === 0) return 0;
       const folded = new Set(await repo.foldChapter(trx, won, c.seriesId, c.id, c.siteId, data, now - CAP_SECONDS, now));
