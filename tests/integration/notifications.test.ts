@@ -30,7 +30,7 @@ for (const dialect of selectedDialects()) {
     const items = (userId: number) =>
       withDb(server, (db) => db.selectFrom('notifications').selectAll().where('user_id', '=', userId).where('kind', '=', 'CHAPTER').where('series_id', '=', seriesId).orderBy('id').execute());
     const fanOut = async (since: number, now: number) => {
-      const { fanOutReleases } = await import('~/features/notifications/fanout.server');
+      const { fanOutReleases } = await import('~/features/notifications/index.server');
       return withDb(server, (db) => fanOutReleases(db, since, now));
     };
     const bell = async (reader: Reader) => {
@@ -124,7 +124,7 @@ for (const dialect of selectedDialects()) {
       // Its time came: two checks at once, then a third. On PostgreSQL the two run on two
       // connections, as two machines would; SQLite's one writer takes them one after the other on one
       // handle (two handles in one thread would wait on each other's lock, which two processes do not).
-      const { fanOutReleases } = await import('~/features/notifications/fanout.server');
+      const { fanOutReleases } = await import('~/features/notifications/index.server');
       if (dialect === 'postgres') await Promise.all([fanOut(F, F + 110), fanOut(F, F + 110)]);
       else await withDb(server, (db) => Promise.all([fanOutReleases(db, F, F + 110), fanOutReleases(db, F, F + 110)]));
       await fanOut(F, F + 170);
