@@ -6,7 +6,7 @@
  */
 import type { DB } from '~/server/db';
 import type { Site } from '~/lib/site';
-import { findChapter } from '~/features/catalog/index.server';
+import { findChapter, findSeries } from '~/features/catalog/index.server';
 import { chapterAccessFor } from '~/features/wallet/index.server';
 import * as repo from './repository.server';
 
@@ -52,13 +52,17 @@ export async function loadInbox(db: DB, userId: number, options: { site: Site; p
     const base = { id: Number(r.id), category: r.category, kind: r.kind, unread: r.read_at == null, at: Number(r.updated_at) };
     if (r.kind !== 'CHAPTER') return { ...base, chapter: null, money: Object.fromEntries(Object.entries(data).filter(([, v]) => typeof v === 'string' || typeof v === 'number')) as Record<string, string | number> };
     const e4pid = String(data.e4pid ?? '');
-    const found = e4pid ? await findChapter(db, e4pid, String(data.language ?? '')) : null;
+    // The series' name in the site's language (a chapter removed since leaves the item, named as it was).
+    const [found, series] = await Promise.all([
+      e4pid ? findChapter(db, e4pid, options.site.language) : Promise.resolve(null),
+      r.series_id == null ? Promise.resolve(null) : findSeries(db, String(r.series_id), options.site.language),
+    ]);
     const access = found ? noteOf((await chapterAccessFor(db, { series: found.series, chapter: found.chapter, userId, country: options.country, now: options.now })).access) : { kind: 'unavailable' as const };
     return {
       ...base,
       money: null,
       chapter: {
-        seriesName: found?.series.name ?? String(data.name ?? ''), slug: String(data.slug ?? ''), format: String(data.format ?? 'COMIC'), e4pid,
+        seriesName: series?.name ?? found?.series.name ?? String(data.name ?? ''), slug: String(data.slug ?? ''), format: String(data.format ?? 'COMIC'), e4pid,
         number: Number(data.number ?? 0), language: String(data.language ?? ''), count: Number(r.chapter_count), access,
       },
     };
