@@ -312,6 +312,44 @@ export interface FavoriteTable {
   user_id: number;
   series_id: number;
   created_at: number;
+  /** Tell the reader when a chapter of this series is released (issue 32, docs/notifications.md). */
+  notify: Generated<Bool>;
+}
+
+/** One inbox item (docs/notifications.md). Chapter items fold later chapters of the series within 6 hours. */
+export interface NotificationTable {
+  id: Generated<number>;
+  user_id: number;
+  category: 'chapters' | 'money' | 'community';
+  /** CHAPTER, or a money event: PAYMENT_PAID, PAYMENT_REFUNDED, SUBSCRIPTION_PAID, SUBSCRIPTION_FAILED. */
+  kind: string;
+  series_id: number | null;
+  /** The newest chapter the item tells of. */
+  chapter_id: number | null;
+  /** The site whose inbox shows a chapter item (the chapter's language); null: both sites. */
+  site_id: number | null;
+  /** How many chapters the item tells of (folded within the cap). */
+  chapter_count: Generated<number>;
+  /** JSON with the item's details (money: amount, currency). Never a chapter title. */
+  data: Generated<string>;
+  created_at: number;
+  updated_at: number;
+  read_at: number | null;
+}
+
+/** One row per reader per released chapter: the fan-out's idempotency key. */
+export interface NotificationDeliveryTable {
+  user_id: number;
+  chapter_id: number;
+  created_at: number;
+}
+
+/** A reader's choice for a category and channel; no row means the default (inbox on, push and email off). */
+export interface NotificationPrefTable {
+  user_id: number;
+  category: 'chapters' | 'money' | 'community';
+  channel: 'inbox' | 'push' | 'email';
+  enabled: Bool;
 }
 
 export interface ReadingProgressTable {
@@ -871,6 +909,9 @@ export interface Database {
   rate_limits: RateLimitTable;
   app_check_uses: AppCheckUseTable;
   favorites: FavoriteTable;
+  notifications: NotificationTable;
+  notification_deliveries: NotificationDeliveryTable;
+  notification_prefs: NotificationPrefTable;
   reading_progress: ReadingProgressTable;
   wallet_accounts: WalletAccountTable;
   ledger_transactions: LedgerTransactionTable;

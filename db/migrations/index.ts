@@ -28,6 +28,7 @@ import * as comments from './2026-12-02T00-comments';
 import * as commentModeration from './2026-12-02T10-comment-moderation';
 import * as collections from './2026-12-03T00-collections';
 import * as promotionsPreview from './2026-12-03T00-promotions-preview';
+import * as notifications from './2026-12-03T00-notifications';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -60,6 +61,7 @@ export const migrations: Record<string, Migration> = {
   '2026-12-03T00-collections': collections,
   // Promotional visuals and chapter previews (issue 30).
   '2026-12-03T00-promotions-preview': promotionsPreview,
+  '2026-12-03T00-notifications': notifications,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

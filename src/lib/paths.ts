@@ -128,6 +128,16 @@ export const FAVORITE_TOGGLE_PATH = `${MY_PREFIX}favorites/toggle/`;
 export function favoriteEndpoint(e4pid: string): string {
   return `/api/favorites/${encodeURIComponent(e4pid)}/`;
 }
+// Notifications (issue 32, docs/notifications.md) -------------------------------------------------
+/** The favorite's notify switch, without JavaScript: fields series, notify ("1"/"0"), next. */
+export const NOTIFY_TOGGLE_PATH = `${MY_PREFIX}notifications/notify/`;
+export function notificationsPath(page = 1): string {
+  return withQuery(`${MY_PREFIX}notifications/`, { page: page > 1 ? page : null });
+}
+/** Marks one item (field `id`) or every item (no `id`) read; fields next. */
+export const NOTIFICATIONS_READ_PATH = `${MY_PREFIX}notifications/read/`;
+export const NOTIFICATION_SETTINGS_PATH = `${MY_PREFIX}notifications/settings/`;
+
 export function historyPath(skip = 0): string {
   return withQuery(`${MY_PREFIX}history/`, { skip: skip > 0 ? skip : null });
 }

@@ -8,6 +8,7 @@ import { config } from '~/server/config.mjs';
 import { getDb } from '~/server/db';
 import { maybeRefreshReleases } from '~/features/catalog/index.server';
 import { maybeSettleDuePayments } from '~/features/commerce/index.server';
+import { maybeFanOutReleases } from '~/features/notifications/index.server';
 import { PERSONAL_COOKIES } from '~/server/page-cache.mjs';
 import { runsMachineTimers } from '~/server/workers';
 
@@ -30,6 +31,8 @@ export const context = defineMiddleware((ctx, next) => {
     maybeRefreshReleases(getDb, locals.now);
     // Pix payments past their expiry stop being payable and give their coupon back (once a minute, in the background).
     maybeSettleDuePayments(getDb, locals.now);
+    // Readers with a favorite's notify switch on hear of released chapters (once a minute, in batches, in the background).
+    maybeFanOutReleases(getDb, locals.now);
   }
   locals.adultConfirmed = adultConfirmed(cookies.get(ADULT_COOKIE)?.value);
   // Every cookie this request sets takes this scope (COOKIE_DOMAIN shares them with the other site's host).

@@ -41,6 +41,8 @@ export const ROUTES: readonly RoutePolicy[] = [
   { path: /^\/auth\/logout\/$/, methods: ['POST'], limit: { name: 'prefs', anyone: true }, answer: 'page' },
   { path: /^\/my\/favorites\/toggle\/$/, methods: ['POST'], limit: { name: 'library' }, answer: 'page' },
   { path: /^\/api\/(favorites\/[^/]+|purchases\/[^/]+\/favorite)\/$/, methods: ['POST', 'DELETE'], limit: { name: 'library' }, answer: 'json' },
+  // Notifications (issue 32): the notify switch, marking read, the settings form; all come back to a page.
+  { path: /^\/my\/notifications\/(notify|read|settings)\/$/, methods: ['POST'], limit: { name: 'library' }, answer: 'page' },
   // Comments (issue 31): writing a comment needs the bot check; likes, edits and deletes count in the same limit.
   // One comment per 20 s and 30 a day are counted inside (src/features/comments/comments.server.ts).
   { path: /^\/api\/comments\/[^/]+\/$/, methods: ['POST'], limit: { name: 'comments' }, appCheck: 'required', answer: 'json' },

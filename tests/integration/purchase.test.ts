@@ -256,6 +256,9 @@ for (const dialect of selectedDialects()) {
       // Back on next, with the order for its receipt moment.
       expect(res.headers.location).toBe(`/comics/?paid=${order!.public_id}`);
       expect(more).toEqual([]);
+      // The reader's inbox tells of the payment once (issue 32, written in the payment's transaction).
+      const told = await withDb(server, (db) => db.selectFrom('notifications').select(['kind', 'category', 'data']).where('user_id', '=', reader.id).execute());
+      expect(told).toEqual([{ kind: 'PAYMENT_PAID', category: 'money', data: JSON.stringify({ id: order!.public_id, amount: 899, currency: 'USD' }) }]);
       expect(order).toMatchObject({ state: 'PAID', currency: 'USD', subtotal: 999, discount: 100, total: 899, keys: 100, xtra_keys: 10, method: 'card', card_brand: 'Visa', card_last4: '1111' });
       const sale = await withDb(server, (db) => db.selectFrom('sandbox_card_nonces').selectAll().where('nonce', '=', nonce).executeTakeFirstOrThrow());
       expect({ amount: Number(sale.amount), currency: sale.currency, order: sale.order_id }).toEqual({ amount: 899, currency: 'USD', order: order!.public_id });
@@ -274,6 +277,7 @@ for (const dialect of selectedDialects()) {
       // The same form again (a double click, a back-and-resend): the first order's answer, nothing more.
       const replay = await post(server, reader, '/my/purchase/checkout/', form);
       expect([replay.status, replay.headers.location]).toEqual([303, `/comics/?paid=${order!.public_id}`]);
+      expect(await withDb(server, (db) => db.selectFrom('notifications').select('id').where('user_id', '=', reader.id).execute())).toHaveLength(1);
       expect(await balances(reader)).toEqual({ keys: 100, xtra: 10 });
       expect(await ordersOf(reader)).toHaveLength(1);
 

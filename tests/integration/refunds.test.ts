@@ -206,6 +206,9 @@ for (const dialect of selectedDialects()) {
       expect(text).toContain(refund!.public_id);
       expect((await orderOf(id)).state).toBe('REFUNDED');
       expect(await balances(reader)).toEqual({ keys: 0, xtra: 0 });
+      // The reader's inbox tells of the payment and of its refund (issue 32).
+      const told = await withDb(server, (db) => db.selectFrom('notifications').select('kind').where('user_id', '=', reader.id).orderBy('id').execute());
+      expect(told.map((n) => n.kind)).toEqual(['PAYMENT_PAID', 'PAYMENT_REFUNDED']);
       const mine = await get('/my/purchases/', reader);
       const row = new RegExp(`<li[^>]*id="order-${id}"[\\s\\S]*?</li>`).exec(mine.text)?.[0] ?? '';
       expect(htmlText(row)).toContain(message('en', 'purchases.state.refunded'));

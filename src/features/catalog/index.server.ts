@@ -1,7 +1,7 @@
 /** The server door of the catalog feature: what pages and other features may use. */
 export { comicResponseV2, episodesResponse } from './api.server';
 export { type ListingItem, listSeries, listingCategories, toListingItem } from './listing.server';
-export { maybeRefreshReleases, refreshReleasedSeries } from './release.server';
+export { maybeRefreshReleases, refreshReleasedSeries, releasedChapters, type ReleasedChapter } from './release.server';
 export { chapterLinks, chapterPageRows, chapterSurroundings, findChapter, findSeries, findSeriesBySlug, pageMediaKey } from './lookup.server';
 export { SAPI_CACHE, requestOrigin, sapiComicDetail, sapiComicList } from './sapi.server';
 export { parseSapiQuery } from './sapi-query';

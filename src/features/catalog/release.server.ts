@@ -83,3 +83,12 @@ export function maybeRefreshReleases(getDb: () => Promise<DB>, nowSeconds: numbe
     })
     .finally(() => { running = null; });
 }
+
+/** Chapters released in (since, now], for the release notices (src/features/notifications). */
+export async function releasedChapters(db: DB, since: number, now: number) {
+  return (await repo.chaptersReleasedBetween(db, since, now)).map((r) => ({
+    id: Number(r.id), e4pid: r.e4pid, seriesId: Number(r.series_id), number: Number(r.number), language: r.language,
+    releasedAt: Number(r.released_at), slug: r.slug, format: r.format, name: r.name, siteId: r.site_id == null ? null : Number(r.site_id),
+  }));
+}
+export type ReleasedChapter = Awaited<ReturnType<typeof releasedChapters>>[number];

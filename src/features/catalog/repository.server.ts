@@ -497,3 +497,22 @@ export function seriesTextsOfLanguage(db: DB, language: string) {
     .where('language', '=', language)
     .execute();
 }
+
+/**
+ * Chapters released in (since, now] of series that are not blocked, with what a release notice
+ * needs (issue 32: src/features/notifications fans them out). Never the chapter's title: a title
+ * may spoil the story, and the notice names the chapter by its number.
+ */
+export function chaptersReleasedBetween(db: DB, since: number, now: number) {
+  return db
+    .selectFrom('chapters')
+    .innerJoin('series', 'series.id', 'chapters.series_id')
+    .leftJoin('series_languages', (j) => j.onRef('series_languages.series_id', '=', 'chapters.series_id').onRef('series_languages.language', '=', 'chapters.language'))
+    .select(['chapters.id', 'chapters.e4pid', 'chapters.series_id', 'chapters.number', 'chapters.language', 'chapters.released_at', 'series.slug', 'series.format', 'series.name', 'series_languages.site_id'])
+    .where('chapters.released_at', '>', since)
+    .where('chapters.released_at', '<=', now)
+    .where('series.state', '!=', 'BLOCKED')
+    .orderBy('chapters.released_at')
+    .orderBy('chapters.id')
+    .execute();
+}

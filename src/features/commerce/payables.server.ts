@@ -16,6 +16,7 @@ import crypto from 'node:crypto';
 import type { OrderState } from '@db/schema';
 import { endSubscriptionForRefund, grantPaidPeriod } from '~/features/subscriptions/index.server';
 import { creditPurchase } from '~/features/wallet/index.server';
+import { notifyReader } from '~/features/notifications/index.server';
 import { isUniqueViolation, writeTransaction, type DB, type WriteTx } from '~/server/db';
 import * as repo from './repository.server';
 import { payableStep, type PayableEvent } from './payable-states';
@@ -167,6 +168,8 @@ async function confirmWith<R extends PayableRow>(db: DB, kind: Kind<R>, c: Payme
         const moved = await kind.change(trx, row, { ...granted.change, state: step.to, payment_id: c.paymentId, paid_at: c.now }, c.now);
         if (!moved) throw new Error(`${label} changed under its lock`);
         await kind.event(trx, row, step.to, c.source, c.paymentId, c.now);
+        // The reader's inbox (issue 32), in the same transaction: told once, as the move is made once.
+        await notifyReader(trx, row.user_id, 'money', kind === CHARGES ? 'SUBSCRIPTION_PAID' : 'PAYMENT_PAID', { id: row.public_id, amount: kind.amount(row), currency: row.currency }, c.now);
         return { kind: 'paid' };
       }
     }
@@ -201,6 +204,8 @@ async function closeWith<R extends PayableRow>(db: DB, kind: Kind<R>, input: { i
     if (!(await kind.change(trx, row, { state: step.to, failure: input.reason }, input.now))) throw new Error(`${kind.name} ${row.public_id} changed under its lock`);
     await kind.release(trx, row);
     await kind.event(trx, row, step.to, input.source, input.reason, input.now);
+    // A subscription charge (a renewal, or a first payment) that failed: the reader's inbox says so (issue 32).
+    if (kind === (CHARGES as unknown) && step.to === 'FAILED') await notifyReader(trx, row.user_id, 'money', 'SUBSCRIPTION_FAILED', { id: row.public_id }, input.now);
     return { state: step.to };
   });
 }
@@ -219,6 +224,7 @@ export async function payableRefunded(trx: WriteTx, r: { payableId: string; whol
     if (!(await repo.changeOrder(trx, order.id, order.state, { state: step.to }, r.now))) throw new Error(`order ${r.payableId} changed under its lock`);
     if (step.to === 'REFUNDED') await repo.releaseRedemption(trx, order.id);
     await repo.insertOrderEvent(trx, { order_id: order.id, state: step.to, source: r.source, detail: r.detail, created_at: r.now });
+    await notifyReader(trx, order.user_id, 'money', 'PAYMENT_REFUNDED', { id: order.public_id }, r.now);
     return;
   }
   const charge = await repo.lockCharge(trx, r.payableId);
@@ -226,6 +232,7 @@ export async function payableRefunded(trx: WriteTx, r: { payableId: string; whol
   if (!charge || step?.do !== 'move') throw new Error(`charge ${r.payableId} cannot be ${event} from ${charge?.state}`);
   if (!(await repo.changeCharge(trx, charge.id, charge.state, { state: step.to }, r.now))) throw new Error(`charge ${r.payableId} changed under its lock`);
   await repo.insertChargeEvent(trx, { charge_id: charge.id, state: step.to, source: r.source, detail: r.detail, created_at: r.now });
+  await notifyReader(trx, charge.user_id, 'money', 'PAYMENT_REFUNDED', { id: charge.public_id }, r.now);
   await endSubscriptionForRefund(trx, { subscriptionId: charge.subscription_id, ending: r.ending, detail: `charge ${charge.public_id} refunded (${r.refundId})`, now: r.now });
 }
 

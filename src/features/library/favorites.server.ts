@@ -40,6 +40,8 @@ export async function finishLoginIntent(db: DB, userId: number, next: string, no
 
 export interface FavoriteEntry extends SeriesCard {
   lastUpdated: number;
+  /** The notify switch: tell the reader when a chapter is released. */
+  notify: boolean;
   favoritedAt: number;
   /** Newest reading_progress.last_read of this user for the series, or null. */
   lastRead: number | null;
@@ -81,6 +83,7 @@ export async function listFavorites(
     return {
       ...toSeriesCard(r),
       lastUpdated: Number(r.last_updated),
+      notify: Number(r.notify) === 1,
       favoritedAt: Number(r.created_at),
       lastRead: lastRead.get(id) ?? null,
       continueChapter: next.get(id) ?? null,
@@ -93,6 +96,22 @@ export async function listFavorites(
 export async function favoriteLanguages(db: DB, userId: number): Promise<string[]> {
   return (await repo.favoriteLanguages(db, userId)).map((r) => r.language);
 }
+
+export type NotifyResult = { ok: true; notify: boolean; seriesId: number } | { ok: false; reason: 'not-found' };
+
+/**
+ * Turns the favorite's notify switch on or off for a series (e4pid or id). On favorites the
+ * series too (asking to be told of a series is following it); off keeps the favorite.
+ */
+export async function setNotify(db: DB, userId: number, seriesRef: string, on: boolean, now: number): Promise<NotifyResult> {
+  const series = await findSeries(db, seriesRef);
+  if (!series || (on && series.state === 'BLOCKED')) return { ok: false, reason: 'not-found' };
+  await repo.setFavoriteNotify(db, userId, series.id, on, now);
+  return { ok: true, notify: on, seriesId: series.id };
+}
+
+export const notifiedAmong = repo.notifiedAmong;
+export const notifiedReaders = repo.notifiedReaders;
 
 /** Favorited series ids among `seriesIds` for this user (for marking lists). */
 export const favoritedAmong = repo.favoritedAmong;

@@ -65,7 +65,7 @@ function favoritesBase(db: DB, userId: number, language: string | null) {
 /** One page of a reader's favorites, newest first, with the given series columns. */
 export function favoriteRows<C extends readonly SelectExpression<Database, 'favorites' | 'series'>[]>(db: DB, userId: number, language: string | null, columns: C, limit: number, offset: number) {
   return favoritesBase(db, userId, language)
-    .select([...columns, 'series.last_updated', 'favorites.created_at'])
+    .select([...columns, 'series.last_updated', 'favorites.created_at', 'favorites.notify'])
     .orderBy('favorites.created_at', 'desc')
     .orderBy('series.id', 'desc')
     .limit(limit)
@@ -223,4 +223,50 @@ export function firstChaptersOf(db: DB, seriesIds: readonly number[], now: numbe
       .where('first.released_at', '<=', now)
       .where((f) => f.or([f('first.expired_at', 'is', null), f('first.expired_at', '>', now)]))))
     .execute();
+}
+
+// ---------------------------------------------------------------- the notify switch (issue 32)
+
+/** Sets the favorite's notify switch; turning it on favorites the series too. Returns nothing: idempotent. */
+export async function setFavoriteNotify(db: DB, userId: number, seriesId: number, on: boolean, now: number): Promise<void> {
+  if (on) {
+    await db
+      .insertInto('favorites')
+      .values({ user_id: userId, series_id: seriesId, created_at: now, notify: 1 })
+      .onConflict((oc) => oc.columns(['user_id', 'series_id']).doUpdateSet({ notify: 1 }))
+      .execute();
+  } else {
+    await db.updateTable('favorites').set({ notify: 0 }).where('user_id', '=', userId).where('series_id', '=', seriesId).execute();
+  }
+}
+
+/** Series among `seriesIds` whose notify switch this reader has on. */
+export async function notifiedAmong(db: DB, userId: number, seriesIds: readonly number[]): Promise<Set<number>> {
+  if (seriesIds.length === 0) return new Set();
+  const rows = await db.selectFrom('favorites').select('series_id').where('user_id', '=', userId).where('series_id', 'in', [...seriesIds]).where('notify', '=', 1).execute();
+  return new Set(rows.map((r) => Number(r.series_id)));
+}
+
+/** Whether any of this reader's favorites has the switch on (the list API's `notify`). */
+export async function anyNotified(db: DB, userId: number): Promise<boolean> {
+  return (await db.selectFrom('favorites').select('series_id').where('user_id', '=', userId).where('notify', '=', 1).limit(1).execute()).length > 0;
+}
+
+/**
+ * One batch of the readers with the switch on for a series, in user-id order after `afterUserId`,
+ * who favorited it before `before` (a reader who follows a series after a chapter came out is not
+ * told of that chapter). Served by favorites_notify_idx.
+ */
+export async function notifiedReaders(db: DB, seriesId: number, before: number, afterUserId: number, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('favorites')
+    .select('user_id')
+    .where('series_id', '=', seriesId)
+    .where('notify', '=', 1)
+    .where('user_id', '>', afterUserId)
+    .where('created_at', '<=', before)
+    .orderBy('user_id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => Number(r.user_id));
 }

@@ -1,0 +1,4 @@
+/** The server door of the notifications feature (docs/notifications.md). */
+export { fanOutReleases, maybeFanOutReleases } from './fanout.server';
+export { type InboxItem, loadInbox, markAllRead, markRead } from './inbox.server';
+export { CATEGORIES, CHANNELS, loadPrefs, notifyReader, savePrefs } from './prefs.server';

@@ -1,0 +1,31 @@
+/** Preferences per category × channel (docs/notifications.md). No row: inbox on, push and email off. */
+import type { DB } from '~/server/db';
+import * as repo from './repository.server';
+
+export const CATEGORIES = ['chapters', 'money', 'community'] as const;
+export const CHANNELS = ['inbox', 'push', 'email'] as const;
+export type Prefs = Record<repo.Category, Record<repo.Channel, boolean>>;
+
+export function defaultPrefs(): Prefs {
+  return Object.fromEntries(CATEGORIES.map((c) => [c, { inbox: true, push: false, email: false }])) as Prefs;
+}
+
+export async function loadPrefs(db: DB, userId: number): Promise<Prefs> {
+  const prefs = defaultPrefs();
+  for (const r of await repo.prefRows(db, userId)) prefs[r.category][r.channel] = Number(r.enabled) === 1;
+  return prefs;
+}
+
+/** Saves the whole matrix: a box present in `on` is on, every other box off (an HTML form sends only checked boxes). */
+export async function savePrefs(db: DB, userId: number, on: ReadonlySet<string>): Promise<void> {
+  await repo.savePrefs(db, userId, CATEGORIES.flatMap((category) => CHANNELS.map((channel) => ({ category, channel, enabled: on.has(`${category}.${channel}`) }))));
+}
+
+/**
+ * A money or community item for one reader (payment paid or refunded, renewal, failed renewal),
+ * unless they turned that category's inbox off. Shown on both sites.
+ */
+export async function notifyReader(db: DB, userId: number, category: 'money' | 'community', kind: string, data: Record<string, string | number>, now: number): Promise<void> {
+  if ((await repo.turnedOff(db, [userId], category, 'inbox')).size > 0) return;
+  await repo.insertItems(db, [{ user_id: userId, category, kind, series_id: null, chapter_id: null, site_id: null, data: JSON.stringify(data), now }]);
+}

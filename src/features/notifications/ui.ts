@@ -1,0 +1,3 @@
+/** The notifications feature's components, for pages (docs/architecture.md "doors"). */
+export { default as Bell } from './Bell.astro';
+export { default as NotifyButton } from './NotifyButton.astro';
