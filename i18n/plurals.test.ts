@@ -114,6 +114,7 @@ const NOT_COUNTED: Record<string, { args: string[]; why: string }> = {
   'studio.series.translation': { args: ['language'], why: 'a language name, text' },
   'studio.images.done': { args: ['kind'], why: 'an image kind name, text' },
   'studio.images.current': { args: ['kind'], why: 'an image kind name, text' },
+  'account.sessions.signOutOneOf': { args: ['device'], why: 'a browser and system name ("Firefox · Linux"), text' },
 };
 
 /**

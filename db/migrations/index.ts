@@ -27,6 +27,7 @@ import * as ledgerAudits from './2026-12-01T05-ledger-audits';
 import * as comments from './2026-12-02T00-comments';
 import * as collections from './2026-12-03T00-collections';
 import * as promotionsPreview from './2026-12-03T00-promotions-preview';
+import * as outboxPasswordResets from './2026-12-04T00-outbox-password-resets';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -57,6 +58,8 @@ export const migrations: Record<string, Migration> = {
   '2026-12-03T00-collections': collections,
   // Promotional visuals and chapter previews (issue 30).
   '2026-12-03T00-promotions-preview': promotionsPreview,
+  // Email outbox and forgotten-password links (issue 32).
+  '2026-12-04T00-outbox-password-resets': outboxPasswordResets,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

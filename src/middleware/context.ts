@@ -10,6 +10,7 @@ import { maybeRefreshReleases } from '~/features/catalog/index.server';
 import { maybeSettleDuePayments } from '~/features/commerce/index.server';
 import { PERSONAL_COOKIES } from '~/server/page-cache.mjs';
 import { runsMachineTimers } from '~/server/workers';
+import { maybeDeliverMail } from '~/server/outbox';
 
 /** What every later step and page reads from `locals`: the site, its language, one "now" per request. */
 export const context = defineMiddleware((ctx, next) => {
@@ -30,6 +31,8 @@ export const context = defineMiddleware((ctx, next) => {
     maybeRefreshReleases(getDb, locals.now);
     // Pix payments past their expiry stop being payable and give their coupon back (once a minute, in the background).
     maybeSettleDuePayments(getDb, locals.now);
+    // Queued email goes out over SMTP, retried with back-off while the server is unreachable (every 10 s, in the background).
+    maybeDeliverMail(getDb, locals.now);
   }
   locals.adultConfirmed = adultConfirmed(cookies.get(ADULT_COOKIE)?.value);
   // Every cookie this request sets takes this scope (COOKIE_DOMAIN shares them with the other site's host).
