@@ -811,7 +811,19 @@ export interface PasswordResetTable {
   used_at: number | null;
 }
 
+/** A change of email waiting for the link sent to the new address (docs/accounts.md, "Changing the email"). */
+export interface EmailChangeTable {
+  token_hash: string;
+  user_id: number;
+  /** Normalised; checked free again when the link is used. */
+  new_email: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface Database {
+  email_changes: EmailChangeTable;
   outbox_emails: OutboxEmailTable;
   password_resets: PasswordResetTable;
   collections: CollectionTable;

@@ -4,6 +4,7 @@ import { PostgresAdapter, type Kysely, sql } from 'kysely';
 // outbox_emails: every message the site sends waits here, written in the business transaction that
 // caused it, and is sent afterwards by the server's own worker (src/server/outbox.ts), with retries.
 // password_resets: forgotten-password links; only the SHA-256 of the token is kept.
+// email_changes: a new email waiting for its confirmation link (also hashed).
 export async function up(db: Kysely<any>): Promise<void> {
   const isPg = db.getExecutor().adapter instanceof PostgresAdapter;
   const id = (c: any) => (isPg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement());
@@ -32,9 +33,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('used_at', 'bigint')
     .execute();
   await db.schema.createIndex('password_resets_user_idx').on('password_resets').columns(['user_id']).execute();
+
+  await db.schema.createTable('email_changes')
+    .addColumn('token_hash', 'text', (c) => c.primaryKey())
+    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('new_email', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .addColumn('used_at', 'bigint')
+    .execute();
+  await db.schema.createIndex('email_changes_user_idx').on('email_changes').columns(['user_id']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('email_changes').ifExists().execute();
   await db.schema.dropTable('password_resets').ifExists().execute();
   await db.schema.dropTable('outbox_emails').ifExists().execute();
 }

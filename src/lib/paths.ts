@@ -114,6 +114,10 @@ export const FORGOT_PASSWORD_PATH = `${AUTH_PREFIX}password/forgot/`;
 export function resetPasswordPath(token: string): string {
   return `${AUTH_PREFIX}password/reset/${encodeURIComponent(token)}/`;
 }
+/** Where a change-of-email message's link leads (the new address confirms it). */
+export function confirmEmailPath(token: string): string {
+  return `${AUTH_PREFIX}email/confirm/${encodeURIComponent(token)}/`;
+}
 export const LOGOUT_PATH = `${AUTH_PREFIX}logout/`;
 /** The logout confirmation as a whole page (without JavaScript). */
 export const logoutPagePath = (): string => `${LOGOUT_PATH}?full=1`;

@@ -188,6 +188,40 @@ for (const dialect of selectedDialects()) {
       expect(anonymous.headers.location).toContain('/auth/login/');
     });
 
+    it('changing the email: asks the password, tells the old address, changes only when the new address confirms', async () => {
+      const reader = await createReader(server);
+      const next = `moved-${crypto.randomBytes(5).toString('hex')}@example.test`;
+      const wrong = await post(server, '/my/account/', { action: 'email', email: next, current: 'not-my-password' }, { cookie: reader.cookie });
+      expect(wrong.status).toBe(403);
+      expect(await lastMail(server, next)).toBeUndefined();
+      const asked = await post(server, '/my/account/', { action: 'email', email: next, current: reader.password }, { cookie: reader.cookie });
+      expect(asked.status).toBe(303);
+      // Nothing changed yet; the old address is told, the new one gets the link.
+      const email = () => withDb(server, (db) => db.selectFrom('users').select('email').where('id', '=', reader.id).executeTakeFirstOrThrow());
+      expect(await email()).toEqual({ email: reader.email });
+      expect(await lastMail(server, reader.email)).toMatchObject({ kind: 'email.notice' });
+      const confirm = await lastMail(server, next);
+      expect(confirm).toMatchObject({ kind: 'email.confirm' });
+      const link = /https?:\/\/[^\s/]+(\/auth\/email\/confirm\/[A-Za-z0-9_-]{43}\/)/.exec(confirm!.text_body)![1]!;
+      // Opening the link (a mail scanner would) changes nothing; the button does.
+      expect((await server.request(link)).status).toBe(200);
+      expect(await email()).toEqual({ email: reader.email });
+      const done = await post(server, link, {});
+      expect(done.status).toBe(200);
+      expect(htmlText(done.text)).toContain(message('en', 'auth.emailConfirm.done'));
+      expect(await email()).toEqual({ email: next });
+      expect((await post(server, '/auth/login/', { email: next, password: reader.password })).status).toBe(303);
+      expect((await post(server, '/auth/login/', { email: reader.email, password: reader.password })).status).toBe(401);
+      // Used: the link no longer works.
+      expect((await post(server, link, {})).status).toBe(410);
+      // An address another account uses gets no link, and the page answers the same.
+      const other = await createReader(server);
+      const taken = await post(server, '/my/account/', { action: 'email', email: other.email, current: reader.password }, { cookie: reader.cookie });
+      expect(taken.status).toBe(303);
+      expect(taken.headers.location).toBe(asked.headers.location);
+      expect((await lastMail(server, other.email))).toBeUndefined();
+    });
+
     it('the demo outbox lists the queued messages and shows one, with its link', async () => {
       const reader = await createReader(server);
       const link = await resetLink(server, reader.email);

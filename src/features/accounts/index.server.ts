@@ -7,3 +7,4 @@ export { AccountInputError, changePassword, createUser, findUserByEmail, type Si
 export { changeCapability, changeCapabilityFromForm, listStaff } from './staff.server';
 export { requestPasswordReset, resetPassword, resetTokenValid } from './recovery.server';
 export { changeDisplayName, changeOwnPassword, ownSessions, signOutOthers, signOutSession, type OwnSession } from './account.server';
+export { confirmEmailChange, emailChangeValid, requestEmailChange } from './email-change.server';

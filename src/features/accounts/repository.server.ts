@@ -120,6 +120,29 @@ export async function deleteSessionOf(db: DB, userId: number, sessionId: string)
   return Number(r.numDeletedRows ?? 0) > 0;
 }
 
+// ---------------------------------------------------------------- email changes
+
+export async function insertEmailChange(tx: WriteTx, row: { token_hash: string; user_id: number; new_email: string; created_at: number; expires_at: number }): Promise<void> {
+  await tx.insertInto('email_changes').values(row).execute();
+}
+
+export function emailChange(db: DB, tokenHash: string) {
+  return db.selectFrom('email_changes').select(['user_id', 'new_email', 'expires_at', 'used_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+export async function useEmailChange(tx: WriteTx, tokenHash: string, now: number): Promise<boolean> {
+  const r = await tx.updateTable('email_changes').set({ used_at: now }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+  return Number(r.numUpdatedRows ?? 0) > 0;
+}
+
+export async function deleteEmailChanges(db: DB, userId: number): Promise<void> {
+  await db.deleteFrom('email_changes').where('user_id', '=', userId).execute();
+}
+
+export async function setEmail(tx: WriteTx, userId: number, email: string): Promise<void> {
+  await tx.updateTable('users').set({ email }).where('id', '=', userId).execute();
+}
+
 // ---------------------------------------------------------------- password resets
 
 export async function insertPasswordReset(tx: WriteTx, row: { token_hash: string; user_id: number; created_at: number; expires_at: number }): Promise<void> {
