@@ -1,7 +1,8 @@
 /**
  * The account, as a reader uses it on both sites (docs/accounts.md): a forgotten password end to
  * end through the demo outbox (the login page's link, the form, the message, its link, the new
- * password), and signing out every other device from /my/account/.
+ * password), changing the email with the new address's confirmation, and signing out every other
+ * device from /my/account/.
  */
 import { brUrl, enUrl, expect, message, openAccountMenu, signIn, test } from './fixtures';
 
@@ -74,5 +75,34 @@ for (const s of SITES) {
     await page.reload();
     await expect(main.getByRole('heading', { level: 1 })).toHaveText(message(s.locale, 'account.title'));
     await phoneContext.close();
+  });
+
+  test(`${s.site}: change the email, confirmed from the new address`, async ({ page, browser, reader }) => {
+    if (s.site === 'br') await signIn(page, 'br', reader);
+    const next = `moved-${Date.now().toString(36)}-${s.site}@example.test`;
+    await page.goto(s.url('/my/account/'));
+    const main = page.getByRole('main');
+    await main.getByLabel(message(s.locale, 'account.email.new')).fill(next);
+    await main.getByRole('region', { name: message(s.locale, 'account.email.title') }).getByLabel(message(s.locale, 'account.password.current')).fill(reader.password);
+    await main.getByRole('button', { name: message(s.locale, 'account.email.submit') }).click();
+    await expect(main.getByRole('status')).toHaveText(message(s.locale, 'account.done.emailSent'));
+    await expect(main.getByText(message(s.locale, 'account.signedInAs', { email: reader.email }))).toBeVisible();
+
+    // The old address is told; the new one gets the link.
+    await page.goto(s.url('/dev/outbox/'));
+    await expect(main.getByRole('row').filter({ hasText: reader.email }).filter({ hasText: message(s.locale, 'mail.emailNotice.subject') })).toHaveCount(1);
+    await main.getByRole('row').filter({ hasText: next }).getByRole('link').click();
+    const link = /https?:\/\/\S+\/auth\/email\/confirm\/[A-Za-z0-9_-]{43}\//.exec(await main.locator('pre').innerText())?.[0];
+    expect(link, 'the message carries the confirmation link').toBeTruthy();
+    await page.goto(link!);
+    await main.getByRole('button', { name: message(s.locale, 'auth.emailConfirm.submit') }).click();
+    await expect(page).toHaveURL(/\/my\/account\/\?done=email$/);
+    await expect(main.getByRole('status')).toHaveText(message(s.locale, 'account.done.email'));
+    await expect(main.getByText(message(s.locale, 'account.signedInAs', { email: next }))).toBeVisible();
+
+    // The new address logs in.
+    const fresh = await browser.newContext();
+    await signIn(await fresh.newPage(), s.site, { email: next, password: reader.password });
+    await fresh.close();
   });
 }
