@@ -89,6 +89,26 @@ for (const dialect of selectedDialects()) {
       expect(stored.map((r) => r.token_hash)).toEqual([crypto.createHash('sha256').update(token).digest('hex')]);
     });
 
+    it('answers a known and an unknown email in the same timing class (the email is never sent during the request)', async () => {
+      const reader = await createReader(server);
+      const unknown = `nobody-${crypto.randomBytes(5).toString('hex')}@example.test`;
+      const time = async (email: string) => {
+        await forgetResetLimits(server);
+        const started = performance.now();
+        expect((await post(server, '/auth/password/forgot/', { email })).status).toBe(200);
+        return performance.now() - started;
+      };
+      const known: number[] = [];
+      const nobody: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        known.push(await time(reader.email));
+        nobody.push(await time(unknown));
+      }
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      // The same class: a known email costs a token and a queued row, not an SMTP round trip.
+      expect(median(known)).toBeLessThan(median(nobody) * 3 + 50);
+    });
+
     it('is limited per email: the fourth request within an hour answers 429', async () => {
       const reader = await createReader(server);
       await forgetResetLimits(server);
