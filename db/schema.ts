@@ -294,6 +294,8 @@ export interface SessionTable {
   expires_at: number;
   /** The browser's User-Agent when the session began (at most 300 characters; null before 2026-11-30 or when none was sent). */
   user_agent: string | null;
+  /** ISO country of the request that began it, from COUNTRY_HEADER (null without one, or before 2026-12-04). */
+  country: string | null;
 }
 
 export interface RateLimitTable {

@@ -42,10 +42,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addColumn('used_at', 'bigint')
     .execute();
+  // Where a session began, from the country header when one is configured (the account page shows it).
+  await db.schema.alterTable('sessions').addColumn('country', 'text').execute();
   await db.schema.createIndex('email_changes_user_idx').on('email_changes').columns(['user_id']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('sessions').dropColumn('country').execute();
   await db.schema.dropTable('email_changes').ifExists().execute();
   await db.schema.dropTable('password_resets').ifExists().execute();
   await db.schema.dropTable('outbox_emails').ifExists().execute();

@@ -175,17 +175,19 @@ for (const dialect of selectedDialects()) {
     it('lists the sessions with their device, signs out one, then all others', async () => {
       const reader = await createReader(server);
       const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
-      const signIn = async (ua: string) => {
-        const r = await server.request('/auth/login/', { method: 'POST', body: new URLSearchParams({ email: reader.email, password: reader.password }).toString(), headers: { 'content-type': FORM, origin: server.origin(), 'user-agent': ua } });
+      const signIn = async (ua: string, country?: string) => {
+        const r = await server.request('/auth/login/', { method: 'POST', body: new URLSearchParams({ email: reader.email, password: reader.password }).toString(), headers: { 'content-type': FORM, origin: server.origin(), 'user-agent': ua, ...(country ? { 'cf-ipcountry': country } : {}) } });
         return `inkpass_session=${/(?:^|\n)inkpass_session=([^;]+)/.exec(r.headers['set-cookie'] ?? '')![1]}`;
       };
-      const a = await signIn(firefox);
+      // The test servers believe cf-ipcountry (COUNTRY_HEADER): the session keeps its place.
+      const a = await signIn(firefox, 'BR');
       const b = await signIn('Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1');
       const page = await server.request('/my/account/', { headers: { cookie: reader.cookie } });
       expect(page.status).toBe(200);
       const text = htmlText(page.text);
       expect(text).toContain('Firefox · Linux');
       expect(text).toContain('Safari · iOS');
+      expect(text).toContain('Brazil · ');
       // No session id (half of a cookie) is ever on the page.
       for (const c of [a, b, reader.cookie]) expect(page.text).not.toContain(c.split('=')[1]!.split('.')[0]!);
       const handles = [...page.text.matchAll(/name="session" value="([0-9a-f]{24})"/g)].map((m) => m[1]!);

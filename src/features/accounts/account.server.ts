@@ -40,6 +40,8 @@ export interface OwnSession {
   current: boolean;
   /** "Firefox · Linux", or null when the browser sent nothing. */
   device: string | null;
+  /** ISO country where it began (COUNTRY_HEADER), or null. */
+  country: string | null;
   createdAt: number;
   lastSeenAt: number;
   endsAt: number;
@@ -53,7 +55,7 @@ function handleOf(sessionId: string): string {
 export async function ownSessions(db: DB, userId: number, currentSessionId: string | null, now: number): Promise<OwnSession[]> {
   return (await repo.sessionIdsOfUser(db, userId))
     .filter((s) => sessionAlive(s, now))
-    .map((s) => ({ handle: handleOf(s.id), current: s.id === currentSessionId, device: userAgentSummary(s.user_agent), createdAt: s.created_at, lastSeenAt: s.last_seen_at, endsAt: now + sessionRemaining(s, now) }))
+    .map((s) => ({ handle: handleOf(s.id), current: s.id === currentSessionId, device: userAgentSummary(s.user_agent), country: s.country, createdAt: s.created_at, lastSeenAt: s.last_seen_at, endsAt: now + sessionRemaining(s, now) }))
     .sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt - a.lastSeenAt);
 }
 

@@ -70,7 +70,7 @@ export type ResetResult =
  * Sets the new password through a reset link: uses the token up, ends every session of the
  * account and every other link, and starts a session for this browser.
  */
-export async function resetPassword(db: DB, input: { token: string; password: string; userAgent: string | null }, now: number): Promise<ResetResult> {
+export async function resetPassword(db: DB, input: { token: string; password: string; userAgent: string | null; country: string | null }, now: number): Promise<ResetResult> {
   if (!TOKEN.test(input.token)) return { ok: false, reason: 'expired' };
   const invalid = passwordError(input.password);
   if (invalid) return { ok: false, reason: 'invalid', error: invalid };
@@ -89,5 +89,5 @@ export async function resetPassword(db: DB, input: { token: string; password: st
     return id;
   });
   if (userId === null) return { ok: false, reason: 'expired' };
-  return { ok: true, session: await createSession(db, userId, now, input.userAgent) };
+  return { ok: true, session: await createSession(db, userId, now, input.userAgent, input.country) };
 }

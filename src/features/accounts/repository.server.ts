@@ -48,7 +48,7 @@ export async function setPassword(db: DB, userId: number, passwordHash: string, 
 
 // ---------------------------------------------------------------- sessions
 
-export async function insertSession(db: DB, s: { id: string; secret_hash: string; user_id: number; created_at: number; last_seen_at: number; expires_at: number; user_agent: string | null }): Promise<void> {
+export async function insertSession(db: DB, s: { id: string; secret_hash: string; user_id: number; created_at: number; last_seen_at: number; expires_at: number; user_agent: string | null; country: string | null }): Promise<void> {
   await db.insertInto('sessions').values(s).execute();
 }
 
@@ -110,9 +110,9 @@ export function passwordHashOf(db: DB, userId: number) {
 
 /** A user's session ids with their times, newest first (the account page turns each id into a handle). */
 export async function sessionIdsOfUser(db: DB, userId: number) {
-  const rows = await db.selectFrom('sessions').select(['id', 'created_at', 'last_seen_at', 'expires_at', 'user_agent'])
+  const rows = await db.selectFrom('sessions').select(['id', 'created_at', 'last_seen_at', 'expires_at', 'user_agent', 'country'])
     .where('user_id', '=', userId).orderBy('created_at', 'desc').limit(200).execute();
-  return rows.map((r) => ({ id: r.id, created_at: Number(r.created_at), last_seen_at: Number(r.last_seen_at), expires_at: Number(r.expires_at), user_agent: r.user_agent }));
+  return rows.map((r) => ({ id: r.id, created_at: Number(r.created_at), last_seen_at: Number(r.last_seen_at), expires_at: Number(r.expires_at), user_agent: r.user_agent, country: r.country }));
 }
 
 export async function deleteSessionOf(db: DB, userId: number, sessionId: string): Promise<boolean> {
