@@ -128,6 +128,16 @@ export async function deliverDueEmails(db: DB, now: number, send: Send): Promise
   return sent;
 }
 
+/** Sent messages are kept this long (the demo outbox, support questions), then deleted: a message holds personal data. */
+export const KEEP_SENT_SECONDS = 30 * 24 * 60 * 60;
+
+/** Deletes up to 500 messages sent more than KEEP_SENT_SECONDS ago. */
+export async function pruneSentEmails(db: DB, now: number): Promise<void> {
+  await db.deleteFrom('outbox_emails')
+    .where('id', 'in', (qb) => qb.selectFrom('outbox_emails').select('id').where('status', '=', 'sent').where('sent_at', '<', now - KEEP_SENT_SECONDS).limit(500))
+    .execute();
+}
+
 let running: Promise<void> | null = null;
 let ticking = false;
 let getDbOf: (() => Promise<DB>) | null = null;
@@ -139,7 +149,10 @@ async function pass(): Promise<void> {
   const smtpUrl = config.mail.smtpUrl;
   running = (async () => {
     try {
-      await deliverDueEmails(await getDb(), Math.floor(Date.now() / 1000), smtpSend(smtpUrl));
+      const db = await getDb();
+      const now = Math.floor(Date.now() / 1000);
+      await deliverDueEmails(db, now, smtpSend(smtpUrl));
+      await pruneSentEmails(db, now);
     } catch (error) {
       log().error({ err: error instanceof Error ? error.message : error }, '[mail] the outbox pass failed');
     } finally {

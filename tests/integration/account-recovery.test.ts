@@ -284,6 +284,11 @@ for (const dialect of selectedDialects()) {
 
     it('keeps a message queued and retries it with back-off while SMTP is down, then sends it', { timeout: 120_000 }, async () => {
       const reader = await createReader(prod!);
+      // A message sent 31 days ago: the worker deletes it (KEEP_SENT_SECONDS); one sent 29 days ago stays.
+      const ago = (days: number) => Math.floor(Date.now() / 1000) - days * 86400;
+      const old = await withDb(prod!, (d) => d.insertInto('outbox_emails').values([31, 29].map((days) => ({
+        to_address: `old-${days}@example.test`, subject: 's', text_body: 't', html_body: 'h', kind: 'test', status: 'sent' as const, attempts: 1, next_attempt_at: ago(days), created_at: ago(days), sent_at: ago(days),
+      }))).returning('id').execute());
       expect((await post(prod!, '/auth/password/forgot/', { email: reader.email })).status).toBe(200);
       const row = () => lastMail(prod!, reader.email);
       await until('the worker has tried and failed', async () => ((await row())?.attempts ?? 0) >= 1, 60_000);
@@ -320,6 +325,8 @@ for (const dialect of selectedDialects()) {
       expect(mail!.raw).toContain('multipart/alternative');
       expect(mail!.raw.replace(/=\r?\n/g, '')).toMatch(/\/auth\/password\/reset\//);
       expect(mail!.raw).toContain('no-reply@example.test');
+      const kept = await withDb(prod!, (d) => d.selectFrom('outbox_emails').select('to_address').where('id', 'in', old.map((r) => r.id)).execute());
+      expect(kept).toEqual([{ to_address: 'old-29@example.test' }]);
     });
   });
 }
