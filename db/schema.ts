@@ -294,6 +294,8 @@ export interface SessionTable {
   expires_at: number;
   /** The browser's User-Agent when the session began (at most 300 characters; null before 2026-11-30 or when none was sent). */
   user_agent: string | null;
+  /** ISO country of the request that began it, from COUNTRY_HEADER (null without one, or before 2026-12-04). */
+  country: string | null;
 }
 
 export interface RateLimitTable {
@@ -868,7 +870,50 @@ export interface CollectionItemTable {
   position: number;
 }
 
+/** A message waiting to be sent, or sent (docs/data-model.md, "Email outbox"; src/server/outbox.ts). */
+export interface OutboxEmailTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  /** What it is for (`password.reset`, …): logs and the demo outbox show it. */
+  kind: string;
+  /** pending (waiting or being retried), sent, failed (refused for good by the SMTP server). */
+  status: Generated<'pending' | 'sent' | 'failed'>;
+  attempts: Generated<number>;
+  /** When the worker may try it next (back-off after a failure). */
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: number;
+  sent_at: number | null;
+}
+
+/** A forgotten-password link (docs/accounts.md, "Forgotten password"): single use, one hour. */
+export interface PasswordResetTable {
+  /** SHA-256 hex of the token in the link; the token itself is never stored. */
+  token_hash: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** A change of email waiting for the link sent to the new address (docs/accounts.md, "Changing the email"). */
+export interface EmailChangeTable {
+  token_hash: string;
+  user_id: number;
+  /** Normalised; checked free again when the link is used. */
+  new_email: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface Database {
+  email_changes: EmailChangeTable;
+  outbox_emails: OutboxEmailTable;
+  password_resets: PasswordResetTable;
   collections: CollectionTable;
   collection_items: CollectionItemTable;
   comments: CommentTable;

@@ -21,6 +21,9 @@ const NOT_PROMPTS: Record<string, string> = {
   'auth.login.intro': 'the log-in page itself, saying what an account is for',
   'auth.signup.taken': 'a sign-up refusal pointing to the log-in page',
   'comments.login': 'the comments page\'s link to the log-in page, after the prompt comments.closed.login',
+  'auth.forgot.back': 'the forgotten-password page\'s link back to the log-in page',
+  'auth.emailConfirm.done': 'a confirmation saying which address logs in from now on',
+  'mail.emailNotice.notYou': 'an email telling the old address what to do if the change was not theirs',
 };
 /** Purposes that say nothing of the context. */
 const GENERIC = /^(continue|proceed|go on|do (this|that)|use (this|the site)|continuar|prosseguir|seguir|fazer isso)\b/i;

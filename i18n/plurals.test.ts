@@ -118,6 +118,7 @@ const NOT_COUNTED: Record<string, { args: string[]; why: string }> = {
   'studio.moderation.where': { args: ['number'], why: 'a chapter number, an identifier: "Chapter 12 of …"' },
   'studio.moderation.bansEnds': { args: ['ends'], why: 'a date and time (or "for good"), text' },
   'studio.moderation.wordRemove': { args: ['word'], why: 'a blocked word, text' },
+  'account.sessions.signOutOneOf': { args: ['device'], why: 'a browser and system name ("Firefox · Linux"), text' },
 };
 
 /**

@@ -29,6 +29,7 @@ import * as commentModeration from './2026-12-02T10-comment-moderation';
 import * as collections from './2026-12-03T00-collections';
 import * as promotionsPreview from './2026-12-03T00-promotions-preview';
 import * as notifications from './2026-12-03T00-notifications';
+import * as outboxPasswordResets from './2026-12-04T00-outbox-password-resets';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -62,6 +63,8 @@ export const migrations: Record<string, Migration> = {
   // Promotional visuals and chapter previews (issue 30).
   '2026-12-03T00-promotions-preview': promotionsPreview,
   '2026-12-03T00-notifications': notifications,
+  // Email outbox and forgotten-password links (issue 32).
+  '2026-12-04T00-outbox-password-resets': outboxPasswordResets,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -108,6 +108,16 @@ export function signupPath(next?: string | null): string {
 export function confirmPasswordPath(next?: string | null): string {
   return withQuery(`${AUTH_PREFIX}confirm/`, { next });
 }
+/** The forgotten-password form (linked from the login page). */
+export const FORGOT_PASSWORD_PATH = `${AUTH_PREFIX}password/forgot/`;
+/** Where a forgotten-password email's link leads. */
+export function resetPasswordPath(token: string): string {
+  return `${AUTH_PREFIX}password/reset/${encodeURIComponent(token)}/`;
+}
+/** Where a change-of-email message's link leads (the new address confirms it). */
+export function confirmEmailPath(token: string): string {
+  return `${AUTH_PREFIX}email/confirm/${encodeURIComponent(token)}/`;
+}
 export const LOGOUT_PATH = `${AUTH_PREFIX}logout/`;
 /** The logout confirmation as a whole page (without JavaScript). */
 export const logoutPagePath = (): string => `${LOGOUT_PATH}?full=1`;
@@ -120,6 +130,8 @@ export const ADULT_CONFIRM_PATH = '/prefs/adult/';
 
 /** Every personal page (library, keys, purchases) lives under this prefix. */
 export const MY_PREFIX = '/my/';
+/** The reader's account: password, name, sessions. */
+export const ACCOUNT_PATH = `${MY_PREFIX}account/`;
 export function favoritesPath(query: { page?: number; removed?: string } = {}): string {
   return withQuery(`${MY_PREFIX}favorites/`, { page: query.page && query.page > 1 ? query.page : null, removed: query.removed });
 }

@@ -11,6 +11,7 @@ import { maybeSettleDuePayments } from '~/features/commerce/index.server';
 import { maybeFanOutReleases } from '~/features/notifications/index.server';
 import { PERSONAL_COOKIES } from '~/server/page-cache.mjs';
 import { runsMachineTimers } from '~/server/workers';
+import { maybeDeliverMail } from '~/server/outbox';
 
 /** What every later step and page reads from `locals`: the site, its language, one "now" per request. */
 export const context = defineMiddleware((ctx, next) => {
@@ -33,6 +34,8 @@ export const context = defineMiddleware((ctx, next) => {
     maybeSettleDuePayments(getDb, locals.now);
     // Readers with a favorite's notify switch on hear of released chapters (once a minute, in batches, in the background).
     maybeFanOutReleases(getDb, locals.now);
+    // Queued email goes out over SMTP, retried with back-off while the server is unreachable (every 10 s, in the background).
+    maybeDeliverMail(getDb, locals.now);
   }
   locals.adultConfirmed = adultConfirmed(cookies.get(ADULT_COOKIE)?.value);
   // Every cookie this request sets takes this scope (COOKIE_DOMAIN shares them with the other site's host).

@@ -41,7 +41,32 @@ export const SECRET_MIN_LENGTH = 32;
  * @property {string | null} metricsToken METRICS_TOKEN: GET /metrics answers only `Authorization: Bearer` it; null: /metrics is the site's 404.
  * @property {SellerConfig} seller Who sells, as receipts name it (SELLER_NAME, SELLER_ADDRESS, SELLER_TAX_ID; docs/payments.md, "Receipts").
  * @property {ErrorReportingConfig} errors Error reporting (SENTRY_DSN, INKPASS_DEBUG; docs/operations.md, "Error reporting").
+ * @property {MailConfig} mail Outgoing email (SMTP_URL, MAIL_FROM; docs/operations.md, "Email").
  */
+
+/**
+ * @typedef {object} MailConfig
+ * @property {string | null} smtpUrl SMTP_URL: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465; null: nothing is sent (a demo shows the messages at /dev/outbox/, production keeps them queued).
+ * @property {string} from MAIL_FROM: the From of every message (default: Inkpass <no-reply@localhost>).
+ */
+
+/**
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {MailConfig}
+ */
+export function readMail(env) {
+  const raw = env.SMTP_URL?.trim() || '';
+  let smtpUrl = null;
+  if (raw) {
+    let url = null;
+    try { url = new URL(raw); } catch { url = null; }
+    if (!url || !/^smtps?:$/.test(url.protocol) || !url.hostname) throw invalid(`SMTP_URL must be smtp://user:password@host:587 or smtps://user:password@host:465 (got "${raw.replace(/\/\/[^@/]*@/, '//…@')}")`);
+    smtpUrl = raw;
+  }
+  const from = env.MAIL_FROM?.trim() || 'Inkpass <no-reply@localhost>';
+  if (from.length > 254 || /[\r\n]/.test(from) || !/@/.test(from)) throw invalid(`MAIL_FROM must be an address such as "Inkpass <no-reply@example.com>" (got "${from}")`);
+  return { smtpUrl, from };
+}
 
 /**
  * @typedef {object} ErrorReportingConfig
@@ -426,6 +451,7 @@ export function readConfig(env = process.env) {
     metricsToken: readMetricsToken(env.METRICS_TOKEN),
     seller: readSeller(env, mode),
     errors: readErrorReporting(env, mode),
+    mail: readMail(env),
   };
 }
 

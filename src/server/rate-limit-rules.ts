@@ -16,6 +16,11 @@ export const LIMITS = {
   loginPerIp: { max: 30, window: 15 * 60 },
   signupPerIp: { max: 5, window: 60 * 60 },
   signupPerEmail: { max: 5, window: 60 * 60 },
+  /** Forgotten-password requests (POST /auth/password/forgot/): each may send an email, so few per address and per email. */
+  resetPerIp: { max: 10, window: 60 * 60 },
+  resetPerEmail: { max: 3, window: 60 * 60 },
+  /** The account page's forms (POST /my/account/…): a person changing a name or a password, signing out a device. */
+  accountChanges: { max: 20, window: 10 * 60 },
   /** Preferences and signing out: a person toggles a few times a minute. */
   prefs: { max: 30, window: 60 },
   /** Favorites, the purchase star: a reader tidying a list, not a script. */

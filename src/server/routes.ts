@@ -38,6 +38,10 @@ export interface RoutePolicy {
 export const ROUTES: readonly RoutePolicy[] = [
   { path: /^\/prefs\/(theme|adult)\/$/, methods: ['POST'], limit: { name: 'prefs', anyone: true }, answer: 'page' },
   { path: /^\/auth\/(login|signup|confirm)\/$/, methods: ['POST'], limit: { exempt: 'counted inside per email and per address (src/features/accounts/auth.server.ts): the email is in the body' }, answer: 'page' },
+  // The forgotten password (issue 32): counted inside per email and per address, like the login.
+  { path: /^\/auth\/password\/(forgot|reset\/[A-Za-z0-9_-]{1,100})\/$/, methods: ['POST'], limit: { exempt: 'counted inside per email and per address (src/features/accounts/recovery.server.ts); a reset link is a 256-bit single-use token' }, answer: 'page' },
+  { path: /^\/auth\/email\/confirm\/[A-Za-z0-9_-]{1,100}\/$/, methods: ['POST'], limit: { exempt: 'a confirmation link: a 256-bit single-use token sent to the new address' }, answer: 'page' },
+  { path: /^\/my\/account\/$/, methods: ['POST'], limit: { name: 'accountChanges' }, answer: 'page' },
   { path: /^\/auth\/logout\/$/, methods: ['POST'], limit: { name: 'prefs', anyone: true }, answer: 'page' },
   { path: /^\/my\/favorites\/toggle\/$/, methods: ['POST'], limit: { name: 'library' }, answer: 'page' },
   { path: /^\/api\/(favorites\/[^/]+|purchases\/[^/]+\/favorite)\/$/, methods: ['POST', 'DELETE'], limit: { name: 'library' }, answer: 'json' },

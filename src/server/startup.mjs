@@ -74,8 +74,9 @@ export function modeLine(config) {
   const bot = !check.enforced ? 'bot check off (APP_CHECK=on turns it on)'
     : `bot check by ${check.provider === 'turnstile' ? 'Cloudflare Turnstile' : `proof of work (difficulty ${check.difficulty})`}${check.debug ? ', debug: no token solved ahead' : ''}`;
   if (config.mode === 'demo') {
-    return `[inkpass] DEMO mode${config.modeSet ? '' : ' (INKPASS_MODE is not set; allowed on a loopback address only)'}: sandbox payments (${config.payments.card} card, ${config.payments.pix} Pix), demo accounts, no real money moves, ${bot}. Set INKPASS_MODE=production for a real shop (npm run doctor).`;
+    return `[inkpass] DEMO mode${config.modeSet ? '' : ' (INKPASS_MODE is not set; allowed on a loopback address only)'}: sandbox payments (${config.payments.card} card, ${config.payments.pix} Pix), demo accounts, no real money moves, ${bot}, ${config.mail.smtpUrl ? 'email by SMTP' : 'email kept at /dev/outbox/'}. Set INKPASS_MODE=production for a real shop (npm run doctor).`;
   }
   const offered = [config.payments.card !== 'none' ? `cards by ${config.payments.card}` : null, config.payments.pix !== 'none' ? `Pix by ${config.payments.pix}` : null].filter(Boolean);
-  return `[inkpass] production mode: ${offered.length ? offered.join(', ') : 'no payment method configured (readers cannot buy keys)'}; ${bot}.`;
+  const mail = config.mail.smtpUrl ? 'email by SMTP' : 'no SMTP_URL: email waits in the outbox, unsent';
+  return `[inkpass] production mode: ${offered.length ? offered.join(', ') : 'no payment method configured (readers cannot buy keys)'}; ${bot}; ${mail}.`;
 }

@@ -14,7 +14,7 @@ export type LoginResult =
  * Checks the limits (per IP, then per account), then the password. An unknown email and a wrong
  * password give the same answer after the same work (one argon2id verification).
  */
-export async function login(db: DB, input: { email: string; password: string; ip: string; userAgent?: string | null }, now = Math.floor(Date.now() / 1000)): Promise<LoginResult> {
+export async function login(db: DB, input: { email: string; password: string; ip: string; userAgent?: string | null; country?: string | null }, now = Math.floor(Date.now() / 1000)): Promise<LoginResult> {
   const email = normalizeEmail(input.email).slice(0, 254);
   const byIp = await hit(db, `login:ip:${input.ip}`, LIMITS.loginPerIp, now);
   if (!byIp.allowed) return { ok: false, reason: 'rateLimited', retryAfter: byIp.retryAfter };
@@ -26,7 +26,7 @@ export async function login(db: DB, input: { email: string; password: string; ip
   const good = user ? await verifyPassword(user.password_hash, password) : await verifyDummy(password);
   if (!user || !good) return { ok: false, reason: 'invalid' };
   await clear(db, accountBucket);
-  return { ok: true, session: await createSession(db, Number(user.id), now, input.userAgent ?? null), userId: Number(user.id) };
+  return { ok: true, session: await createSession(db, Number(user.id), now, input.userAgent ?? null, input.country ?? null), userId: Number(user.id) };
 }
 
 /**
@@ -34,8 +34,8 @@ export async function login(db: DB, input: { email: string; password: string; ip
  * recent sign-in): the login's limits and work, for this account's email only. On success a new
  * session replaces the old one, so its creation time is the moment the password was typed.
  */
-export async function confirmPassword(db: DB, input: { email: string; password: string; ip: string; sessionId: string | null; userAgent?: string | null }, now = Math.floor(Date.now() / 1000)): Promise<LoginResult> {
-  const result = await login(db, { email: input.email, password: input.password, ip: input.ip, userAgent: input.userAgent }, now);
+export async function confirmPassword(db: DB, input: { email: string; password: string; ip: string; sessionId: string | null; userAgent?: string | null; country?: string | null }, now = Math.floor(Date.now() / 1000)): Promise<LoginResult> {
+  const result = await login(db, { email: input.email, password: input.password, ip: input.ip, userAgent: input.userAgent, country: input.country }, now);
   if (result.ok && input.sessionId) await invalidateSession(db, input.sessionId);
   return result;
 }
@@ -48,6 +48,8 @@ export interface SignupInput {
   ip: string;
   /** The browser's User-Agent, kept with the new session. */
   userAgent?: string | null;
+  /** The visitor's country from COUNTRY_HEADER, kept with the new session. */
+  country?: string | null;
 }
 
 export type SignupResult =
@@ -74,7 +76,7 @@ export async function signup(db: DB, input: SignupInput, now = Math.floor(Date.n
   try {
     const user = await createUser(db, { email: input.email, displayName: input.displayName, password: input.password }, now);
     if (!user) return { ok: false, reason: 'taken' };
-    return { ok: true, session: await createSession(db, user.id, now, input.userAgent ?? null), userId: user.id };
+    return { ok: true, session: await createSession(db, user.id, now, input.userAgent ?? null, input.country ?? null), userId: user.id };
   } catch (err) {
     if (err instanceof AccountInputError) return { ok: false, reason: 'invalid', errors: { email: err.key } };
     throw err;

@@ -5,3 +5,6 @@ export { markRateLimited } from './request.server';
 export { createSession, invalidateSession, invalidateUserSessions, isSessionAlive, liveSessionsOf, type LiveSession } from './sessions.server';
 export { AccountInputError, changePassword, createUser, findUserByEmail, type SignedInReader } from './users.server';
 export { changeCapability, changeCapabilityFromForm, listStaff } from './staff.server';
+export { requestPasswordReset, resetPassword, resetTokenValid } from './recovery.server';
+export { changeDisplayName, changeOwnPassword, ownSessions, signOutOthers, signOutSession, type OwnSession } from './account.server';
+export { confirmEmailChange, emailChangeValid, requestEmailChange } from './email-change.server';

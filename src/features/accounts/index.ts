@@ -3,3 +3,4 @@ export { SESSION_COOKIE, serializeSessionCookie, sessionCookieOptions } from './
 export { NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from './validation';
 export { pageUserData, readPageUserData } from './page-user-data';
 export { logoutPromptHtml } from './logout-prompt';
+export { userAgentSummary } from './device';

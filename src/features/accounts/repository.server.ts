@@ -48,7 +48,7 @@ export async function setPassword(db: DB, userId: number, passwordHash: string, 
 
 // ---------------------------------------------------------------- sessions
 
-export async function insertSession(db: DB, s: { id: string; secret_hash: string; user_id: number; created_at: number; last_seen_at: number; expires_at: number; user_agent: string | null }): Promise<void> {
+export async function insertSession(db: DB, s: { id: string; secret_hash: string; user_id: number; created_at: number; last_seen_at: number; expires_at: number; user_agent: string | null; country: string | null }): Promise<void> {
   await db.insertInto('sessions').values(s).execute();
 }
 
@@ -98,4 +98,68 @@ export async function staffAccounts(db: DB): Promise<{ id: number; email: string
     .select(['users.id', 'users.email', 'users.display_name', 'user_capabilities.capability'])
     .orderBy('users.email').orderBy('user_capabilities.capability'));
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
+export async function setDisplayName(db: DB, userId: number, displayName: string): Promise<void> {
+  await db.updateTable('users').set({ display_name: displayName }).where('id', '=', userId).execute();
+}
+
+export function passwordHashOf(db: DB, userId: number) {
+  return db.selectFrom('users').select(['email', 'password_hash']).where('id', '=', userId).executeTakeFirst();
+}
+
+/** A user's session ids with their times, newest first (the account page turns each id into a handle). */
+export async function sessionIdsOfUser(db: DB, userId: number) {
+  const rows = await db.selectFrom('sessions').select(['id', 'created_at', 'last_seen_at', 'expires_at', 'user_agent', 'country'])
+    .where('user_id', '=', userId).orderBy('created_at', 'desc').limit(200).execute();
+  return rows.map((r) => ({ id: r.id, created_at: Number(r.created_at), last_seen_at: Number(r.last_seen_at), expires_at: Number(r.expires_at), user_agent: r.user_agent, country: r.country }));
+}
+
+export async function deleteSessionOf(db: DB, userId: number, sessionId: string): Promise<boolean> {
+  const r = await db.deleteFrom('sessions').where('id', '=', sessionId).where('user_id', '=', userId).executeTakeFirst();
+  return Number(r.numDeletedRows ?? 0) > 0;
+}
+
+// ---------------------------------------------------------------- email changes
+
+export async function insertEmailChange(tx: WriteTx, row: { token_hash: string; user_id: number; new_email: string; created_at: number; expires_at: number }): Promise<void> {
+  await tx.insertInto('email_changes').values(row).execute();
+}
+
+export function emailChange(db: DB, tokenHash: string) {
+  return db.selectFrom('email_changes').select(['user_id', 'new_email', 'expires_at', 'used_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+export async function useEmailChange(tx: WriteTx, tokenHash: string, now: number): Promise<boolean> {
+  const r = await tx.updateTable('email_changes').set({ used_at: now }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+  return Number(r.numUpdatedRows ?? 0) > 0;
+}
+
+export async function deleteEmailChanges(db: DB, userId: number): Promise<void> {
+  await db.deleteFrom('email_changes').where('user_id', '=', userId).execute();
+}
+
+export async function setEmail(tx: WriteTx, userId: number, email: string): Promise<void> {
+  await tx.updateTable('users').set({ email }).where('id', '=', userId).execute();
+}
+
+// ---------------------------------------------------------------- password resets
+
+export async function insertPasswordReset(tx: WriteTx, row: { token_hash: string; user_id: number; created_at: number; expires_at: number }): Promise<void> {
+  await tx.insertInto('password_resets').values(row).execute();
+}
+
+export function passwordReset(db: DB, tokenHash: string) {
+  return db.selectFrom('password_resets').select(['user_id', 'expires_at', 'used_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+/** Marks a link used; false when it already was (or is gone). */
+export async function usePasswordReset(tx: WriteTx, tokenHash: string, now: number): Promise<boolean> {
+  const r = await tx.updateTable('password_resets').set({ used_at: now }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+  return Number(r.numUpdatedRows ?? 0) > 0;
+}
+
+/** Every reset link of an account (after any password change none may work). */
+export async function deletePasswordResets(db: DB, userId: number): Promise<void> {
+  await db.deleteFrom('password_resets').where('user_id', '=', userId).execute();
 }

@@ -16,9 +16,9 @@ export interface NewSession {
  * Starts a new session for a user (every login gets a fresh one: no fixation), noting the browser
  * it began in (the support desk lists it).
  */
-export async function createSession(db: DB, userId: number, now = Math.floor(Date.now() / 1000), userAgent: string | null = null): Promise<NewSession> {
+export async function createSession(db: DB, userId: number, now = Math.floor(Date.now() / 1000), userAgent: string | null = null, country: string | null = null): Promise<NewSession> {
   const t = generateSessionToken();
-  await repo.insertSession(db, { id: t.id, secret_hash: t.secretHash, user_id: userId, created_at: now, last_seen_at: now, expires_at: now + ABSOLUTE_LIFETIME, user_agent: userAgent ? userAgent.slice(0, 300) : null });
+  await repo.insertSession(db, { id: t.id, secret_hash: t.secretHash, user_id: userId, created_at: now, last_seen_at: now, expires_at: now + ABSOLUTE_LIFETIME, user_agent: userAgent ? userAgent.slice(0, 300) : null, country: country && /^[A-Z]{2}$/.test(country) ? country : null });
   return { id: t.id, token: t.token, maxAge: Math.min(IDLE_TIMEOUT, ABSOLUTE_LIFETIME) };
 }
 

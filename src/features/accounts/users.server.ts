@@ -81,7 +81,7 @@ export async function createUser(
 
 /**
  * Sets a new password and ends every other session of the account (the one in `keepSessionId`
- * stays, so the reader who changed it remains signed in).
+ * stays, so the reader who changed it remains signed in) and every forgotten-password link.
  */
 export async function changePassword(db: DB, userId: number, newPassword: string, keepSessionId: string | null, now = Math.floor(Date.now() / 1000)): Promise<void> {
   const invalid = passwordError(newPassword);
@@ -90,5 +90,6 @@ export async function changePassword(db: DB, userId: number, newPassword: string
   await db.transaction().execute(async (tx) => {
     await repo.setPassword(tx, userId, password_hash, now);
     await repo.deleteUserSessions(tx, userId, keepSessionId);
+    await repo.deletePasswordResets(tx, userId);
   });
 }

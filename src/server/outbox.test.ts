@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { renderEmail, retryDelay, RETRY_MAX_SECONDS } from './outbox';
+
+describe('the outbox', () => {
+  it('backs off exponentially from 30 s, never more than an hour apart', () => {
+    expect([1, 2, 3, 4].map(retryDelay)).toEqual([30, 60, 120, 240]);
+    expect(retryDelay(7)).toBe(1920);
+    expect(retryDelay(8)).toBe(RETRY_MAX_SECONDS);
+    expect(retryDelay(50)).toBe(RETRY_MAX_SECONDS);
+  });
+
+  it('renders the same words as text and escaped HTML, with the site name and the one link', () => {
+    const m = renderEmail({ siteName: 'Inkpass', subject: 'Reset', paragraphs: ['Hi <b>Ana</b> & co'], action: { label: 'Go', url: 'https://x.test/a?b=1&c=2' }, footer: 'Why' });
+    expect(m.subject).toBe('Reset · Inkpass');
+    expect(m.text).toContain('Hi <b>Ana</b> & co');
+    expect(m.text).toContain('https://x.test/a?b=1&c=2');
+    expect(m.html).toContain('Hi &lt;b&gt;Ana&lt;/b&gt; &amp; co');
+    expect(m.html).toContain('href="https://x.test/a?b=1&amp;c=2"');
+    expect(m.html.match(/<a /g)).toHaveLength(1);
+    expect(m.html).not.toMatch(/<img|<script/i);
+  });
+});
