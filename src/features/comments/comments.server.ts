@@ -65,6 +65,8 @@ export interface CommentView {
   mine: boolean;
   /** The author may still edit it. */
   editable: boolean;
+  /** The author is staff (a badge). */
+  staff: boolean;
   replies: CommentView[];
 }
 
@@ -81,7 +83,7 @@ function view(r: repo.CommentRow, viewer: number | null, liked: Set<number>, ctx
   return {
     id: r.id, parent: r.parentId, author: r.author, body: deleted ? '' : r.body, segments: deleted ? [] : parseBody(r.body), spoiler: !deleted && r.spoiler,
     createdAt: r.createdAt, when: chapterDate(r.createdAt, ctx.now, ctx.site.locale, ctx.site.timeZone), edited: r.editedAt !== null && !deleted, deleted,
-    likes: r.likes, liked: liked.has(r.id), mine: viewer === r.userId && !deleted, editable: viewer === r.userId && !deleted && editable(r.createdAt, ctx.now), replies,
+    likes: r.likes, liked: liked.has(r.id), mine: viewer === r.userId && !deleted, editable: viewer === r.userId && !deleted && editable(r.createdAt, ctx.now), staff: r.staff, replies,
   };
 }
 

@@ -15,19 +15,22 @@ export interface CommentRow {
   deletedAt: number | null;
   likes: number;
   replyCount: number;
+  /** The author holds a staff capability (users.is_staff). */
+  staff: boolean;
 }
 
 const COLUMNS = [
-  'c.id', 'c.chapter_id', 'c.parent_id', 'c.user_id', 'u.display_name', 'c.body', 'c.spoiler', 'c.created_at', 'c.edited_at', 'c.deleted_at', 'c.like_count', 'c.reply_count',
+  'c.id', 'c.chapter_id', 'c.parent_id', 'c.user_id', 'u.display_name', 'c.body', 'c.spoiler', 'c.created_at', 'c.edited_at', 'c.deleted_at', 'c.like_count', 'c.reply_count', 'u.is_staff',
 ] as const;
 
-type Raw = { id: number; chapter_id: number; parent_id: number | null; user_id: number; display_name: string; body: string; spoiler: number; created_at: number; edited_at: number | null; deleted_at: number | null; like_count: number; reply_count: number };
+type Raw = { id: number; chapter_id: number; parent_id: number | null; user_id: number; display_name: string; body: string; spoiler: number; created_at: number; edited_at: number | null; deleted_at: number | null; like_count: number; reply_count: number; is_staff: number | boolean };
 
 function toRow(r: Raw): CommentRow {
   return {
     id: Number(r.id), chapterId: Number(r.chapter_id), parentId: r.parent_id === null ? null : Number(r.parent_id), userId: Number(r.user_id), author: r.display_name,
     body: r.body, spoiler: Number(r.spoiler) === 1, createdAt: Number(r.created_at), editedAt: r.edited_at === null ? null : Number(r.edited_at),
     deletedAt: r.deleted_at === null ? null : Number(r.deleted_at), likes: Number(r.like_count), replyCount: Number(r.reply_count),
+    staff: Number(r.is_staff) === 1,
   };
 }
 
