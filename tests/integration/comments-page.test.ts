@@ -6,7 +6,7 @@
  * refusals come back as a localized message on the page; hostile text is shown as text and wraps.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createReader, htmlText, selectedDialects, useServer, withDb, type Reader } from './harness';
+import { createReader, htmlText, listOnPortugueseSite, selectedDialects, useServer, withDb, type Reader } from './harness';
 
 const LONG_WORD = 'W'.repeat(2000);
 const XSS = [
@@ -179,6 +179,27 @@ for (const dialect of selectedDialects()) {
       const css = await pageCss(html);
       expect(css).toMatch(/\.c-body[^{]*\{[^}]*overflow-wrap:\s*anywhere/);
       expect(css).toMatch(/\.c-body[^{]*\{[^}]*unicode-bidi:\s*isolate/);
+    });
+
+    it('counts comments on the series page\'s chapter rows and shows its latest comments, linking to the chapter\'s comments', async () => {
+      const slug = await withDb(server, async (db) => (await db.selectFrom('chapters as c').innerJoin('series as s', 's.id', 'c.series_id').select('s.slug').where('c.e4pid', '=', free).executeTakeFirstOrThrow()).slug);
+      const count = await withDb(server, async (db) => Number((await db.selectFrom('comments as c').innerJoin('chapters as ch', 'ch.id', 'c.chapter_id').select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('ch.e4pid', '=', free).where('c.site_id', '=', 1).where('c.parent_id', 'is', null).where('c.state', '=', 'VISIBLE')
+        .where((eb) => eb.or([eb('c.deleted_at', 'is', null), eb('c.reply_count', '>', 0)])).executeTakeFirstOrThrow()).n));
+      expect(count).toBeGreaterThan(1);
+      const latest = idFrom((await send(b, { body: 'Newest words on this series' })).headers.location);
+      const res = await server.request(`/comics/${slug}/`);
+      expect(res.status).toBe(200);
+      expect(res.text).toContain(`<a class="chapter-comments" href="/comments/${free}/">${count + 1} comments</a>`);
+      const section = res.text.slice(res.text.indexOf('id="series-comments-heading"'));
+      expect(htmlText(section.slice(0, section.indexOf('</section>')))).toContain('Newest words on this series');
+      expect(section).toContain(`href="/comments/${free}/#c-${latest}"`);
+      expect((section.match(/class="sc-item"/g) ?? []).length).toBe(5);
+      // The Portuguese site has its own threads: none of these.
+      await listOnPortugueseSite(server, slug);
+      const br = await server.request(`/comics/${slug}/`, { site: 'br' });
+      expect(br.text).not.toContain(`href="/comments/${free}/">`);
+      expect(br.text).not.toContain('Newest words on this series');
     });
 
     /** The page's styles: inline <style> and its same-site stylesheets. */

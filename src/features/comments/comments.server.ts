@@ -11,6 +11,7 @@ import { chapterDate } from '~/lib/dates';
 import { loadReaderByE4pid } from '~/features/reader/index.server';
 import { BEST_COUNT, checkBody, COMMENT_MAX, COMMENTS_PAGE_SIZE, editable, EDIT_WINDOW, NEW_ACCOUNT_AGE, parseBody, parseCommentId, pickBest, sameText, type Segment } from './rules';
 import * as repo from './repository.server';
+import { commentsChanged } from './series.server';
 
 /** Identical text from the same reader within this long is refused. */
 const DUPLICATE_WINDOW = 24 * 60 * 60;
@@ -158,6 +159,7 @@ export async function postComment(db: DB, e4pid: string, input: CommentInput, ct
   const daily = await hit(db, `comments:daily:${userId}`, isNew ? LIMITS.commentDailyNew : LIMITS.commentDaily, ctx.now);
   if (!daily.allowed) return { ok: false, status: 429, detail: t('comments.error.daily', { hours: Math.max(1, Math.ceil(daily.retryAfter / 3600)) }), retryAfter: daily.retryAfter };
   const id = await repo.insertComment(db, { chapterId: chapter.chapterId, siteId: ctx.site.id, language: chapter.language, userId, parentId, body: checked.body, spoiler: input.spoiler, now: ctx.now });
+  commentsChanged();
   const row = await repo.findComment(db, id);
   if (!row) throw new Error(`comment ${id} vanished after insert`);
   return { ok: true, comment: view(row, userId, new Set(), ctx) };
@@ -209,5 +211,6 @@ export async function deleteOwnComment(db: DB, id: number, ctx: CommentsCtx): Pr
   // Deleting needs no right to read the chapter any more (a rental ended): one's own words stay one's own.
   if (!row || row.siteId !== ctx.site.id || row.userId !== ctx.user.id || row.deletedAt !== null) return notFound(t);
   await repo.deleteComment(db, id, ctx.user.id, ctx.now);
+  commentsChanged();
   return { ok: true };
 }

@@ -167,3 +167,24 @@ export async function deleteComment(db: DB, id: number, userId: number, now: num
     return true;
   });
 }
+
+/**
+ * How many comments each chapter of a series has on a site, as the comments page counts them
+ * (top-level, visible): one grouped query for the series page's chapter rows.
+ */
+export async function countsForSeries(db: DB, seriesId: number, siteId: number): Promise<Map<number, number>> {
+  const rows = await db.selectFrom('comments as c').innerJoin('chapters as ch', 'ch.id', 'c.chapter_id')
+    .select(['c.chapter_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('ch.series_id', '=', seriesId).where('c.site_id', '=', siteId).where('c.parent_id', 'is', null).where('c.state', '=', 'VISIBLE')
+    .where((eb) => eb.or([eb('c.deleted_at', 'is', null), eb('c.reply_count', '>', 0)]))
+    .groupBy('c.chapter_id').execute();
+  return new Map(rows.map((r) => [Number(r.chapter_id), Number(r.n)]));
+}
+
+/** The newest visible comments (replies too) across a series' chapters on a site, with their chapter. */
+export async function latestForSeries(db: DB, seriesId: number, siteId: number, limit: number): Promise<(CommentRow & { e4pid: string; number: number })[]> {
+  const rows = await base(db).innerJoin('chapters as ch', 'ch.id', 'c.chapter_id').select(['ch.e4pid', 'ch.number'])
+    .where('ch.series_id', '=', seriesId).where('c.site_id', '=', siteId).where('c.deleted_at', 'is', null)
+    .orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(limit).execute();
+  return rows.map((r) => ({ ...toRow(r), e4pid: r.e4pid, number: Number(r.number) }));
+}
