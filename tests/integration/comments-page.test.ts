@@ -202,6 +202,35 @@ for (const dialect of selectedDialects()) {
       expect(br.text).not.toContain('Newest words on this series');
     });
 
+    it('the reader loads its comments block as a fragment, none of it in the reader\'s own page', async () => {
+      const id = idFrom((await send(a, { body: 'Fragment <b>words</b> ||twist||' })).headers.location);
+      const readerPath = await withDb(server, async (db) => {
+        const { readerPath: pathOf } = await import('~/lib/paths');
+        const row = await db.selectFrom('chapters as c').innerJoin('series as s', 's.id', 'c.series_id').select(['s.slug', 's.format', 'c.e4pid', 'c.number', 'c.language']).where('c.e4pid', '=', free).executeTakeFirstOrThrow();
+        return pathOf({ slug: row.slug, format: row.format }, { e4pid: row.e4pid, number: Number(row.number), language: row.language });
+      });
+      const reader = await server.request(readerPath, { headers: { cookie: a.cookie } });
+      expect(reader.status).toBe(200);
+      expect(reader.text).toContain(`data-comments-src="/comments/${free}/fragment/"`);
+      expect(reader.text).toContain(`href="/comments/${free}/"`);
+      expect(reader.text).not.toContain('Fragment');
+      const fragment = await server.request(`/comments/${free}/fragment/`, { headers: { cookie: b.cookie } });
+      expect(fragment.status).toBe(200);
+      expect(fragment.headers['cache-control']).toMatch(/private/);
+      expect(fragment.text).not.toMatch(/<html|<body/);
+      expect(fragment.text).toContain(`id="c-${id}"`);
+      expect(fragment.text).toContain('Fragment &lt;b&gt;words&lt;/b&gt;');
+      expect(fragment.text).toContain('<details class="c-spoiler"><summary>Show spoiler</summary>twist</details>');
+      expect(fragment.text).toContain(`href="/comments/${free}/"`);
+      // Read-only: writing, liking and answering happen on the comments page.
+      expect(fragment.text).not.toContain('<form');
+      const br = await server.request(`/comments/${quiet}/fragment/`, { site: 'br' });
+      expect([200, 404]).toContain(br.status);
+      expect((await server.request('/comments/EPI-doesnotexist/fragment/')).status).toBe(404);
+      const empty = await server.request(`/comments/${quiet}/fragment/`);
+      expect(htmlText(empty.text)).toContain('No comments yet. Be the first.');
+    });
+
     /** The page's styles: inline <style> and its same-site stylesheets. */
     async function pageCss(html: string): Promise<string> {
       let css = [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((m) => m[1]).join('\n');
