@@ -172,7 +172,7 @@ for (const dialect of selectedDialects()) {
       expect(own).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
       expect(own).toContain('&lt;img src=x onerror=alert(1)&gt;&lt;b&gt;bold&lt;/b&gt;');
       expect(own).toContain('\u202Egnp.exe');
-      expect(own).toMatch(/<p class="c-body" dir="auto"/);
+      expect(own).toMatch(/<div class="c-body" dir="auto"/);
       expect(own).toContain('<details class="c-spoiler"><summary>Show spoiler</summary>a hidden twist</details>');
       expect(articleOf(html, word)).toContain(LONG_WORD);
       // The text wraps: the page's CSS breaks long words and isolates bidi text.
