@@ -82,8 +82,8 @@ for (const site of ['en', 'br'] as const) {
     // Edited within ten minutes.
     const own = page.locator(`#c-${id}`);
     await own.locator('> details.c-edit > summary').click();
-    await own.getByLabel(m('comments.form.editLabel')).fill('What a chapter, truly! ||The mentor was the traitor||');
-    await own.getByRole('button', { name: m('comments.form.editSubmit') }).click();
+    await own.locator('> details.c-edit').getByLabel(m('comments.form.editLabel')).fill('What a chapter, truly! ||The mentor was the traitor||');
+    await own.locator('> details.c-edit').getByRole('button', { name: m('comments.form.editSubmit') }).click();
     await expect(page.locator(`#c-${id} > .c-body`)).toContainText('What a chapter, truly!');
     await expect(page.locator(`#c-${id} > .c-meta`)).toContainText(m('comments.edited'));
 
