@@ -6,7 +6,7 @@
  * told why and how to read it.
  */
 import type { Page } from '@playwright/test';
-import { brUrl, e2eDatabase, enUrl, expect, message, signIn, test } from './fixtures';
+import { axeProblems, brUrl, e2eDatabase, enUrl, expect, message, signIn, test } from './fixtures';
 
 /**
  * A released chapter of the site's language the reader can read (its manifest answers 200), or
@@ -93,6 +93,18 @@ for (const site of ['en', 'br'] as const) {
     await page.reload();
     await expect(page.locator(`#c-${id} > .c-body`)).toContainText('What a chapter, truly!');
     await expect(page.locator(`#c-${id} > details.c-edit`)).toHaveCount(0);
+
+    // axe finds no serious problem in the comments, on a phone and a desktop, light and dark.
+    const problems: string[] = [];
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.reload();
+      problems.push(...(await axeProblems(page, `${site} ${width}`, 'light')));
+      await page.emulateMedia({ colorScheme: 'dark' });
+      problems.push(...(await axeProblems(page, `${site} ${width}`, 'dark')));
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+    expect(problems).toEqual([]);
   });
 
   test(`${site}: the reader loads the comments block only near the end, and a reader who cannot read a chapter is told why`, async ({ page, reader }) => {
