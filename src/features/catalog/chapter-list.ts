@@ -11,6 +11,8 @@ import { escapeHtml } from '~/lib/html';
 import { withIntent } from '~/lib/intent';
 
 export interface RowLabels {
+  /** Comment counts on the rows (the comments feature's, passed by the page): per chapter id, the label and the chapter's comments page. */
+  comments?: { counts: ReadonlyMap<number, number>; label: (n: number) => string; href: (e4pid: string) => string };
   free: string;
   keys: (n: number) => string;
   was: (price: string) => string;
@@ -45,6 +47,8 @@ export interface RowLabels {
 
 /** Labels escaped once per list instead of once per row. */
 interface Escaped {
+  /** The row's comment-count link, or ''. */
+  comments: (c: ChapterView) => string;
   free: string;
   keys: (n: number) => string;
   was: (n: number) => string;
@@ -82,7 +86,15 @@ function escapeLabels(labels: RowLabels, returnPath: string): Escaped {
   const keys = new Map<number, string>();
   const was = new Map<number, string>();
   const price = (n: number) => (n === 0 ? labels.free : labels.keys(n));
+  const commentLabels = new Map<number, string>();
+  const cm = labels.comments;
   return {
+    comments: cm ? (c) => {
+      const n = cm.counts.get(c.id) ?? 0;
+      if (n <= 0 || c.state === 'scheduled') return '';
+      const text = commentLabels.get(n) ?? (commentLabels.set(n, escapeHtml(cm.label(n))), commentLabels.get(n)!);
+      return `<a class="chapter-comments" href="${escapeHtml(cm.href(c.e4pid))}">${text}</a>`;
+    } : () => '',
     free: escapeHtml(labels.free),
     keys: (n) => keys.get(n) ?? (keys.set(n, escapeHtml(price(n))), keys.get(n)!),
     was: (n) => was.get(n) ?? (was.set(n, escapeHtml(labels.was(price(n)))), was.get(n)!),
@@ -141,6 +153,7 @@ function row(c: ChapterView, e: Escaped, signedIn: boolean): string {
     else if (c.buyable || c.pass?.open || c.ad || c.rentLeft !== null) side = `${pass}${price}${listUnlockButton(c, e, name)}`;
     else side = `${pass}${price}`;
   }
+  side = e.comments(c) + side;
   if (e.shareHead) side += `${e.shareHead}${name}" value="${escapeHtml(c.href)}">${e.shareTail}</button>`;
   const readLabel = c.read === 'read' ? e.readAgain : c.read === 'reading' ? e.continue : '';
   if (readLabel) side = `<span class="read-state read-state-${c.read}">${readLabel}</span>${side}`;

@@ -22,6 +22,7 @@ export function commentJson(c: CommentView): Record<string, unknown> {
     liked: c.liked,
     mine: c.mine,
     editable: c.editable,
+    staff: c.staff,
     replies: c.replies.map(commentJson),
     held: c.held,
     pinned: c.pinned,

@@ -12,6 +12,7 @@ import { loadReaderByE4pid } from '~/features/reader/index.server';
 import { BEST_COUNT, checkBody, COMMENT_MAX, COMMENTS_PAGE_SIZE, editable, EDIT_WINDOW, NEW_ACCOUNT_AGE, parseBody, parseCommentId, pickBest, sameText, type Segment } from './rules';
 import * as repo from './repository.server';
 import { banRefusal, heldAmong, heldForWords, holdIfBlocked, pinnedOf } from './moderation.server';
+import { commentsChanged } from './series.server';
 
 /** Identical text from the same reader within this long is refused. */
 const DUPLICATE_WINDOW = 24 * 60 * 60;
@@ -66,6 +67,8 @@ export interface CommentView {
   mine: boolean;
   /** The author may still edit it. */
   editable: boolean;
+  /** The author is staff (a badge). */
+  staff: boolean;
   replies: CommentView[];
   /** Held for review (a blocked word, or reports): only its author sees it, with this said. */
   held: boolean;
@@ -88,7 +91,7 @@ function view(r: repo.CommentRow, viewer: number | null, liked: Set<number>, ctx
   return {
     id: r.id, parent: r.parentId, author: r.author, body: deleted ? '' : r.body, segments: deleted ? [] : parseBody(r.body), spoiler: !deleted && r.spoiler,
     createdAt: r.createdAt, when: chapterDate(r.createdAt, ctx.now, ctx.site.locale, ctx.site.timeZone), edited: r.editedAt !== null && !deleted, deleted,
-    likes: r.likes, liked: liked.has(r.id), mine: viewer === r.userId && !deleted, editable: viewer === r.userId && !deleted && editable(r.createdAt, ctx.now), replies,
+    likes: r.likes, liked: liked.has(r.id), mine: viewer === r.userId && !deleted, editable: viewer === r.userId && !deleted && editable(r.createdAt, ctx.now), staff: r.staff, replies,
     held: false, pinned: false,
   };
 }
@@ -175,6 +178,7 @@ export async function postComment(db: DB, e4pid: string, input: CommentInput, ct
   // A blocked word holds the comment for review (its author still sees it); it is not dropped.
   const held = await heldForWords(db, ctx.site.id, checked.body);
   const id = await repo.insertComment(db, { chapterId: chapter.chapterId, siteId: ctx.site.id, language: chapter.language, userId, parentId, body: checked.body, spoiler: input.spoiler, now: ctx.now, held });
+  commentsChanged();
   const row = await repo.findComment(db, id, userId);
   if (!row) throw new Error(`comment ${id} vanished after insert`);
   return { ok: true, comment: { ...view(row, userId, new Set(), ctx), held: held !== undefined } };
@@ -229,5 +233,6 @@ export async function deleteOwnComment(db: DB, id: number, ctx: CommentsCtx): Pr
   // Deleting needs no right to read the chapter any more (a rental ended): one's own words stay one's own.
   if (!row || row.siteId !== ctx.site.id || row.userId !== ctx.user.id || row.deletedAt !== null) return notFound(t);
   await repo.deleteComment(db, id, ctx.user.id, ctx.now);
+  commentsChanged();
   return { ok: true };
 }

@@ -6,3 +6,5 @@ export {
   removeBlockedWord, reportComment, siteBlockedWords,
 } from './moderation.server';
 export type { ModerationAction } from './moderation.server';
+export { handleCommentsForm, placeOf, placeUrl } from './page.server';
+export { seriesComments } from './series.server';

@@ -16,19 +16,22 @@ export interface CommentRow {
   deletedAt: number | null;
   likes: number;
   replyCount: number;
+  /** The author holds a staff capability (users.is_staff). */
+  staff: boolean;
 }
 
 const COLUMNS = [
-  'c.id', 'c.chapter_id', 'c.parent_id', 'c.user_id', 'u.display_name', 'c.body', 'c.spoiler', 'c.created_at', 'c.edited_at', 'c.deleted_at', 'c.like_count', 'c.reply_count',
+  'c.id', 'c.chapter_id', 'c.parent_id', 'c.user_id', 'u.display_name', 'c.body', 'c.spoiler', 'c.created_at', 'c.edited_at', 'c.deleted_at', 'c.like_count', 'c.reply_count', 'u.is_staff',
 ] as const;
 
-type Raw = { id: number; chapter_id: number; parent_id: number | null; user_id: number; display_name: string; body: string; spoiler: number; created_at: number; edited_at: number | null; deleted_at: number | null; like_count: number; reply_count: number };
+type Raw = { id: number; chapter_id: number; parent_id: number | null; user_id: number; display_name: string; body: string; spoiler: number; created_at: number; edited_at: number | null; deleted_at: number | null; like_count: number; reply_count: number; is_staff: number | boolean };
 
 function toRow(r: Raw): CommentRow {
   return {
     id: Number(r.id), chapterId: Number(r.chapter_id), parentId: r.parent_id === null ? null : Number(r.parent_id), userId: Number(r.user_id), author: r.display_name,
     body: r.body, spoiler: Number(r.spoiler) === 1, createdAt: Number(r.created_at), editedAt: r.edited_at === null ? null : Number(r.edited_at),
     deletedAt: r.deleted_at === null ? null : Number(r.deleted_at), likes: Number(r.like_count), replyCount: Number(r.reply_count),
+    staff: Number(r.is_staff) === 1,
   };
 }
 
@@ -168,4 +171,25 @@ export async function deleteComment(db: DB, id: number, userId: number, now: num
     }
     return true;
   });
+}
+
+/**
+ * How many comments each chapter of a series has on a site, as the comments page counts them
+ * (top-level, visible): one grouped query for the series page's chapter rows.
+ */
+export async function countsForSeries(db: DB, seriesId: number, siteId: number): Promise<Map<number, number>> {
+  const rows = await db.selectFrom('comments as c').innerJoin('chapters as ch', 'ch.id', 'c.chapter_id')
+    .select(['c.chapter_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('ch.series_id', '=', seriesId).where('c.site_id', '=', siteId).where('c.parent_id', 'is', null).where('c.state', '=', 'VISIBLE')
+    .where((eb) => eb.or([eb('c.deleted_at', 'is', null), eb('c.reply_count', '>', 0)]))
+    .groupBy('c.chapter_id').execute();
+  return new Map(rows.map((r) => [Number(r.chapter_id), Number(r.n)]));
+}
+
+/** The newest visible comments (replies too) across a series' chapters on a site, with their chapter. */
+export async function latestForSeries(db: DB, seriesId: number, siteId: number, limit: number): Promise<(CommentRow & { e4pid: string; number: number })[]> {
+  const rows = await base(db).innerJoin('chapters as ch', 'ch.id', 'c.chapter_id').select(['ch.e4pid', 'ch.number'])
+    .where('ch.series_id', '=', seriesId).where('c.site_id', '=', siteId).where('c.deleted_at', 'is', null)
+    .orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(limit).execute();
+  return rows.map((r) => ({ ...toRow(r), e4pid: r.e4pid, number: Number(r.number) }));
 }
