@@ -11,7 +11,7 @@ const COMIC_FIELDS = ['e4pid', 'last_updated', 'name', 'uslug', 'link', 'format'
 /** The spec's comic (section 3; http.test.ts pins each field's shape) plus the list's fields and languages. */
 const DETAIL_FIELDS = [...new Set([...COMIC_FIELDS, 'id', 'slug', 'alt', 'author', 'artist', 'tags', 'keywords', 'description', 'excerpt', 'adult', 'modified_at', 'publisher',
   'in_exclusive', 'in_hype', 'all_free', 'availability_strategy', 'geoblocks', 'campaigns', 'largest_chapter', 'chapter_count', 'created_at', 'update_status', 'update_text',
-  'chapter_title', 'chapterNameFormat', 'images', 'copyright', 'cover_copyright', 'chapter_copyright', 'hints', 'state', 'languages'])].sort();
+  'chapter_title', 'chapterNameFormat', 'images', 'copyright', 'cover_copyright', 'chapter_copyright', 'hints', 'state', 'languages', 'promotional_visuals'])].sort();
 const SAPI_CACHE = 'public, max-age=60, s-maxage=300';
 
 interface Expected {

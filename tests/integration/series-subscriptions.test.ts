@@ -25,7 +25,9 @@ interface Chapter {
   path: string;
 }
 
-const mediaUrls = (html: string) => [...new Set([...html.matchAll(/\/media\/p\/[^"'\s<>]+/g)].map((m) => m[0].replace(/&amp;|&#38;/g, '&')))];
+// Reading URLs only: a locked chapter of a series with a free preview shows its first pages
+// under their own preview signature (`pv=1`, docs/reader.md), which is not reading the chapter.
+const mediaUrls = (html: string) => [...new Set([...html.matchAll(/\/media\/p\/[^"'\s<>]+/g)].map((m) => m[0].replace(/&amp;|&#38;/g, '&')))].filter((u) => !/[?&]pv=1(&|$)/.test(u));
 const localeOf = (site: SiteName) => (site === 'en' ? 'en' : 'pt-BR');
 
 for (const dialect of selectedDialects()) {
