@@ -49,6 +49,13 @@ const SAMPLES: Record<string, { path: string; body?: Record<string, string> }> =
   [/^\/api\/app-check\/challenge\/$/.source]: { path: '/api/app-check/challenge/' },
   [/^\/fragments\/home\/[^/]+\/$/.source]: { path: '/fragments/home/nope/' },
   [/^\/api\/errors\/$/.source]: { path: '/api/errors/', body: { t: 'e', m: 'not the shape' } },
+  [/^\/my\/account\/$/.source]: { path: '/my/account/', body: { action: 'name', name: 'Counted' } },
+  [/^\/my\/notifications\/(notify|read|settings)\/$/.source]: { path: '/my/notifications/read/', body: { id: 'nope' } },
+  [/^\/api\/comments\/item\/[^/]+\/(report|mute)\/$/.source]: { path: '/api/comments/item/1/report/', body: { reason: 'spam' } },
+  [/^\/api\/comments\/mutes\/[^/]+\/$/.source]: { path: '/api/comments/mutes/1/' },
+  [/^\/comments\/item\/[^/]+\/(report|mute)\/$/.source]: { path: '/comments/item/1/report/', body: { reason: 'spam' } },
+  [/^\/comments\/muted\/$/.source]: { path: '/comments/muted/', body: { user: '1' } },
+  [/^\/studio\/moderation\/(bans\/|words\/)?$/.source]: { path: '/studio/moderation/words/', body: { action: 'add', word: 'counted' } },
 };
 
 const limited = ROUTES.filter((r): r is RoutePolicy & { limit: { name: keyof typeof LIMITS; anyone?: boolean } } => !('exempt' in r.limit));
