@@ -12,8 +12,13 @@ import type { MediaStore } from '~/server/media-store';
 import { PAGE_WIDTHS } from './view';
 import { log } from '~/server/observe.mjs';
 
-/** Quality of the copies: a phone screen at 1.5-2× hides what 75 loses against the originals' 80. */
-const WEBP = { quality: 75, effort: 4 } as const;
+/**
+ * Quality of the copies: a phone screen at 1.5-2× hides what 70 loses against the originals' 80.
+ * Effort 6 (made once per page and width, then kept) takes another few per cent off: the first
+ * page of a chapter is the reader's largest paint on a slow connection (docs/performance.md).
+ * Copies made before keep their bytes until their original changes.
+ */
+const WEBP = { quality: 70, effort: 6 } as const;
 
 /**
  * The width a page URL's `w` asks for: null for the original (no `w`), a width the server makes,
