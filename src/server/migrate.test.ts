@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Migrator } from 'kysely/migration';
 import { sql } from 'kysely';
 import { createDb } from '~/server/db';
-import { migrateToLatest, pendingMigrations } from './migrate';
-import { migrations } from './migrations/index';
+import { migrateToLatest, pendingMigrations } from '@db/migrate';
+import { migrations } from '@db/migrations/index';
 
 describe('migrateToLatest', () => {
   it('applies a migration merged from another branch whose name sorts before one the database already ran', async () => {
