@@ -31,6 +31,7 @@ export type ClosedReason = 'login' | 'locked' | 'unavailable';
 
 export interface ChapterForComments {
   chapterId: number;
+  seriesId: number;
   e4pid: string;
   language: string;
   name: string;
@@ -46,7 +47,7 @@ export async function chapterForComments(db: DB, e4pid: string, ctx: CommentsCtx
   if (result.kind !== 'ok' || result.model.state === 'scheduled') return null;
   const m = result.model;
   const closed: ClosedReason | null = !ctx.user ? 'login' : m.state === 'readable' ? null : m.state === 'locked' ? 'locked' : 'unavailable';
-  return { chapterId: Number(m.chapter.id), e4pid: m.chapter.e4pid, language: m.chapter.language, name: m.name, seriesName: m.series.name, readerPath: m.path, closed };
+  return { chapterId: Number(m.chapter.id), seriesId: Number(m.series.id), e4pid: m.chapter.e4pid, language: m.chapter.language, name: m.name, seriesName: m.series.name, readerPath: m.path, closed };
 }
 
 export interface CommentView {
@@ -178,7 +179,7 @@ export async function postComment(db: DB, e4pid: string, input: CommentInput, ct
   // A blocked word holds the comment for review (its author still sees it); it is not dropped.
   const held = await heldForWords(db, ctx.site.id, checked.body);
   const id = await repo.insertComment(db, { chapterId: chapter.chapterId, siteId: ctx.site.id, language: chapter.language, userId, parentId, body: checked.body, spoiler: input.spoiler, now: ctx.now, held });
-  commentsChanged();
+  commentsChanged(ctx.site.id, chapter.seriesId);
   const row = await repo.findComment(db, id, userId);
   if (!row) throw new Error(`comment ${id} vanished after insert`);
   return { ok: true, comment: { ...view(row, userId, new Set(), ctx), held: held !== undefined } };
@@ -233,6 +234,6 @@ export async function deleteOwnComment(db: DB, id: number, ctx: CommentsCtx): Pr
   // Deleting needs no right to read the chapter any more (a rental ended): one's own words stay one's own.
   if (!row || row.siteId !== ctx.site.id || row.userId !== ctx.user.id || row.deletedAt !== null) return notFound(t);
   await repo.deleteComment(db, id, ctx.user.id, ctx.now);
-  commentsChanged();
+  commentsChanged(ctx.site.id, await repo.seriesOfChapter(db, row.chapterId));
   return { ok: true };
 }

@@ -193,3 +193,9 @@ export async function latestForSeries(db: DB, seriesId: number, siteId: number, 
     .orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(limit).execute();
   return rows.map((r) => ({ ...toRow(r), e4pid: r.e4pid, number: Number(r.number) }));
 }
+
+/** The series a chapter belongs to (null for an unknown chapter). */
+export async function seriesOfChapter(db: DB, chapterId: number): Promise<number | null> {
+  const row = await db.selectFrom('chapters').select('series_id').where('id', '=', chapterId).executeTakeFirst();
+  return row ? Number(row.series_id) : null;
+}

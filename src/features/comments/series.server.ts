@@ -2,7 +2,7 @@
  * What the series page shows of comments: the count on each chapter row and the latest comments
  * across its chapters. Both come from two small queries (one grouped count, one newest-five),
  * kept per series and site in the one in-process cache, so a series page view costs no query
- * while it is fresh; any comment written or deleted in this process forgets them
+ * while it is fresh; a comment written or deleted in this process forgets its series' entry
  * (commentsChanged), other workers see it within COUNTS_TTL_MS (docs/decisions.md, "Comment counts").
  */
 import type { DB } from '~/server/db';
@@ -37,10 +37,12 @@ interface SeriesCommentsData {
 
 const cache = createCache<SeriesCommentsData>({ ttlMs: COUNTS_TTL_MS, staleMs: COUNTS_TTL_MS, maxEntries: 5_000 });
 
-/** A comment was written or deleted: the series pages' counts and latest comments are read again. */
-export function commentsChanged(): void {
-  cache.clear();
+/** A comment was written or deleted: that series' counts and latest comments are read again on that site (the others' stay cached). */
+export function commentsChanged(siteId: number, seriesId: number | null): void {
+  if (seriesId !== null) cache.delete(key(siteId, seriesId));
 }
+
+const key = (siteId: number, seriesId: number) => `${siteId}:${seriesId}`;
 
 export interface LatestComment {
   id: number;
@@ -65,7 +67,7 @@ export interface SeriesComments {
 
 export async function seriesComments(db: DB, seriesId: number, ctx: { site: Pick<Site, 'id' | 'locale' | 'timeZone'>; now: number }): Promise<SeriesComments> {
   const { site, now } = ctx;
-  const data = await cache.get(`${site.id}:${seriesId}`, async () => {
+  const data = await cache.get(key(site.id, seriesId), async () => {
     const [counts, latest] = await Promise.all([repo.countsForSeries(db, seriesId, site.id), repo.latestForSeries(db, seriesId, site.id, SERIES_LATEST)]);
     return { counts, latest };
   });
