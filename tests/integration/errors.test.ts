@@ -158,7 +158,12 @@ describe('error reporting with SENTRY_DSN', () => {
   }, 120_000);
 
   it('leaves a receiver that answered 429 alone for its Retry-After (60 s without one: the unit test)', async () => {
-    await sleep(500);
+    // The test before sends about a hundred transactions: wait until the last straggler has
+    // arrived (none for 700 ms) before counting from zero, or it lands inside this window.
+    for (let seen = -1; receiver.envelopes.length !== seen;) {
+      seen = receiver.envelopes.length;
+      await sleep(700);
+    }
     receiver.clear();
     receiver.refuse(1, { 'Retry-After': '8' });
     const refusedAt = Date.now();
