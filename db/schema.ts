@@ -809,6 +809,13 @@ export interface CommentReportTable {
 }
 
 /** The pinned comment of a chapter's thread on a site (at most one). */
+/** A series' creator: the account of someone who makes it (its comments carry a badge). */
+export interface SeriesCreatorTable {
+  series_id: number;
+  user_id: number;
+  position: number;
+}
+
 export interface CommentPinTable {
   chapter_id: number;
   site_id: number;
@@ -920,6 +927,7 @@ export interface Database {
   comment_likes: CommentLikeTable;
   comment_reports: CommentReportTable;
   comment_pins: CommentPinTable;
+  series_creators: SeriesCreatorTable;
   comment_bans: CommentBanTable;
   comment_mutes: CommentMuteTable;
   blocked_words: BlockedWordTable;

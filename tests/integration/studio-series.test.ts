@@ -329,5 +329,64 @@ for (const dialect of selectedDialects()) {
       const again = await post(server, '/studio/series/new/', editor, seriesForm(`Bad ${word}`));
       expect((await seriesRow(server, idFrom(again.headers.location)))!.slug).toBe(`bad-${word}-2`);
     });
+
+    it("a series' creators, named by email in the editor, carry a Creator badge on its chapters' comments and nowhere else", async () => {
+      const editor = await createStaff(server, 'content');
+      const creator = await createReader(server, { name: 'Mira Ink' });
+      const fan = await createReader(server, { name: 'Plain Fan' });
+      const word = `zc${crypto.randomBytes(4).toString('hex')}`;
+
+      // An email with no account is a message beside the field; nothing is created.
+      const unknown = await post(server, '/studio/series/new/', editor, seriesForm(`Creator ${word}`, { state: 'ACTIVE', creators: `nobody-${word}@example.test` }));
+      expect(unknown.status).toBe(422);
+      expect(htmlText(unknown.text)).toContain(message('en', 'studio.series.error.creatorUnknown'));
+      expect(unknown.text).toContain(`nobody-${word}@example.test`);
+      const malformed = await post(server, '/studio/series/new/', editor, seriesForm(`Creator ${word}`, { state: 'ACTIVE', creators: 'not an email' }));
+      expect(malformed.status).toBe(422);
+      expect(htmlText(malformed.text)).toContain(message('en', 'studio.series.error.creators'));
+      expect(await withDb(server, (db) => db.selectFrom('series').select('id').where('name', '=', `Creator ${word}`).execute())).toEqual([]);
+
+      // Emails match ignoring case and spaces; the editor shows them back; the audit keeps them.
+      const created = await post(server, '/studio/series/new/', editor, seriesForm(`Creator ${word}`, { state: 'ACTIVE', creators: `  ${creator.email.toUpperCase()}  ` }));
+      expect(created.status).toBe(303);
+      const id = idFrom(created.headers.location);
+      const editorPage = await get(server, `/studio/series/${id}/`, editor);
+      expect(editorPage.text).toMatch(new RegExp(`name="creators"[^>]*>${creator.email.replace(/[.]/g, '\\.')}</textarea>`));
+      const [audit] = await auditRows(server, id);
+      expect(JSON.parse(audit!.after_json!)).toMatchObject({ creators: creator.email });
+
+      const row = (await seriesRow(server, id))!;
+      const now = Math.floor(Date.now() / 1000);
+      const e4pid = `EPI-${crypto.randomBytes(4).toString('hex')}`;
+      await withDb(server, (db) => db.insertInto('chapters').values({
+        e4pid, series_id: id, language: 'en', number: 1, title: 'One', subtitle: null, released_at: now - 3600, sale_at: now - 3600, expired_at: null,
+        original_price: 0, thumbnail: null, purchase_enabled: 1, purchase_many_enabled: 1, daily_pass_enabled: 0, ads_enabled: 0, rental_enabled: 0,
+        subscription_enabled: 0, page_count: 0, created_at: now - 3600,
+      }).execute());
+      // The no-JS form (the API's writes also want the app-check token).
+      const comment = (who: Reader, body: string) => server.request(`/comments/${e4pid}/`, {
+        method: 'POST', body: new URLSearchParams({ intent: 'post', body }).toString(),
+        headers: { 'content-type': FORM, origin: server.origin('en'), 'sec-fetch-site': 'same-origin', cookie: who.cookie },
+      });
+      expect((await comment(creator, `Thanks for reading ${word}!`)).status).toBe(303);
+      expect((await comment(fan, `Great start ${word}`)).status).toBe(303);
+
+      /** The author names that carry the Creator badge on a page. */
+      const badged = (html: string) => [...html.matchAll(/<strong class="(?:c|sc)-author"[^>]*>([^<]+)<\/strong>\s*<span class="(?:c|sc)-badge[^"]*">([^<]+)<\/span>/g)]
+        .filter((m) => m[2] === message('en', 'comments.creator')).map((m) => m[1]);
+      expect(badged((await get(server, `/comments/${e4pid}/`)).text)).toEqual(['Mira Ink']);
+      expect(badged((await get(server, `/comics/${row.slug}/`)).text)).toEqual(['Mira Ink']);
+      const api = JSON.parse((await get(server, `/api/comments/${e4pid}/`)).text);
+      const byName = Object.fromEntries((api.comments as { author: { name: string }; creator: boolean; staff: boolean }[]).map((c) => [c.author.name, [c.creator, c.staff]]));
+      expect(byName).toEqual({ 'Mira Ink': [true, false], 'Plain Fan': [false, false] });
+
+      // Taken off the series: the badge goes at once (the series page's cache forgets too).
+      const form = seriesForm(`Creator ${word}`, { state: 'ACTIVE', slug: row.slug, creators: '' });
+      expect((await post(server, `/studio/series/${id}/`, editor, form)).status).toBe(303);
+      expect(badged((await get(server, `/comments/${e4pid}/`)).text)).toEqual([]);
+      expect(badged((await get(server, `/comics/${row.slug}/`)).text)).toEqual([]);
+      // The creator of one series is a plain reader on another's chapters.
+      expect(await withDb(server, (db) => db.selectFrom('series_creators').selectAll().execute())).toEqual([]);
+    });
   });
 }

@@ -13,6 +13,20 @@ export function findUserByEmail(db: DB, email: string): Promise<UserRow | undefi
   return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 }
 
+/** Account ids by email (emails already normalized); unknown emails are absent. */
+export async function idsByEmail(db: DB, emails: readonly string[]): Promise<Map<string, number>> {
+  if (!emails.length) return new Map();
+  const rows = await db.selectFrom('users').select(['id', 'email']).where('email', 'in', emails).execute();
+  return new Map(rows.map((r) => [r.email, Number(r.id)]));
+}
+
+/** The emails of these accounts. */
+export async function emailsById(db: DB, ids: readonly number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db.selectFrom('users').select(['id', 'email']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [Number(r.id), r.email]));
+}
+
 export function insertUser(db: DB, u: { email: string; display_name: string; password_hash: string; is_staff: 0 | 1; is_demo: 0 | 1; created_at: number; password_changed_at: number }) {
   return db.insertInto('users').values(u).returning(['id', 'email', 'display_name', 'is_staff']).executeTakeFirstOrThrow();
 }

@@ -45,6 +45,16 @@ export async function findUserByEmail(db: DB, email: string): Promise<UserRow | 
   return repo.findUserByEmail(db, normalizeEmail(email));
 }
 
+/** Account ids by email, for staff naming accounts (a series' creators); unknown emails are absent. Keys are normalized emails. */
+export function accountIdsByEmail(db: DB, emails: readonly string[]): Promise<Map<string, number>> {
+  return repo.idsByEmail(db, [...new Set(emails.map(normalizeEmail))]);
+}
+
+/** The emails of these accounts, for staff forms. */
+export function accountEmails(db: DB, ids: readonly number[]): Promise<Map<number, string>> {
+  return repo.emailsById(db, ids);
+}
+
 /**
  * Creates an account. Throws AccountInputError (a message key) for invalid input;
  * returns null when the email is already registered.

@@ -23,6 +23,7 @@ export function commentJson(c: CommentView): Record<string, unknown> {
     mine: c.mine,
     editable: c.editable,
     staff: c.staff,
+    creator: c.creator,
     replies: c.replies.map(commentJson),
     held: c.held,
     pinned: c.pinned,

@@ -70,6 +70,8 @@ export interface CommentView {
   editable: boolean;
   /** The author is staff (a badge). */
   staff: boolean;
+  /** The author is one of the series' creators (a badge). */
+  creator: boolean;
   replies: CommentView[];
   /** Held for review (a blocked word, or reports): only its author sees it, with this said. */
   held: boolean;
@@ -92,7 +94,7 @@ function view(r: repo.CommentRow, viewer: number | null, liked: Set<number>, ctx
   return {
     id: r.id, parent: r.parentId, author: r.author, body: deleted ? '' : r.body, segments: deleted ? [] : parseBody(r.body), spoiler: !deleted && r.spoiler,
     createdAt: r.createdAt, when: chapterDate(r.createdAt, ctx.now, ctx.site.locale, ctx.site.timeZone), edited: r.editedAt !== null && !deleted, deleted,
-    likes: r.likes, liked: liked.has(r.id), mine: viewer === r.userId && !deleted, editable: viewer === r.userId && !deleted && editable(r.createdAt, ctx.now), staff: r.staff, replies,
+    likes: r.likes, liked: liked.has(r.id), mine: viewer === r.userId && !deleted, editable: viewer === r.userId && !deleted && editable(r.createdAt, ctx.now), staff: r.staff, creator: r.creator, replies,
     held: false, pinned: false,
   };
 }

@@ -18,13 +18,15 @@ export interface CommentRow {
   replyCount: number;
   /** The author holds a staff capability (users.is_staff). */
   staff: boolean;
+  /** The author is one of the comment's series' creators (series_creators). */
+  creator: boolean;
 }
 
 const COLUMNS = [
   'c.id', 'c.chapter_id', 'c.parent_id', 'c.user_id', 'u.display_name', 'c.body', 'c.spoiler', 'c.created_at', 'c.edited_at', 'c.deleted_at', 'c.like_count', 'c.reply_count', 'u.is_staff',
 ] as const;
 
-type Raw = { id: number; chapter_id: number; parent_id: number | null; user_id: number; display_name: string; body: string; spoiler: number; created_at: number; edited_at: number | null; deleted_at: number | null; like_count: number; reply_count: number; is_staff: number | boolean };
+type Raw = { id: number; chapter_id: number; parent_id: number | null; user_id: number; display_name: string; body: string; spoiler: number; created_at: number; edited_at: number | null; deleted_at: number | null; like_count: number; reply_count: number; is_staff: number | boolean; is_creator: number | boolean | string };
 
 function toRow(r: Raw): CommentRow {
   return {
@@ -32,12 +34,17 @@ function toRow(r: Raw): CommentRow {
     body: r.body, spoiler: Number(r.spoiler) === 1, createdAt: Number(r.created_at), editedAt: r.edited_at === null ? null : Number(r.edited_at),
     deletedAt: r.deleted_at === null ? null : Number(r.deleted_at), likes: Number(r.like_count), replyCount: Number(r.reply_count),
     staff: Number(r.is_staff) === 1,
+    // SQLite answers 1/0, PostgreSQL true/false.
+    creator: r.is_creator === true || Number(r.is_creator) === 1,
   };
 }
 
 /** Comments as `viewer` (null: signed out) may see them: the one rule, visibleTo (repository-moderation.server.ts). */
 function base(db: DB, viewer: number | null = null) {
   return db.selectFrom('comments as c').innerJoin('users as u', 'u.id', 'c.user_id').select(COLUMNS)
+    // One indexed probe per comment (series_creators_user_idx): is its author a creator of its series?
+    .select((eb) => eb.exists(eb.selectFrom('series_creators as sc').innerJoin('chapters as cch', 'cch.series_id', 'sc.series_id')
+      .select('sc.user_id').whereRef('sc.user_id', '=', 'c.user_id').whereRef('cch.id', '=', 'c.chapter_id')).as('is_creator'))
     // Only comments this viewer may see; a deleted one stays (as "deleted") while it has replies.
     .where(visibleTo(viewer))
     .where((eb) => eb.or([eb('c.deleted_at', 'is', null), eb('c.reply_count', '>', 0)]));

@@ -48,6 +48,7 @@ export interface LatestComment {
   id: number;
   author: string;
   staff: boolean;
+  creator: boolean;
   segments: Segment[];
   spoiler: boolean;
   createdAt: number;
@@ -74,7 +75,7 @@ export async function seriesComments(db: DB, seriesId: number, ctx: { site: Pick
   return {
     counts: data.counts,
     latest: data.latest.map((r) => ({
-      id: r.id, author: r.author, staff: r.staff, segments: parseBody(excerpt(r.body)), spoiler: r.spoiler, createdAt: r.createdAt,
+      id: r.id, author: r.author, staff: r.staff, creator: r.creator, segments: parseBody(excerpt(r.body)), spoiler: r.spoiler, createdAt: r.createdAt,
       when: chapterDate(r.createdAt, now, site.locale, site.timeZone), edited: r.editedAt !== null, likes: r.likes, e4pid: r.e4pid, number: r.number,
     })),
   };

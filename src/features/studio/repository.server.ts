@@ -401,6 +401,17 @@ export async function setSeriesTags(tx: WriteTx, seriesId: number, tagIds: reado
   if (tagIds.length) await tx.insertInto('series_tags').values(tagIds.map((tag_id, position) => ({ series_id: seriesId, tag_id, position }))).execute();
 }
 
+/** The accounts of a series' creators, in order. */
+export async function seriesCreatorIds(db: DB | WriteTx, seriesId: number): Promise<number[]> {
+  const rows = await db.selectFrom('series_creators').select('user_id').where('series_id', '=', seriesId).orderBy('position').execute();
+  return rows.map((r) => Number(r.user_id));
+}
+
+export async function setSeriesCreators(tx: WriteTx, seriesId: number, userIds: readonly number[]): Promise<void> {
+  await tx.deleteFrom('series_creators').where('series_id', '=', seriesId).execute();
+  if (userIds.length) await tx.insertInto('series_creators').values(userIds.map((user_id, position) => ({ series_id: seriesId, user_id, position }))).execute();
+}
+
 export async function setSeriesPeople(tx: WriteTx, seriesId: number, people: readonly { personId: number; role: 'author' | 'artist'; position: number }[]): Promise<void> {
   await tx.deleteFrom('series_people').where('series_id', '=', seriesId).execute();
   if (people.length) await tx.insertInto('series_people').values(people.map((p) => ({ series_id: seriesId, person_id: p.personId, role: p.role, position: p.position }))).execute();

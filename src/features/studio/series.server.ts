@@ -19,6 +19,7 @@ import { writeAudit, type AuditActor } from '~/server/audit';
 import { writeTransaction, type DB, type WriteTx } from '~/server/db';
 import { reindexSeries } from '~/server/search-index';
 import { firstLanguage, isHintIcon, parsePreviewPages, type HintIcon } from '~/features/catalog';
+import { accountEmails, accountIdsByEmail } from '~/features/accounts/index.server';
 import { refreshSearchIndexes } from '~/features/search/index.server';
 import * as repo from './repository.server';
 
@@ -54,6 +55,9 @@ const MAX_TAGS = 20;
 const MAX_NOTES = 10;
 const MAX_NEW_TAGS = 10;
 const MAX_PEOPLE = 20;
+/** A series' creator accounts (writer, artist, a few assistants). */
+const MAX_CREATORS = 10;
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
 const MAX_COUNT = 10_000;
 /** Longest rental or recharge the form takes: a year, in hours. */
 const MAX_HOURS = 8760;
@@ -105,6 +109,8 @@ export interface SeriesFormValues {
   geoblocks: string;
   /** First pages of a locked chapter shown as its preview, as typed ("3"; 0 or empty: none). */
   previewPages: string;
+  /** The creators' accounts, by email, one a line: their comments carry a "Creator" badge. */
+  creators: string;
   allFree: boolean;
   strategy: StrategyValues;
   free: FreeValues;
@@ -120,7 +126,7 @@ export interface SeriesFormOptions {
 
 /** A field's name in the form, also the key of its message. */
 export type FieldName = `original.${TextField}` | `${SeriesLanguage}.${TextField}` | 'alt' | 'format' | 'update_status' | 'color' | 'slug' | 'languages' | 'state'
-  | 'tags' | 'new_tags' | 'authors' | 'artists' | 'publisher' | 'geoblocks' | 'preview_pages' | 'starting_count' | 'catchup_count' | 'fpf'
+  | 'tags' | 'new_tags' | 'authors' | 'artists' | 'publisher' | 'geoblocks' | 'preview_pages' | 'creators' | 'starting_count' | 'catchup_count' | 'fpf'
   | 'daily_pass_ttl' | 'daily_pass_recharge' | 'total_ads' | 'ads_ttl' | 'ads_hint' | `notes.${SeriesLanguage}`;
 export type FieldErrors = Partial<Record<FieldName, MessageKey>>;
 
@@ -131,7 +137,7 @@ export function newSeriesValues(language: string): SeriesFormValues {
   return {
     original: emptyTexts(), alt: '', translations: { en: emptyTexts(), 'pt-br': emptyTexts() },
     format: 'COMIC', adult: false, updateStatus: 'UNKNOWN', color: '#3d5a80', slug: '', languages: [language], state: 'DRAFT',
-    tags: [], newTags: '', authors: '', artists: '', publisher: '', geoblocks: '', previewPages: '0', allFree: false,
+    tags: [], newTags: '', authors: '', artists: '', publisher: '', geoblocks: '', previewPages: '0', creators: '', allFree: false,
     strategy: { starting_count: '0', catchup_count: '0', simulpub: false, latest_only_free: false, fpf: '', backlog_becomes_backlog: false, latest_episode_double: false },
     free: { daily_pass_enabled: false, daily_pass_ttl: '72', daily_pass_recharge: '23', ads_enabled: false, total_ads: '0', ads_ttl: '48', ads_hint: '' },
     notes: { en: '', 'pt-br': '' },
@@ -247,6 +253,7 @@ export function readSeriesForm(form: URLSearchParams): { values: SeriesFormValue
     publisher: text('publisher'),
     geoblocks: text('geoblocks'),
     previewPages: text('preview_pages'),
+    creators: text('creators'),
     allFree: form.get('all_free') === '1',
     strategy: {
       starting_count: text('starting_count'), catchup_count: text('catchup_count'),
@@ -276,6 +283,8 @@ export function readSeriesForm(form: URLSearchParams): { values: SeriesFormValue
   if (values.publisher && !/^\d{1,12}$/.test(values.publisher)) errors.publisher = 'studio.series.error.choice';
   if (values.geoblocks.length > 1000 || parseCountries(values.geoblocks) === null) errors.geoblocks = 'studio.series.error.countries';
   if (parsePreviewPages(values.previewPages) === null) errors.preview_pages = 'studio.series.error.previewPages';
+  const creators = lines(values.creators);
+  if (values.creators.length > 3000 || creators.length > MAX_CREATORS || creators.some((e) => e.length > 254 || !EMAIL_SHAPE.test(e))) errors.creators = 'studio.series.error.creators';
   for (const k of ['starting_count', 'catchup_count'] as const) {
     if (!WHOLE.test(values.strategy[k]) || Number(values.strategy[k]) > MAX_COUNT) errors[k] = 'studio.series.error.count';
   }
@@ -329,6 +338,7 @@ export async function seriesValues(db: DB, id: number): Promise<SeriesFormValues
     publisher: row.publisher_id === null ? '' : String(row.publisher_id),
     geoblocks: Array.isArray(geoblocks) ? geoblocks.filter((c): c is string => typeof c === 'string').join(', ') : '',
     previewPages: String(Number(row.preview_pages) || 0),
+    creators: await creatorEmails(db, id),
     allFree: Number(row.all_free) === 1,
     strategy: {
       starting_count: String(num(strategy.starting_count)), catchup_count: String(num(strategy.catchup_count)),
@@ -398,6 +408,7 @@ function summary(v: SeriesFormValues): Record<string, unknown> {
   out.publisher_id = v.publisher ? Number(v.publisher) : null;
   out.geoblocks = (parseCountries(v.geoblocks) ?? []).join(', ');
   out.preview_pages = parsePreviewPages(v.previewPages) ?? 0;
+  out.creators = [...new Set(lines(v.creators).map((e) => e.toLowerCase()))].join(', ');
   out.all_free = v.allFree;
   out.availability_strategy = JSON.stringify(strategyOf(v.strategy));
   out.free_availability = JSON.stringify(freeOf(v.free));
@@ -465,6 +476,22 @@ export async function seriesEditor(db: DB, id: number): Promise<{ values: Series
 /** The editor of a new series: a draft in the site's language. */
 export async function newSeriesEditor(db: DB, language: string): Promise<{ values: SeriesFormValues; options: SeriesFormOptions }> {
   return { values: newSeriesValues(language), options: await seriesFormOptions(db) };
+}
+
+/** The creators' emails of a stored series, one a line, in order. */
+async function creatorEmails(db: DB, seriesId: number): Promise<string> {
+  const ids = await repo.seriesCreatorIds(db, seriesId);
+  const emails = await accountEmails(db, ids);
+  return ids.map((id) => emails.get(id)).filter((e): e is string => !!e).join('\n');
+}
+
+/** The creators' accounts, in the form's order; an email with no account is a field message. */
+async function resolveCreators(db: DB, v: SeriesFormValues, errors: FieldErrors): Promise<number[]> {
+  const emails = [...new Set(lines(v.creators).map((e) => e.toLowerCase()))];
+  const found = await accountIdsByEmail(db, emails);
+  const ids = emails.map((e) => found.get(e));
+  if (ids.some((id) => id === undefined)) errors.creators = 'studio.series.error.creatorUnknown';
+  return ids.filter((id): id is number => id !== undefined);
 }
 
 /** Every tag and publisher, for the form. */
@@ -550,6 +577,7 @@ export async function createSeries(db: DB, form: URLSearchParams, actor: AuditAc
   const { values, errors } = readSeriesForm(form);
   const options = await seriesFormOptions(db);
   Object.assign(errors, checkChoices(values, options), errors);
+  const creatorIds = errors.creators ? [] : await resolveCreators(db, values, errors);
   if (Object.keys(errors).length) return { ok: false, values, errors, options };
   if (values.slug) {
     if (await repo.slugTaken(db, values.slug, null)) return { ok: false, values, errors: { slug: 'studio.series.error.slugTaken' }, options };
@@ -566,6 +594,7 @@ export async function createSeries(db: DB, form: URLSearchParams, actor: AuditAc
         popularity: 0, created_at: now, modified_at: now, last_updated: 0, largest_chapter: 0, chapter_count: 0,
       });
       await writeTexts(tx, id, values, now);
+      await repo.setSeriesCreators(tx, id, creatorIds);
       await writeAudit(tx, actor, { action: 'series.create', object: { table: 'series', id }, before: null, after: { e4pid, ...summary(values) } }, now);
       return id;
     });
@@ -585,6 +614,7 @@ export async function updateSeries(db: DB, id: number, form: URLSearchParams, ac
   const { values, errors } = readSeriesForm(form);
   const options = await seriesFormOptions(db);
   Object.assign(errors, checkChoices(values, options), errors);
+  const creatorIds = errors.creators ? [] : await resolveCreators(db, values, errors);
   if (Object.keys(errors).length) return { ok: false, values, errors, options };
   if (!values.slug) values.slug = current.slug;
   if (values.slug !== current.slug && (await repo.slugTaken(db, values.slug, id))) return { ok: false, values, errors: { slug: 'studio.series.error.slugTaken' }, options };
@@ -601,6 +631,7 @@ export async function updateSeries(db: DB, id: number, form: URLSearchParams, ac
         modified_at: now,
       });
       await writeTexts(tx, id, values, now);
+      await repo.setSeriesCreators(tx, id, creatorIds);
       await writeAudit(tx, actor, { action: 'series.update', object: { table: 'series', id }, before: diff.before, after: diff.after }, now);
     });
   } catch (e) {
