@@ -1,11 +1,12 @@
 /**
  * Comments in the browser, on both sites (issue 31): a reader who can read a chapter comments
  * with a spoiler (hidden until tapped), replies, likes and edits within the window, and no longer
- * after it (the comment's clock moved back eleven minutes in the database); the reader page loads
+ * after it (a second server over the same database, its clock eleven minutes ahead); the reader page loads
  * the comments block only when the reader scrolls near it; a reader who cannot read a chapter is
  * told why and how to read it.
  */
 import type { Page } from '@playwright/test';
+import { startFakeClockServer } from '../support/fake-clock-server';
 import { axeProblems, brUrl, e2eDatabase, enUrl, expect, message, signIn, test } from './fixtures';
 
 /**
@@ -87,12 +88,26 @@ for (const site of ['en', 'br'] as const) {
     await expect(page.locator(`#c-${id} > .c-body`)).toContainText('What a chapter, truly!');
     await expect(page.locator(`#c-${id} > .c-meta`)).toContainText(m('comments.edited'));
 
-    // Eleven minutes later: no edit form any more.
-    const db = await e2eDatabase();
-    await db.updateTable('comments').set({ created_at: Math.floor(Date.now() / 1000) - 11 * 60 }).where('id', '=', Number(id)).execute();
-    await page.reload();
-    await expect(page.locator(`#c-${id} > .c-body`)).toContainText('What a chapter, truly!');
-    await expect(page.locator(`#c-${id} > details.c-edit`)).toHaveCount(0);
+    // Eleven minutes later, by a second server's injected clock over the same database: no edit
+    // form any more, and an edit sent anyway is refused with the window's message.
+    const later = await startFakeClockServer(Math.floor(Date.now() / 1000) + 11 * 60);
+    try {
+      const host = site === 'br' ? 'br.localhost' : 'localhost';
+      await page.goto(`http://${host}:${later.port}/comments/${free}/`);
+      await expect(page.locator(`#c-${id} > .c-body`)).toContainText('What a chapter, truly!');
+      await expect(page.locator(`#c-${id} > details.c-edit`)).toHaveCount(0);
+      const refused = await page.evaluate(async ({ path, id }) => {
+        const res = await fetch(path, { method: 'POST', body: new URLSearchParams({ intent: 'edit', id, body: 'Rewritten much later' }) });
+        return { status: res.status, text: (await res.text()).replace(/<[^>]+>/g, ' ') };
+      }, { path: `/comments/${free}/`, id });
+      expect(refused.text).toContain(m('comments.error.editWindow', { minutes: 10 }));
+      await page.reload();
+      await expect(page.locator(`#c-${id} > .c-body`)).toContainText('What a chapter, truly!');
+      await expect(page.locator(`#c-${id} > .c-body`)).not.toContainText('Rewritten much later');
+    } finally {
+      await later.stop();
+    }
+    await page.goto(url(`/comments/${free}/`));
 
     // axe finds no serious problem in the comments, on a phone and a desktop, light and dark.
     const problems: string[] = [];

@@ -7,11 +7,8 @@
  * sells it at its price, previews a campaign at the price the series page shows, and the
  * chapter row's "Copy link" copies a link that opens the chapter. Words from i18n/*.json.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { e2eServerEnv } from '../support/e2e-server';
-import { freePort } from '../support/free-port';
+import { startFakeClockServer } from '../support/fake-clock-server';
 import { makeImage, makeZip } from '../support/uploads';
 import { brUrl, enUrl, expect, message, signIn, test } from './fixtures';
 
@@ -19,43 +16,6 @@ const PAGES = 30;
 /** Page n (1-based) is `0nn.png`, 100 + n px wide: its width tells the pages apart in the preview. */
 const pageWidth = (n: number) => 100 + n;
 
-
-/**
- * A second server over the e2e database, with the e2e web server's environment
- * (playwright.config.ts) and its clock set to `nowSeconds` (ticking from there).
- */
-async function startFakeClockServer(nowSeconds: number): Promise<{ port: number; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['scripts/serve.mjs'], {
-    env: {
-      ...e2eServerEnv(port),
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${path.resolve('tests/support/fake-clock.mjs')}`.trim(),
-      INKPASS_FAKE_NOW: String(nowSeconds),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the fake-clock server did not start:\n${output}`)), 60_000);
-    const seen = (chunk: Buffer) => {
-      output += String(chunk);
-      if (/Inkpass is serving/.test(output)) { clearTimeout(timer); resolve(); }
-    };
-    child.stdout!.on('data', seen);
-    child.stderr!.on('data', (c) => { output += String(c); });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`the fake-clock server exited (${code}):\n${output}`)); });
-  });
-  child.removeAllListeners('exit');
-  return {
-    port,
-    stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
-    }),
-  };
-}
 
 /** `YYYY-MM-DDTHH:mm`, the wall clock of `zone` at `ms`: what a datetime-local field takes. */
 function wallClock(ms: number, zone: string): string {
