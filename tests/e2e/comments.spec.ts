@@ -54,7 +54,7 @@ for (const site of ['en', 'br'] as const) {
     await main.getByLabel(m('comments.form.label')).fill('What a chapter! ||The mentor was the traitor||');
     await main.getByRole('button', { name: m('comments.form.submit') }).click();
     await page.waitForURL(/#c-\d+$/);
-    const id = /#c-(\d+)$/.exec(page.url())![1];
+    const id = /#c-(\d+)$/.exec(page.url())![1]!;
     const mine = page.locator(`#c-${id}`);
     await expect(mine.locator('> .c-body')).toContainText('What a chapter!');
     // The spoiler stays hidden until tapped.
@@ -65,20 +65,29 @@ for (const site of ['en', 'br'] as const) {
     await expect(spoiler).toHaveAttribute('open', '');
     await expect(mine.locator('> .c-body').getByText('The mentor was the traitor')).toBeVisible();
 
-    // A reply, back at the reply.
+    // A reply, in place (no page load: the thread is swapped from the server's answer), focus on it.
     await forgetBurst(reader.email);
+    const before = page.url();
+    await page.evaluate(() => { (window as unknown as { stayed: boolean }).stayed = true; });
     await mine.getByText(m('comments.reply'), { exact: true }).click();
     await mine.getByLabel(m('comments.form.replyLabel', { name: reader.name })).fill('Replying to myself');
     await mine.getByRole('button', { name: m('comments.form.replySubmit') }).click();
-    await page.waitForURL(new RegExp(`\\?replies=${id}#c-\\d+$`));
     await expect(page.locator(`#c-${id} .c-replies`)).toContainText('Replying to myself');
+    await expect(page.locator(`#c-${id} > .c-replies > .c-item`).last()).toBeFocused();
 
-    // A like, counted once and shown pressed.
+    // A like, counted once and shown pressed, in place too, focus kept on the button.
     const like = page.locator(`#c-${id} > .c-actions .c-like`);
     await expect(like).toHaveAttribute('aria-pressed', 'false');
     await like.click();
     await expect(page.locator(`#c-${id} > .c-actions .c-like`)).toHaveAttribute('aria-pressed', 'true');
     await expect(page.locator(`#c-${id} > .c-actions`)).toContainText(m('comments.likes', { count: 1 }));
+    await expect(page.locator(`#c-${id} > .c-actions .c-like`)).toBeFocused();
+    expect(page.url()).toBe(before);
+    expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed), 'the page was not reloaded').toBe(true);
+    // What the server keeps: after a reload, the reply and the like are there.
+    await page.reload();
+    await expect(page.locator(`#c-${id} .c-replies`)).toContainText('Replying to myself');
+    await expect(page.locator(`#c-${id} > .c-actions .c-like`)).toHaveAttribute('aria-pressed', 'true');
 
     // Edited within ten minutes.
     const own = page.locator(`#c-${id}`);
@@ -154,5 +163,57 @@ for (const site of ['en', 'br'] as const) {
     await expect(block).toHaveAttribute('data-loaded', '', { timeout: 10_000 });
     expect(fragments).toHaveLength(1);
     await expect(block.getByRole('link', { name: m('comments.all') })).toBeVisible();
+  });
+
+  test(`${site}: "load more" appends the next 20 comments in place, on the comments page and under the reader`, async ({ page, reader }) => {
+    test.setTimeout(90_000);
+    const locale = site === 'br' ? 'pt-BR' : 'en';
+    const m = (key: string, values?: Record<string, string | number>) => message(locale, key, values);
+    const url = site === 'br' ? brUrl : enUrl;
+    if (site === 'br') await signIn(page, 'br', reader);
+    const free = await chapterWith(page, site, 200);
+    // 45 more comments on the chapter, a second apart (another reader's), so it has at least three pages.
+    const db = await e2eDatabase();
+    const { findUserByEmail } = await import('~/features/accounts/index.server');
+    const author = await findUserByEmail(db, reader.email);
+    const chapter = await db.selectFrom('chapters').select(['id', 'language']).where('e4pid', '=', free).executeTakeFirstOrThrow();
+    const now = Math.floor(Date.now() / 1000);
+    const tag = `lm${Date.now().toString(36)}`;
+    await db.insertInto('comments').values(Array.from({ length: 45 }, (_, i) => ({
+      chapter_id: chapter.id, site_id: site === 'br' ? 3 : 1, language: chapter.language, user_id: author!.id, parent_id: null,
+      body: `${tag} number ${i}`, spoiler: 0, created_at: now - 60 - i,
+    }))).execute();
+
+    await page.goto(url(`/comments/${free}/`));
+    const items = page.locator('#comments > .c-item');
+    await expect(items).toHaveCount(20);
+    await expect(page.locator('.c-pages a[rel="prev"]')).toHaveCount(0);
+    const more = page.getByRole('link', { name: m('comments.loadMore') });
+    const first = page.url();
+    await more.click();
+    await expect(items).toHaveCount(40);
+    await expect(items.nth(20)).toBeFocused();
+    expect(page.url()).toBe(first);
+    // Newest first across the pages, none twice.
+    const bodies = await page.locator(`#comments > .c-item .c-body`).allTextContents();
+    const ours = bodies.map((b) => b.trim()).filter((b) => b.startsWith(tag)).map((b) => Number(b.split(' ').pop()));
+    expect(ours).toEqual([...ours].sort((a, b) => a - b));
+    expect(new Set(ours).size).toBe(ours.length);
+
+    // Under the reader: the block's own "load more" appends read-only comments.
+    const back = await page.getByRole('link', { name: m('comments.back') }).getAttribute('href');
+    await page.goto(url(back!));
+    await page.evaluate(() => { const key = document.getElementById('reader')?.dataset.storageKey; if (key) localStorage.setItem(key, 'vertical'); });
+    await page.reload();
+    const block = page.locator('#reader-comments');
+    await block.scrollIntoViewIfNeeded();
+    await expect(block).toHaveAttribute('data-loaded', '', { timeout: 10_000 });
+    const listed = block.locator('.rc-list > .c-item');
+    const shown = await listed.count();
+    expect(shown).toBeGreaterThanOrEqual(20);
+    await block.getByRole('link', { name: m('comments.loadMore') }).click();
+    await expect(listed).toHaveCount(shown + 20);
+    await expect(listed.nth(shown)).toBeFocused();
+    await expect(block.locator('form')).toHaveCount(0);
   });
 }
