@@ -40,13 +40,17 @@ async function forgetBurst(email: string): Promise<void> {
   await db.deleteFrom('rate_limits').where('bucket', 'like', `comments:burst:${user!.id}`).execute();
 }
 
+/** The site's words and URLs, with the fixture's reader signed in there (the fixture signs in on the English site). */
+async function onSite(page: Page, site: 'en' | 'br', reader: Parameters<typeof signIn>[2]) {
+  const locale = site === 'br' ? 'pt-BR' : 'en';
+  if (site === 'br') await signIn(page, 'br', reader);
+  return { m: (key: string, values?: Record<string, string | number>) => message(locale, key, values), url: site === 'br' ? brUrl : enUrl };
+}
+
 for (const site of ['en', 'br'] as const) {
   test(`${site}: a reader comments with a spoiler, replies, likes and edits within the window only`, async ({ page, reader }) => {
     test.setTimeout(90_000);
-    const locale = site === 'br' ? 'pt-BR' : 'en';
-    const m = (key: string, values?: Record<string, string | number>) => message(locale, key, values);
-    const url = site === 'br' ? brUrl : enUrl;
-    if (site === 'br') await signIn(page, 'br', reader);
+    const { m, url } = await onSite(page, site, reader);
     const free = await chapterWith(page, site, 200);
     await page.goto(url(`/comments/${free}/`));
     const main = page.getByRole('main');
@@ -133,10 +137,7 @@ for (const site of ['en', 'br'] as const) {
 
   test(`${site}: the reader loads the comments block only near the end, and a reader who cannot read a chapter is told why`, async ({ page, reader }) => {
     test.setTimeout(90_000);
-    const locale = site === 'br' ? 'pt-BR' : 'en';
-    const m = (key: string, values?: Record<string, string | number>) => message(locale, key, values);
-    const url = site === 'br' ? brUrl : enUrl;
-    if (site === 'br') await signIn(page, 'br', reader);
+    const { m, url } = await onSite(page, site, reader);
     const locked = await chapterWith(page, site, 403);
     await page.goto(url(`/comments/${locked}/`));
     const main = page.getByRole('main');
@@ -167,10 +168,7 @@ for (const site of ['en', 'br'] as const) {
 
   test(`${site}: "load more" appends the next 20 comments in place, on the comments page and under the reader`, async ({ page, reader }) => {
     test.setTimeout(90_000);
-    const locale = site === 'br' ? 'pt-BR' : 'en';
-    const m = (key: string, values?: Record<string, string | number>) => message(locale, key, values);
-    const url = site === 'br' ? brUrl : enUrl;
-    if (site === 'br') await signIn(page, 'br', reader);
+    const { m, url } = await onSite(page, site, reader);
     const free = await chapterWith(page, site, 200);
     // 45 more comments on the chapter, a second apart (another reader's), so it has at least three pages.
     const db = await e2eDatabase();

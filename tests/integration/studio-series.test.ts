@@ -49,6 +49,18 @@ const auditRows = (server: ServerClient, id: number) =>
 const seriesRow = (server: ServerClient, id: number) =>
   withDb(server, (db) => db.selectFrom('series').selectAll().where('id', '=', id).executeTakeFirst());
 
+/** A free English chapter 1 of series `id`, released an hour ago (chapters come from the chapter editor, tested elsewhere); its e4pid. */
+async function releasedChapter(server: ServerClient, id: number): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  const e4pid = `EPI-${crypto.randomBytes(4).toString('hex')}`;
+  await withDb(server, (db) => db.insertInto('chapters').values({
+    e4pid, series_id: id, language: 'en', number: 1, title: 'One', subtitle: null, released_at: now - 3600, sale_at: now - 3600, expired_at: null,
+    original_price: 0, thumbnail: null, purchase_enabled: 1, purchase_many_enabled: 1, daily_pass_enabled: 0, ads_enabled: 0, rental_enabled: 0,
+    subscription_enabled: 0, page_count: 0, created_at: now - 3600,
+  }).execute());
+  return e4pid;
+}
+
 const idFrom = (location: string | undefined) => Number(/^\/studio\/series\/(\d+)\/\?done=created$/.exec(location ?? '')?.[1]);
 
 for (const dialect of selectedDialects()) {
@@ -77,13 +89,7 @@ for (const dialect of selectedDialects()) {
       expect(JSON.parse(created1[0]!.after_json!)).toMatchObject({ name, slug: row.slug, state: 'DRAFT' });
 
       // A released chapter of the draft (chapters come from the chapter editor later).
-      const now = Math.floor(Date.now() / 1000);
-      const e4pid = `EPI-${crypto.randomBytes(4).toString('hex')}`;
-      await withDb(server, (db) => db.insertInto('chapters').values({
-        e4pid, series_id: id, language: 'en', number: 1, title: 'One', subtitle: null, released_at: now - 3600, sale_at: now - 3600, expired_at: null,
-        original_price: 0, thumbnail: null, purchase_enabled: 1, purchase_many_enabled: 1, daily_pass_enabled: 0, ads_enabled: 0, rental_enabled: 0,
-        subscription_enabled: 0, page_count: 0, created_at: now - 3600,
-      }).execute());
+      const e4pid = await releasedChapter(server, id);
       const { readerPath } = await import('~/lib/paths');
       const reader = readerPath({ slug: row.slug, format: 'MANGA' }, { e4pid, number: 1, language: 'en' });
       const visitor = await createReader(server);
@@ -356,13 +362,7 @@ for (const dialect of selectedDialects()) {
       expect(JSON.parse(audit!.after_json!)).toMatchObject({ creators: creator.email });
 
       const row = (await seriesRow(server, id))!;
-      const now = Math.floor(Date.now() / 1000);
-      const e4pid = `EPI-${crypto.randomBytes(4).toString('hex')}`;
-      await withDb(server, (db) => db.insertInto('chapters').values({
-        e4pid, series_id: id, language: 'en', number: 1, title: 'One', subtitle: null, released_at: now - 3600, sale_at: now - 3600, expired_at: null,
-        original_price: 0, thumbnail: null, purchase_enabled: 1, purchase_many_enabled: 1, daily_pass_enabled: 0, ads_enabled: 0, rental_enabled: 0,
-        subscription_enabled: 0, page_count: 0, created_at: now - 3600,
-      }).execute());
+      const e4pid = await releasedChapter(server, id);
       // The no-JS form (the API's writes also want the app-check token).
       const comment = (who: Reader, body: string) => server.request(`/comments/${e4pid}/`, {
         method: 'POST', body: new URLSearchParams({ intent: 'post', body }).toString(),
