@@ -64,8 +64,9 @@ export type DeletionResult = { ok: true } | { ok: false; field: 'current' | 'con
 
 /**
  * Deletes the reader's account after checking the password (and the confirmation box): in one
- * transaction, every part erases its rows, queued mail to the address goes, the account row is
- * anonymised (sessions, links and capabilities deleted), and an audit entry records it. The
+ * transaction, every part erases its rows, mail to the address (and to a new address it was
+ * moving to) goes, the account row is anonymised (sessions, links and capabilities deleted),
+ * and an audit entry records it. The
  * password is verified before the transaction (argon2 is slow) and the hash read again inside
  * it: a password changed in between refuses the deletion.
  */
@@ -81,7 +82,9 @@ export async function deleteAccount(db: DB, input: {
     if (!again || again.password_hash !== row.password_hash || again.email !== row.email) return { ok: false, field: 'current', error: 'account.delete.wrongPassword' } as const;
     const erased: Record<string, Record<string, number>> = {};
     for (const part of input.parts) if (part.eraseFor) erased[part.name] = await part.eraseFor(tx, input.userId, input.now);
-    const mail = await dropEmailsTo(tx, again.email);
+    // Mail to the address, and to any address it was moving to (the confirmation link): none goes out afterwards.
+    let mail = 0;
+    for (const address of new Set([again.email, ...(await repo.newEmailsOf(tx, input.userId))])) mail += await dropEmailsTo(tx, address);
     erased.accounts = { ...(await repo.anonymiseAccount(tx, input.userId, placeholder, input.now)), emails: mail };
     // The reader acts on their own account: no capability. The address is not written (it is gone from the row).
     await writeAudit(tx, { userId: input.userId, capability: null, ip: input.ip, userAgent: input.userAgent }, {

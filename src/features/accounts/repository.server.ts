@@ -185,6 +185,11 @@ export function credentialsIn(tx: WriteTx, userId: number) {
   return tx.selectFrom('users').select(['email', 'password_hash']).where('id', '=', userId).executeTakeFirst();
 }
 
+/** The addresses the account asked to move to (their confirmation links are in the outbox). */
+export async function newEmailsOf(tx: WriteTx, userId: number): Promise<string[]> {
+  return (await tx.selectFrom('email_changes').select('new_email').where('user_id', '=', userId).execute()).map((r) => r.new_email);
+}
+
 /**
  * Erases the account's personal rows and anonymises the account row (account deletion, in its
  * transaction): sessions, reset and email-change links and capabilities go; the row keeps its id
