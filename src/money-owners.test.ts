@@ -49,7 +49,7 @@ function writesOf(tables: readonly string[]): Write[] {
 const OWNERS: Record<string, { file: string; fns: string[] }> = {
   orders: { file: 'src/features/commerce/repository.server.ts', fns: ['insertOrder', 'changeOrder'] },
   subscription_charges: { file: 'src/features/commerce/repository.server.ts', fns: ['insertChargeOnce', 'changeCharge', 'claimCardCharge'] },
-  subscriptions: { file: 'src/features/subscriptions/repository.server.ts', fns: ['insertSubscription', 'changeSubscription', 'setPaymentToken'] },
+  subscriptions: { file: 'src/features/subscriptions/repository.server.ts', fns: ['insertSubscription', 'changeSubscription', 'setPaymentToken', 'forgetPaymentTokens'] },
   rentals: { file: 'src/features/wallet/repository.server.ts', fns: ['insertRental'] },
   refunds: { file: 'src/features/commerce/repository.server.ts', fns: ['insertRefund', 'changeRefund'] },
   refunds_due: { file: 'src/features/commerce/repository.server.ts', fns: ['insertRefundDue', 'resolveRefundDue'] },

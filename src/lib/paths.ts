@@ -132,6 +132,10 @@ export const ADULT_CONFIRM_PATH = '/prefs/adult/';
 export const MY_PREFIX = '/my/';
 /** The reader's account: password, name, sessions. */
 export const ACCOUNT_PATH = `${MY_PREFIX}account/`;
+/** The reader's data as a JSON download (GET). */
+export const ACCOUNT_EXPORT_PATH = `${ACCOUNT_PATH}export/`;
+/** Deleting the account: what is lost, the password, the confirmation; `?done=1` says it is done. */
+export const ACCOUNT_DELETE_PATH = `${ACCOUNT_PATH}delete/`;
 export function favoritesPath(query: { page?: number; removed?: string } = {}): string {
   return withQuery(`${MY_PREFIX}favorites/`, { page: query.page && query.page > 1 ? query.page : null, removed: query.removed });
 }

@@ -7,10 +7,10 @@
 import type { WriteTx } from './db';
 import type { Capability } from './staff';
 
-/** Who acts: a staff member through the site, or the command line (userId null). */
+/** Who acts: a staff member through the site, the command line (userId null), or a reader on their own account (capability null). */
 export interface AuditActor {
   userId: number | null;
-  capability: Capability;
+  capability: Capability | null;
   ip: string | null;
   userAgent: string | null;
 }

@@ -185,6 +185,18 @@ export function maybeDeliverMail(getDb: () => Promise<DB>, now: number): void {
   }
 }
 
+// ------------------------------------------------------------------ erasure
+
+/**
+ * Deletes every message to `address`, queued or kept after sending (an account's deletion, in
+ * its transaction: a queued message must not go out afterwards, and the kept ones hold the
+ * address). Returns how many went.
+ */
+export async function dropEmailsTo(db: DB, address: string): Promise<number> {
+  const r = await db.deleteFrom('outbox_emails').where('to_address', '=', address).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
 // ------------------------------------------------------------------ the demo outbox
 
 /** The demo's outbox list (GET /dev/outbox/), newest first. */

@@ -21,6 +21,8 @@ export const LIMITS = {
   resetPerEmail: { max: 3, window: 60 * 60 },
   /** The account page's forms (POST /my/account/…): a person changing a name or a password, signing out a device. */
   accountChanges: { max: 20, window: 10 * 60 },
+  /** The data export (GET /my/account/export/): a person downloads it once or twice; each reads every table of the reader. */
+  accountExport: { max: 5, window: 60 * 60 },
   /** Preferences and signing out: a person toggles a few times a minute. */
   prefs: { max: 30, window: 60 },
   /** Favorites, the purchase star: a reader tidying a list, not a script. */

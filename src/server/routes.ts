@@ -42,6 +42,8 @@ export const ROUTES: readonly RoutePolicy[] = [
   { path: /^\/auth\/password\/(forgot|reset\/[A-Za-z0-9_-]{1,100})\/$/, methods: ['POST'], limit: { exempt: 'counted inside per email and per address (src/features/accounts/recovery.server.ts); a reset link is a 256-bit single-use token' }, answer: 'page' },
   { path: /^\/auth\/email\/confirm\/[A-Za-z0-9_-]{1,100}\/$/, methods: ['POST'], limit: { exempt: 'a confirmation link: a 256-bit single-use token sent to the new address' }, answer: 'page' },
   { path: /^\/my\/account\/$/, methods: ['POST'], limit: { name: 'accountChanges' }, answer: 'page' },
+  // Deleting the account (issue 32): asks the password, so it counts with the account page's forms.
+  { path: /^\/my\/account\/delete\/$/, methods: ['POST'], limit: { name: 'accountChanges' }, answer: 'page' },
   { path: /^\/auth\/logout\/$/, methods: ['POST'], limit: { name: 'prefs', anyone: true }, answer: 'page' },
   { path: /^\/my\/favorites\/toggle\/$/, methods: ['POST'], limit: { name: 'library' }, answer: 'page' },
   { path: /^\/api\/(favorites\/[^/]+|purchases\/[^/]+\/favorite)\/$/, methods: ['POST', 'DELETE'], limit: { name: 'library' }, answer: 'json' },
@@ -103,6 +105,8 @@ export const ROUTES: readonly RoutePolicy[] = [
   // The home page's later blocks (src/pages/fragments/home/[block].astro): reads, about ten a home
   // page visit, counted per reader or address so a scraper cannot render them in a loop.
   { path: /^\/fragments\/home\/[^/]+\/$/, methods: ['GET'], limit: { name: 'homeFragments', anyone: true }, answer: 'page' },
+  // The reader's data export (issue 32): a read, but it gathers every table of the reader, so few an hour.
+  { path: /^\/my\/account\/export\/$/, methods: ['GET'], limit: { name: 'accountExport' }, answer: 'page' },
   // Reads that ask the provider: polled by the checkouts.
   { path: /^\/my\/purchase\/pix\/[^/]+\/$/, methods: ['GET'], limit: { name: 'polls' }, answer: 'json' },
   { path: /^\/my\/subscribe\/status\/[^/]+\/$/, methods: ['GET'], limit: { name: 'polls' }, answer: 'json' },

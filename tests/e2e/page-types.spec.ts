@@ -4,7 +4,7 @@
  * left-to-right comic, vertical webtoon) and its immersive view, a locked chapter with its free
  * preview and its paywall page, the adult gate, login, sign-up,
  * the 404 page and the plans, the browse pages (genres, new, top, updates, a collection), and, signed in, the series page with unlock buttons, favorites,
- * history and every money page (keys, buy keys, checkout, purchases, subscriptions).
+ * history, every money page (keys, buy keys, checkout, purchases, subscriptions), the account page and its deletion page.
  *  - At 320, 360, 390 and 1280 px: no page wider than the viewport, and none that scrolls itself
  *    on load (phone-layout.spec.ts does the same for the anonymous pages).
  *  - axe-core: no serious or critical violation in the light theme at 390 px; the dark theme
@@ -99,6 +99,8 @@ async function signedInTargets(page: Page, site: Site): Promise<Target[]> {
     { name: 'checkout', path: checkout! },
     { name: 'purchases', path: '/my/purchases/' },
     { name: 'subscriptions', path: '/my/subscriptions/' },
+    { name: 'account', path: '/my/account/' },
+    { name: 'account deletion', path: '/my/account/delete/' },
   ];
 }
 

@@ -78,6 +78,8 @@ function routesFor(s: SeriesSample): Route[] {
     { name: 'password reset link', file: 'auth/password/reset/[token]/index.astro', path: '/auth/password/reset/not-a-token/', query: '', kind: 'html', form: true, dynamic: [4] },
     { name: 'email change link', file: 'auth/email/confirm/[token]/index.astro', path: '/auth/email/confirm/not-a-token/', query: '', kind: 'html', form: true, dynamic: [4] },
     { name: 'account page', file: 'my/account/index.astro', path: '/my/account/', query: '', kind: 'html', form: true },
+    { name: 'data export', file: 'my/account/export.ts', path: '/my/account/export/', query: 'format=xml&page=-1', kind: 'json' },
+    { name: 'account deletion', file: 'my/account/delete.astro', path: '/my/account/delete/', query: 'done=<b>1</b>', kind: 'html', form: true },
     { name: 'demo outbox', file: 'dev/outbox/index.astro', path: '/dev/outbox/', query: '', kind: 'html' },
     { name: 'demo outbox message', file: 'dev/outbox/[id].astro', path: '/dev/outbox/123/', query: '', kind: 'html', dynamic: [3] },
     { name: 'logout prompt', file: 'auth/logout/index.ts', path: '/auth/logout/', query: '', kind: 'html', form: true },

@@ -50,6 +50,8 @@ const SAMPLES: Record<string, { path: string; body?: Record<string, string> }> =
   [/^\/fragments\/home\/[^/]+\/$/.source]: { path: '/fragments/home/nope/' },
   [/^\/api\/errors\/$/.source]: { path: '/api/errors/', body: { t: 'e', m: 'not the shape' } },
   [/^\/my\/account\/$/.source]: { path: '/my/account/', body: { action: 'name', name: 'Counted' } },
+  [/^\/my\/account\/delete\/$/.source]: { path: '/my/account/delete/', body: { current: 'not-the-password', confirm: '1' } },
+  [/^\/my\/account\/export\/$/.source]: { path: '/my/account/export/' },
   [/^\/my\/notifications\/(notify|read|settings)\/$/.source]: { path: '/my/notifications/read/', body: { id: 'nope' } },
   [/^\/api\/comments\/item\/[^/]+\/(report|mute)\/$/.source]: { path: '/api/comments/item/1/report/', body: { reason: 'spam' } },
   [/^\/api\/comments\/mutes\/[^/]+\/$/.source]: { path: '/api/comments/mutes/1/' },

@@ -8,3 +8,4 @@ export { changeCapability, changeCapabilityFromForm, listStaff } from './staff.s
 export { requestPasswordReset, resetPassword, resetTokenValid } from './recovery.server';
 export { changeDisplayName, changeOwnPassword, ownSessions, signOutOthers, signOutSession, type OwnSession } from './account.server';
 export { confirmEmailChange, emailChangeValid, requestEmailChange } from './email-change.server';
+export { deleteAccount, exportAccountData } from './data.server';

@@ -177,3 +177,44 @@ export async function usePasswordReset(tx: WriteTx, tokenHash: string, now: numb
 export async function deletePasswordResets(db: DB, userId: number): Promise<void> {
   await db.deleteFrom('password_resets').where('user_id', '=', userId).execute();
 }
+
+// ---------------------------------------------------------------- the reader's own data (export, account deletion)
+
+/** The account row as its owner may see it: never the password hash. */
+export function profileForExport(db: DB, userId: number) {
+  return db.selectFrom('users').select(['id', 'email', 'display_name', 'created_at', 'password_changed_at', 'is_staff']).where('id', '=', userId).executeTakeFirst();
+}
+
+/** Pending and past email changes and reset links of the account, without their token hashes. */
+export async function linksForExport(db: DB, userId: number) {
+  const [emailChanges, resets] = await Promise.all([
+    db.selectFrom('email_changes').select(['new_email', 'created_at', 'expires_at', 'used_at']).where('user_id', '=', userId).orderBy('created_at').execute(),
+    db.selectFrom('password_resets').select(['created_at', 'expires_at', 'used_at']).where('user_id', '=', userId).orderBy('created_at').execute(),
+  ]);
+  return { emailChanges, resets };
+}
+
+/** The password hash and email read again inside the deletion's transaction (a change since the check refuses it). */
+export function credentialsIn(tx: WriteTx, userId: number) {
+  return tx.selectFrom('users').select(['email', 'password_hash']).where('id', '=', userId).executeTakeFirst();
+}
+
+/** The addresses the account asked to move to (their confirmation links are in the outbox). */
+export async function newEmailsOf(tx: WriteTx, userId: number): Promise<string[]> {
+  return (await tx.selectFrom('email_changes').select('new_email').where('user_id', '=', userId).execute()).map((r) => r.new_email);
+}
+
+/**
+ * Erases the account's personal rows and anonymises the account row (account deletion, in its
+ * transaction): sessions, reset and email-change links and capabilities go; the row keeps its id
+ * and creation time (money records point at it) with an unusable unique email, no name and no
+ * password hash, so nobody can sign in to it and the address is free again.
+ */
+export async function anonymiseAccount(tx: WriteTx, userId: number, placeholderEmail: string, now: number): Promise<{ sessions: number; links: number }> {
+  const s = await tx.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+  const r = await tx.deleteFrom('password_resets').where('user_id', '=', userId).executeTakeFirst();
+  const e = await tx.deleteFrom('email_changes').where('user_id', '=', userId).executeTakeFirst();
+  await tx.deleteFrom('user_capabilities').where('user_id', '=', userId).execute();
+  await tx.updateTable('users').set({ email: placeholderEmail, display_name: '', password_hash: '', is_staff: 0, password_changed_at: now }).where('id', '=', userId).execute();
+  return { sessions: Number(s.numDeletedRows), links: Number(r.numDeletedRows) + Number(e.numDeletedRows) };
+}

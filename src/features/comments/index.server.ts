@@ -8,3 +8,4 @@ export {
 export type { ModerationAction } from './moderation.server';
 export { handleCommentsForm, placeOf, placeUrl } from './page.server';
 export { seriesComments } from './series.server';
+export { commentsAccountData } from './account-data.server';

@@ -206,3 +206,64 @@ export async function seriesOfChapter(db: DB, chapterId: number): Promise<number
   const row = await db.selectFrom('chapters').select('series_id').where('id', '=', chapterId).executeTakeFirst();
   return row ? Number(row.series_id) : null;
 }
+
+// ---------------------------------------------------------------- the reader's own data (export, account deletion)
+
+/** Every comment the reader wrote (deleted ones too, without text), with its chapter, for the data export. */
+export function commentsForExport(db: DB, userId: number) {
+  return db.selectFrom('comments as c').innerJoin('chapters as ch', 'ch.id', 'c.chapter_id').innerJoin('series as s', 's.id', 'ch.series_id')
+    .select(['c.id', 'c.parent_id', 'c.site_id', 'c.language', 'c.body', 'c.spoiler', 'c.created_at', 'c.edited_at', 'c.deleted_at', 'c.like_count', 'c.reply_count', 'c.state', 'ch.e4pid', 'ch.number', 's.e4pid as series_e4pid', 's.name as series_name'])
+    .where('c.user_id', '=', userId).orderBy('c.created_at').orderBy('c.id').execute();
+}
+
+/** The reader's likes, reports and mutes (what they did to others' comments), for the data export. */
+export async function commentActsForExport(db: DB, userId: number) {
+  const [likes, reports, mutes] = await Promise.all([
+    db.selectFrom('comment_likes').select(['comment_id', 'created_at']).where('user_id', '=', userId).orderBy('created_at').execute(),
+    db.selectFrom('comment_reports').select(['comment_id', 'reason', 'created_at', 'reviewed_at']).where('user_id', '=', userId).orderBy('created_at').execute(),
+    db.selectFrom('comment_mutes').select(['muted_id', 'created_at']).where('user_id', '=', userId).orderBy('created_at').execute(),
+  ]);
+  return { likes, reports, mutes };
+}
+
+/**
+ * Account deletion (in its transaction): the reader's comments go as their author's own delete
+ * would take them — a comment with others' replies stays as "deleted" with its text emptied (the
+ * thread keeps its shape), any other goes, and a deleted parent left without replies goes with
+ * it; their likes go (the liked comments' counts follow), and their mutes either way and ban.
+ * Returns the counts and the (site, chapter) threads touched, so the caller forgets cached counts.
+ */
+export async function eraseCommentsOf(tx: DB, userId: number, now: number): Promise<{ counts: Record<string, number>; threads: { siteId: number; chapterId: number }[] }> {
+  const mine = await tx.selectFrom('comments').select(['id', 'parent_id', 'site_id', 'chapter_id']).where('user_id', '=', userId).execute();
+  const threads = new Map<string, { siteId: number; chapterId: number }>();
+  for (const c of mine) threads.set(`${c.site_id}:${c.chapter_id}`, { siteId: Number(c.site_id), chapterId: Number(c.chapter_id) });
+  // Replies first (a reply has no replies of its own), then the top-level comments.
+  const replies = mine.filter((c) => c.parent_id !== null);
+  const parents = new Set<number>();
+  for (const r of replies) {
+    await tx.deleteFrom('comments').where('id', '=', r.id).execute();
+    await tx.updateTable('comments').set({ reply_count: sql`reply_count - 1` }).where('id', '=', r.parent_id!).execute();
+    parents.add(Number(r.parent_id));
+  }
+  let removed = replies.length;
+  let blanked = 0;
+  for (const c of mine.filter((m) => m.parent_id === null)) {
+    const row = await tx.selectFrom('comments').select('reply_count').where('id', '=', c.id).executeTakeFirst();
+    if (!row) continue;
+    if (Number(row.reply_count) > 0) {
+      // Already deleted ones stay deleted (their time kept); the text is emptied either way.
+      await tx.updateTable('comments').set({ body: '', spoiler: 0, deleted_at: sql`coalesce(deleted_at, ${now})` }).where('id', '=', c.id).execute();
+      blanked++;
+    } else {
+      await tx.deleteFrom('comments').where('id', '=', c.id).execute();
+      removed++;
+    }
+  }
+  // Others' comments deleted earlier and kept only for the replies just removed.
+  if (parents.size) await tx.deleteFrom('comments').where('id', 'in', [...parents]).where('deleted_at', 'is not', null).where('reply_count', '<=', 0).execute();
+  const liked = await tx.deleteFrom('comment_likes').where('user_id', '=', userId).returning('comment_id').execute();
+  for (const l of liked) await tx.updateTable('comments').set({ like_count: sql`like_count - 1` }).where('id', '=', l.comment_id).execute();
+  await tx.deleteFrom('comment_mutes').where((eb) => eb.or([eb('user_id', '=', userId), eb('muted_id', '=', userId)])).execute();
+  await tx.deleteFrom('comment_bans').where('user_id', '=', userId).execute();
+  return { counts: { comments_removed: removed, comments_blanked: blanked, likes: liked.length }, threads: [...threads.values()] };
+}

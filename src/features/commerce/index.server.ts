@@ -13,3 +13,4 @@ export { withdrawPurchase, type RefundProblem } from './refunds.server';
 export { deskDue, deskRefund, payableDesk, paymentsDesk, providerStatus, type DeskOutcome } from './desk.server';
 export { receiptPage } from './receipts.server';
 export { paymentFigures } from './figures.server';
+export { commerceAccountData } from './account-data.server';

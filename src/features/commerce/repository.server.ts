@@ -711,3 +711,25 @@ export async function renewalsOverdue(db: DB, now: number): Promise<number> {
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
+
+// ---------------------------------------------------------------- the reader's own data (export, account deletion)
+
+/** The reader's orders, subscription charges and refunds, for the data export (no provider tokens or Pix codes). */
+export async function moneyForExport(db: DB, userId: number) {
+  const [orders, charges, refunds] = await Promise.all([
+    db.selectFrom('orders as o').leftJoin('key_packs as p', 'p.id', 'o.pack_id')
+      .select(['o.public_id', 'o.site_id', 'p.code as pack', 'o.currency', 'o.subtotal', 'o.discount', 'o.total', 'o.keys', 'o.xtra_keys', 'o.method', 'o.provider', 'o.state', 'o.card_brand', 'o.card_last4', 'o.created_at', 'o.paid_at'])
+      .where('o.user_id', '=', userId).orderBy('o.created_at').orderBy('o.id').execute(),
+    db.selectFrom('subscription_charges').select(['public_id', 'period_start', 'period_end', 'currency', 'amount', 'method', 'provider', 'state', 'created_at', 'paid_at'])
+      .where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute(),
+    db.selectFrom('refunds').select(['public_id', 'payable_kind', 'payable_id', 'amount', 'currency', 'keys', 'xtra_keys', 'state', 'origin', 'created_at', 'confirmed_at'])
+      .where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute(),
+  ]);
+  return { orders, charges, refunds };
+}
+
+/** Deletes the reader's starred key packs (account deletion; orders and refunds are kept). */
+export async function erasePackFavoritesOf(tx: WriteTx, userId: number): Promise<number> {
+  const r = await tx.deleteFrom('pack_favorites').where('user_id', '=', userId).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

@@ -4,3 +4,4 @@ export { favoritedAmong, finishLoginIntent, isFavorited, listFavorites, notified
 export { apiCaller, historyJson } from './history.server';
 export { type HistoryEntry, loadHistory, progressForSeries, recordProgress } from './progress.server';
 export { clampTtl, signAppToken, signProgressToken, verifyProgressToken } from './tokens.server';
+export { libraryAccountData } from './account-data.server';

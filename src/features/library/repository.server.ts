@@ -270,3 +270,26 @@ export async function notifiedReaders(db: DB, seriesId: number, before: number, 
     .execute();
   return rows.map((r) => Number(r.user_id));
 }
+
+// ---------------------------------------------------------------- the reader's own data (export, account deletion)
+
+/** Every favorite of the reader with its series, for the data export. */
+export function favoritesForExport(db: DB, userId: number) {
+  return db.selectFrom('favorites as f').innerJoin('series as s', 's.id', 'f.series_id')
+    .select(['s.e4pid', 's.slug', 's.name', 'f.notify', 'f.created_at'])
+    .where('f.user_id', '=', userId).orderBy('f.created_at').orderBy('f.series_id').execute();
+}
+
+/** Every chapter the reader opened, with its series and chapter, for the data export. */
+export function progressForExport(db: DB, userId: number) {
+  return db.selectFrom('reading_progress as p').innerJoin('chapters as c', 'c.id', 'p.chapter_id').innerJoin('series as s', 's.id', 'p.series_id')
+    .select(['s.e4pid as series_e4pid', 's.name as series_name', 'c.e4pid as chapter_e4pid', 'c.number', 'c.language', 'p.completion', 'p.completed', 'p.first_read', 'p.last_read'])
+    .where('p.user_id', '=', userId).orderBy('p.last_read').orderBy('p.chapter_id').execute();
+}
+
+/** Deletes the reader's favorites and reading progress (account deletion, in its transaction); how many of each. */
+export async function eraseLibraryOf(tx: DB, userId: number): Promise<{ favorites: number; progress: number }> {
+  const f = await tx.deleteFrom('favorites').where('user_id', '=', userId).executeTakeFirst();
+  const p = await tx.deleteFrom('reading_progress').where('user_id', '=', userId).executeTakeFirst();
+  return { favorites: Number(f.numDeletedRows), progress: Number(p.numDeletedRows) };
+}

@@ -132,3 +132,19 @@ export async function savePrefs(db: DB, userId: number, prefs: readonly { catego
     .onConflict((oc) => oc.columns(['user_id', 'category', 'channel']).doUpdateSet((eb) => ({ enabled: eb.ref('excluded.enabled') })))
     .execute();
 }
+
+// ---------------------------------------------------------------- the reader's own data (export, account deletion)
+
+/** Every inbox item of the reader, both sites, oldest first (the data export). */
+export function itemsForExport(db: DB, userId: number) {
+  return db.selectFrom('notifications').select(['category', 'kind', 'site_id', 'chapter_count', 'data', 'created_at', 'updated_at', 'read_at'])
+    .where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
+}
+
+/** Deletes the reader's inbox, fan-out keys and preferences (account deletion, in its transaction). */
+export async function eraseNotificationsOf(db: DB, userId: number): Promise<{ notifications: number; preferences: number }> {
+  const n = await db.deleteFrom('notifications').where('user_id', '=', userId).executeTakeFirst();
+  await db.deleteFrom('notification_deliveries').where('user_id', '=', userId).execute();
+  const p = await db.deleteFrom('notification_prefs').where('user_id', '=', userId).executeTakeFirst();
+  return { notifications: Number(n.numDeletedRows), preferences: Number(p.numDeletedRows) };
+}

@@ -8,3 +8,4 @@ export { advanceSubscriptions, dueRenewals } from './renew.server';
 export { changePlan, listPlans, planById, planProblem, savePlan, seedPlans, type PlanProblem, type PlanValues } from './plans.server';
 export { addComicByForm, addComicRoute } from './add-comic.server';
 export { endSubscriptionForRefund, grantPaidPeriod } from './moves.server';
+export { subscriptionsAccountData } from './account-data.server';

@@ -176,3 +176,22 @@ export async function slotsOverCapacity(db: DB) {
     .groupBy(['subscriptions.id', 'plans.series_slots']).execute();
   return rows.map((r) => ({ id: Number(r.id), slots: Number(r.series_slots), n: Number(r.n) })).filter((r) => r.n > r.slots);
 }
+
+// ---------------------------------------------------------------- the reader's own data (export, account deletion)
+
+/** Every subscription of the reader with its plan and slots, for the data export (never the provider's payment token). */
+export async function subscriptionsForExport(db: DB, userId: number) {
+  const subs = await db.selectFrom('subscriptions as s').innerJoin('plans as p', 'p.id', 's.plan_id')
+    .select(['s.id', 's.public_id', 's.site_id', 'p.code as plan', 'p.name as plan_name', 's.state', 's.anchor_at', 's.paid_until', 's.cancel_at_period_end', 's.canceled_at', 's.method', 's.provider', 's.payer_name', 's.payer_doc', 's.created_at'])
+    .where('s.user_id', '=', userId).orderBy('s.created_at').orderBy('s.id').execute();
+  const slots = subs.length
+    ? await db.selectFrom('subscription_series as x').innerJoin('series as se', 'se.id', 'x.series_id').select(['x.subscription_id', 'se.e4pid', 'x.created_at'])
+      .where('x.subscription_id', 'in', subs.map((s) => s.id)).orderBy('x.created_at').execute()
+    : [];
+  return { subs, slots };
+}
+
+/** Forgets the provider's vaulted payment method on every subscription of the reader (account deletion). */
+export async function forgetPaymentTokens(trx: WriteTx, userId: number, now: number): Promise<void> {
+  await trx.updateTable('subscriptions').set({ payment_token: null, updated_at: now }).where('user_id', '=', userId).where('payment_token', 'is not', null).execute();
+}

@@ -7,3 +7,4 @@ export { auditLedger, lastAudit, recordAudit } from './audit.server';
 export { chapterAccessFor, mayReadChapter } from './access.server';
 export { adStartAnswer, completeAd, rentalAnswer, rentWithPlan, startAd, useDailyPass } from './rentals.server';
 export { keysPage, type KeysEntry } from './history.server';
+export { walletAccountData } from './account-data.server';

@@ -378,3 +378,24 @@ export async function latestLedgerAudit(db: DB): Promise<{ at: number; failed_ru
   const row = await db.selectFrom('ledger_audits').select(['at', 'failed_rules']).orderBy('id', 'desc').limit(1).executeTakeFirst();
   return row && { at: Number(row.at), failed_rules: Number(row.failed_rules) };
 }
+
+// ---------------------------------------------------------------- the reader's own data (export)
+
+/** Every movement of the reader's own accounts, oldest first: what the data export lists (no idempotency keys). */
+export function entriesForExport(db: DB, userId: number) {
+  return db.selectFrom('ledger_entries as e').innerJoin('wallet_accounts as a', 'a.id', 'e.account_id').innerJoin('ledger_transactions as t', 't.id', 'e.transaction_id')
+    .leftJoin('chapters as c', 'c.id', 't.chapter_id')
+    .select(['t.id', 't.kind', 't.reason', 't.created_at', 'c.e4pid as chapter', 'e.currency', 'e.amount'])
+    .where('a.user_id', '=', userId).orderBy('t.created_at').orderBy('t.id').orderBy('e.id').execute();
+}
+
+/** The reader's owned chapters and rentals, for the data export. */
+export async function holdingsForExport(db: DB, userId: number) {
+  const [unlocks, rentals] = await Promise.all([
+    db.selectFrom('chapter_unlocks as u').innerJoin('chapters as c', 'c.id', 'u.chapter_id')
+      .select(['c.e4pid', 'u.price', 'u.currency', 'u.created_at']).where('u.user_id', '=', userId).orderBy('u.created_at').execute(),
+    db.selectFrom('rentals as r').innerJoin('chapters as c', 'c.id', 'r.chapter_id')
+      .select(['c.e4pid', 'r.kind', 'r.created_at', 'r.expires_at']).where('r.user_id', '=', userId).orderBy('r.created_at').execute(),
+  ]);
+  return { unlocks, rentals };
+}

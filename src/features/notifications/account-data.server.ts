@@ -1,0 +1,26 @@
+/**
+ * The notifications' part of a reader's own data (issue 32, docs/privacy.md): the inbox and the
+ * preferences (as they apply, defaults included) for the data export, and their deletion with the
+ * account, fan-out keys included.
+ */
+import { parseJsonObject } from '~/lib/json';
+import type { DB, WriteTx } from '~/server/db';
+import { loadPrefs } from './prefs.server';
+import * as repo from './repository.server';
+
+export const notificationsAccountData = {
+  name: 'notifications',
+  async exportOf(db: DB, userId: number) {
+    const [items, prefs] = await Promise.all([repo.itemsForExport(db, userId), loadPrefs(db, userId)]);
+    return {
+      notifications: items.map((n) => ({
+        category: n.category, kind: n.kind, site_id: n.site_id === null ? null : Number(n.site_id), chapter_count: Number(n.chapter_count),
+        data: parseJsonObject(n.data), created_at: Number(n.created_at), updated_at: Number(n.updated_at), read_at: n.read_at === null ? null : Number(n.read_at),
+      })),
+      notification_preferences: prefs,
+    };
+  },
+  eraseFor(tx: WriteTx, userId: number): Promise<Record<string, number>> {
+    return repo.eraseNotificationsOf(tx, userId);
+  },
+};
