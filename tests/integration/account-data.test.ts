@@ -192,6 +192,15 @@ for (const dialect of selectedDialects()) {
       const ledgerBefore = await count('ledger_transactions');
       const chargesBefore = await count('subscription_charges');
       expect(await count('favorites')).toBe(1);
+      // Named a creator of the series (the comments' badge): the deletion takes the account off it.
+      const creatorRows = () => withDb(server, (db) => db.selectFrom('series_creators').select('series_id').where('user_id', '=', reader.id).execute());
+      await withDb(server, async (db) => {
+        const { id } = await db.selectFrom('series').select('id').where('e4pid', '=', series).executeTakeFirstOrThrow();
+        await db.insertInto('series_creators').values({ series_id: id, user_id: reader.id, position: 0 }).execute();
+      });
+      expect(await creatorRows()).toHaveLength(1);
+      const exported = (await server.request('/my/account/export/', { headers: { cookie: reader.cookie } })).json() as { creator_of_series: { series: string }[] };
+      expect(exported.creator_of_series).toEqual([expect.objectContaining({ series })]);
       expect(await withDb(server, (db) => db.selectFrom('outbox_emails').select('id').where('to_address', '=', reader.email).execute())).not.toEqual([]);
 
       const res = await post(server, '/my/account/delete/', { current: reader.password, confirm: '1' }, { cookie: reader.cookie });
@@ -208,6 +217,7 @@ for (const dialect of selectedDialects()) {
       expect(login.status).toBe(401);
       expect(htmlText(login.text)).toContain(message('en', 'auth.login.invalid'));
       for (const table of ['sessions', 'favorites', 'reading_progress', 'notifications', 'notification_prefs', 'email_changes'] as const) expect(await count(table), table).toBe(0);
+      expect(await creatorRows()).toEqual([]);
       expect(await withDb(server, (db) => db.selectFrom('outbox_emails').select('id').where('to_address', 'in', [reader.email, `new-${reader.email}`]).execute())).toEqual([]);
 
       // The account row stays, anonymised: no email of theirs, no name, no password.

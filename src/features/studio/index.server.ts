@@ -10,3 +10,4 @@ export type { FieldErrors, SeriesFormOptions, SeriesFormValues } from './series.
 export { IMAGE_KINDS, UPLOAD_MAX_BYTES, seriesImagesOf, uploadSeriesImage } from './images.server';
 export { SHOP_FORM_FIELDS, couponFormValues, couponUses, packFormValues, planFormValues, saveCouponForm, savePackForm, savePlanForm, shopOverview } from './shop.server';
 export type { ShopFieldErrors, ShopKind } from './shop.server';
+export { studioAccountData } from './account-data.server';

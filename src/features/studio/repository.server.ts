@@ -407,6 +407,17 @@ export async function seriesCreatorIds(db: DB | WriteTx, seriesId: number): Prom
   return rows.map((r) => Number(r.user_id));
 }
 
+/** The series an account is named a creator of (the data export). */
+export function seriesCreatedBy(db: DB, userId: number) {
+  return db.selectFrom('series_creators as sc').innerJoin('series as s', 's.id', 'sc.series_id').select(['s.e4pid', 's.name']).where('sc.user_id', '=', userId).orderBy('s.id').execute();
+}
+
+/** Takes a deleted account off every series it was a creator of; how many. */
+export async function dropCreator(tx: WriteTx, userId: number): Promise<number> {
+  const r = await tx.deleteFrom('series_creators').where('user_id', '=', userId).executeTakeFirst();
+  return Number(r.numDeletedRows ?? 0);
+}
+
 export async function setSeriesCreators(tx: WriteTx, seriesId: number, userIds: readonly number[]): Promise<void> {
   await tx.deleteFrom('series_creators').where('series_id', '=', seriesId).execute();
   if (userIds.length) await tx.insertInto('series_creators').values(userIds.map((user_id, position) => ({ series_id: seriesId, user_id, position }))).execute();

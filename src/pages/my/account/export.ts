@@ -3,12 +3,7 @@ import { getDb } from '~/server/db';
 import { redirectTo } from '~/lib/redirect';
 import { ACCOUNT_EXPORT_PATH, loginPath } from '~/lib/paths';
 import { exportAccountData } from '~/features/accounts/index.server';
-import { libraryAccountData } from '~/features/library/index.server';
-import { notificationsAccountData } from '~/features/notifications/index.server';
-import { commentsAccountData } from '~/features/comments/index.server';
-import { walletAccountData } from '~/features/wallet/index.server';
-import { commerceAccountData } from '~/features/commerce/index.server';
-import { subscriptionsAccountData } from '~/features/subscriptions/index.server';
+import { READER_DATA_PARTS } from './_reader-data';
 
 /**
  * GET /my/account/export/: the signed-in reader's data as a JSON attachment (docs/privacy.md),
@@ -20,7 +15,7 @@ export const GET: APIRoute = async ({ locals }) => {
   if (!user) return redirectTo(loginPath(ACCOUNT_EXPORT_PATH));
   const data = await exportAccountData(await getDb(), {
     userId: user.id, siteId: site.id, locale, now,
-    parts: [libraryAccountData, notificationsAccountData, commentsAccountData, walletAccountData, commerceAccountData, subscriptionsAccountData],
+    parts: READER_DATA_PARTS,
   });
   if (!data) return redirectTo(loginPath(ACCOUNT_EXPORT_PATH));
   const day = new Date(now * 1000).toISOString().slice(0, 10);
