@@ -30,6 +30,7 @@ import * as collections from './2026-12-03T00-collections';
 import * as promotionsPreview from './2026-12-03T00-promotions-preview';
 import * as notifications from './2026-12-03T00-notifications';
 import * as outboxPasswordResets from './2026-12-04T00-outbox-password-resets';
+import * as webPush from './2026-12-05T10-web-push';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -65,6 +66,8 @@ export const migrations: Record<string, Migration> = {
   '2026-12-03T00-notifications': notifications,
   // Email outbox and forgotten-password links (issue 32).
   '2026-12-04T00-outbox-password-resets': outboxPasswordResets,
+  // Web push: subscriptions, the push outbox, the daily cap, quiet hours (issue 32).
+  '2026-12-05T10-web-push': webPush,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -51,6 +51,8 @@ const SAMPLES: Record<string, { path: string; body?: Record<string, string> }> =
   [/^\/api\/errors\/$/.source]: { path: '/api/errors/', body: { t: 'e', m: 'not the shape' } },
   [/^\/my\/account\/$/.source]: { path: '/my/account/', body: { action: 'name', name: 'Counted' } },
   [/^\/my\/notifications\/(notify|read|settings)\/$/.source]: { path: '/my/notifications/read/', body: { id: 'nope' } },
+  [/^\/my\/notifications\/push\/$/.source]: { path: '/my/notifications/push/', body: { endpoint: 'http://169.254.169.254/' } },
+  [/^\/my\/notifications\/quiet\/$/.source]: { path: '/my/notifications/quiet/', body: { start: '22', end: '8' } },
   [/^\/api\/comments\/item\/[^/]+\/(report|mute)\/$/.source]: { path: '/api/comments/item/1/report/', body: { reason: 'spam' } },
   [/^\/api\/comments\/mutes\/[^/]+\/$/.source]: { path: '/api/comments/mutes/1/' },
   [/^\/comments\/item\/[^/]+\/(report|mute)\/$/.source]: { path: '/comments/item/1/report/', body: { reason: 'spam' } },
