@@ -19,7 +19,6 @@ import { config } from '~/server/config.mjs';
 import { log } from '~/server/observe.mjs';
 import { vapidKeys, type VapidKeys } from '~/server/vapid';
 import { SITES, type SiteId } from '~/lib/site';
-import { createT } from '~/lib/i18n';
 import { notificationsPath, readerPath } from '~/lib/paths';
 import { findSeries } from '~/features/catalog/index.server';
 import type { Format } from '~/features/catalog';
@@ -134,7 +133,9 @@ export const sendWithFetch: PushSender = async (sub, payload, vapid) => {
 
 async function messageFor(db: DB, row: { kind: string; series_id: number | null; data: string }, siteId: SiteId): Promise<PushMessage> {
   const site = SITES[siteId] ?? SITES[1];
-  const t = createT(site.locale);
+  // Loaded on first use: the fan-out imports this module, and the e2e specs import the fan-out
+  // under Node's own loader, which takes no JSON module (the catalogues) without an attribute.
+  const t = (await import('~/lib/i18n')).createT(site.locale);
   let data: Record<string, unknown> = {};
   try { data = JSON.parse(row.data) as Record<string, unknown>; } catch { /* a broken row still says something */ }
   if (row.kind === 'CHAPTER') {
