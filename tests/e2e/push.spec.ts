@@ -147,3 +147,37 @@ for (const s of SITES) {
     });
   });
 }
+
+const IPHONE_SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+
+for (const s of SITES) {
+  test.describe(`web push on iPhone Safari outside the Home Screen (${s.site})`, () => {
+    test.use({ userAgent: IPHONE_SAFARI });
+
+    test(`notify me asks nothing and says to add the site to the Home Screen (${s.site})`, async ({ page, reader }) => {
+      let asked = 0;
+      await page.exposeFunction('__pushPermissionAsked', () => { asked++; });
+      await page.addInitScript(() => {
+        const ask = Notification.requestPermission.bind(Notification);
+        Notification.requestPermission = (...args: Parameters<typeof Notification.requestPermission>) => {
+          (window as unknown as { __pushPermissionAsked(): void }).__pushPermissionAsked();
+          return ask(...args);
+        };
+      });
+      if (s.site === 'br') await signIn(page, 'br', reader);
+      await page.goto(s.url(`/comics/${DEMO.readerManga}/`));
+      const note = page.getByText(message(s.locale, 'push.ios'), { exact: true });
+      await expect(note).toBeHidden();
+      await page.getByRole('button', { name: message(s.locale, 'notify.off'), exact: true }).click();
+      await expect(page.getByRole('button', { name: message(s.locale, 'notify.on'), exact: true })).toHaveAttribute('aria-pressed', 'true');
+      await expect(note).toBeVisible();
+      expect(asked).toBe(0);
+      expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration('/')) ?? null)).toBeNull();
+      // The settings page says the same in place of the device's push button.
+      await page.goto(s.url('/my/notifications/settings/'));
+      await expect(page.getByText(message(s.locale, 'push.ios'), { exact: true })).toBeVisible();
+      await expect(page.getByRole('button', { name: message(s.locale, 'push.settings.subscribe'), exact: true })).toBeHidden();
+      expect(asked).toBe(0);
+    });
+  });
+}
