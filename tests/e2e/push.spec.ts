@@ -141,6 +141,18 @@ for (const s of SITES) {
           const reg = await navigator.serviceWorker.getRegistration('/');
           return (await reg!.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag }));
         }), { timeout: 10_000 }).toEqual([{ title: name, body: message(s.locale, 'push.chapter', { chapter: number }), tag: payload.tag }]);
+
+        // The settings page: stop push on this device (the server forgets it), then ticking a push box subscribes it again.
+        await page.goto(s.url('/my/notifications/settings/'));
+        await page.getByRole('button', { name: message(s.locale, 'push.settings.unsubscribe'), exact: true }).click();
+        await expect(page.getByText(message(s.locale, 'push.settings.off'), { exact: true })).toBeVisible();
+        await expect.poll(async () => (await db.selectFrom('push_subscriptions').select('id').where('endpoint', '=', endpoint).execute()).length).toBe(0);
+        const box = page.getByRole('checkbox', { name: message(s.locale, 'notifications.settings.box', { name: message(s.locale, 'notifications.category.money'), method: message(s.locale, 'notifications.channel.push') }) });
+        await box.check();
+        await expect(page.getByText(message(s.locale, 'push.settings.on'), { exact: true })).toBeVisible();
+        await expect(box).toBeChecked();
+        expect(asked).toBe(2);
+        await expect.poll(async () => (await db.selectFrom('push_subscriptions').select('id').where('endpoint', '=', endpoint).execute()).length).toBe(1);
       } finally {
         await new Promise<void>((resolve) => standIn.close(() => resolve()));
       }
