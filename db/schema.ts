@@ -354,6 +354,59 @@ export interface NotificationPrefTable {
   enabled: Bool;
 }
 
+/** One browser's push subscription (docs/notifications.md, "Web push"). 404/410 from its push service delete it. */
+export interface PushSubscriptionTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The push service's URL (https, a known push service host): unique. */
+  endpoint: string;
+  /** The browser's P-256 public key and auth secret, base64url. */
+  p256dh: string;
+  auth: string;
+  /** IANA zone its quiet hours are read in (validated; the site's zone when the browser's was not). */
+  time_zone: string;
+  /** The site it subscribed on: its pushes are in that site's language, and chapter pushes are that site's. */
+  site_id: number;
+  /** A short label of the browser (from its User-Agent), for the settings page. */
+  device: Generated<string>;
+  created_at: number;
+  last_success_at: number | null;
+  /** Failures since the last success (not 404/410); each doubles the wait before the next try. */
+  failure_count: Generated<number>;
+  retry_at: number | null;
+}
+
+/** A push waiting for the server's worker (written in the transaction that made the inbox item). */
+export interface PushOutboxTable {
+  id: Generated<number>;
+  user_id: number;
+  category: 'chapters' | 'money' | 'community';
+  /** CHAPTER or a money kind (as notifications.kind). */
+  kind: string;
+  series_id: number | null;
+  /** Chapter pushes go to the subscriptions of this site; null: every subscription (money). */
+  site_id: number | null;
+  /** JSON: what the text needs (chapter number and links, never a chapter title). */
+  data: Generated<string>;
+  due_at: number;
+}
+
+/** Pushes sent to a reader on a UTC day (the cap: 5). */
+export interface PushDailyTable {
+  user_id: number;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  sent: number;
+}
+
+/** A reader's quiet hours (hours of the day in each subscription's zone); no row: 22 to 8, on. */
+export interface PushQuietHoursTable {
+  user_id: number;
+  enabled: Bool;
+  start_hour: number;
+  end_hour: number;
+}
+
 export interface ReadingProgressTable {
   user_id: number;
   chapter_id: number;
@@ -965,6 +1018,10 @@ export interface Database {
   notifications: NotificationTable;
   notification_deliveries: NotificationDeliveryTable;
   notification_prefs: NotificationPrefTable;
+  push_subscriptions: PushSubscriptionTable;
+  push_outbox: PushOutboxTable;
+  push_daily: PushDailyTable;
+  push_quiet_hours: PushQuietHoursTable;
   reading_progress: ReadingProgressTable;
   wallet_accounts: WalletAccountTable;
   ledger_transactions: LedgerTransactionTable;

@@ -31,6 +31,7 @@ import * as promotionsPreview from './2026-12-03T00-promotions-preview';
 import * as notifications from './2026-12-03T00-notifications';
 import * as outboxPasswordResets from './2026-12-04T00-outbox-password-resets';
 import * as seriesCreators from './2026-12-05T00-series-creators';
+import * as webPush from './2026-12-05T10-web-push';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -68,6 +69,8 @@ export const migrations: Record<string, Migration> = {
   '2026-12-04T00-outbox-password-resets': outboxPasswordResets,
   // The accounts of a series' creators, for their comments' badge (issue 31).
   '2026-12-05T00-series-creators': seriesCreators,
+  // Web push: subscriptions, the push outbox, the daily cap, quiet hours (issue 32).
+  '2026-12-05T10-web-push': webPush,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -153,6 +153,10 @@ export function notificationsPath(page = 1): string {
 /** Marks one item (field `id`) or every item (no `id`) read; fields next. */
 export const NOTIFICATIONS_READ_PATH = `${MY_PREFIX}notifications/read/`;
 export const NOTIFICATION_SETTINGS_PATH = `${MY_PREFIX}notifications/settings/`;
+/** Web push: this browser's subscription (POST JSON) or forgetting it (DELETE). */
+export const NOTIFICATION_PUSH_PATH = `${MY_PREFIX}notifications/push/`;
+/** Web push's quiet hours (a form of the settings page). */
+export const NOTIFICATION_QUIET_PATH = `${MY_PREFIX}notifications/quiet/`;
 
 export function historyPath(skip = 0): string {
   return withQuery(`${MY_PREFIX}history/`, { skip: skip > 0 ? skip : null });

@@ -8,7 +8,7 @@ import { config } from '~/server/config.mjs';
 import { getDb } from '~/server/db';
 import { maybeRefreshReleases } from '~/features/catalog/index.server';
 import { maybeSettleDuePayments } from '~/features/commerce/index.server';
-import { maybeFanOutReleases } from '~/features/notifications/index.server';
+import { maybeFanOutReleases, maybeSendPushes } from '~/features/notifications/index.server';
 import { PERSONAL_COOKIES } from '~/server/page-cache.mjs';
 import { runsMachineTimers } from '~/server/workers';
 import { maybeDeliverMail } from '~/server/outbox';
@@ -36,6 +36,8 @@ export const context = defineMiddleware((ctx, next) => {
     maybeFanOutReleases(getDb, locals.now);
     // Queued email goes out over SMTP, retried with back-off while the server is unreachable (every 10 s, in the background).
     maybeDeliverMail(getDb, locals.now);
+    // Queued web pushes go out (every 5 s, in the background; nothing without VAPID keys).
+    maybeSendPushes(getDb);
   }
   locals.adultConfirmed = adultConfirmed(cookies.get(ADULT_COOKIE)?.value);
   // Every cookie this request sets takes this scope (COOKIE_DOMAIN shares them with the other site's host).

@@ -42,7 +42,34 @@ export const SECRET_MIN_LENGTH = 32;
  * @property {SellerConfig} seller Who sells, as receipts name it (SELLER_NAME, SELLER_ADDRESS, SELLER_TAX_ID; docs/payments.md, "Receipts").
  * @property {ErrorReportingConfig} errors Error reporting (SENTRY_DSN, INKPASS_DEBUG; docs/operations.md, "Error reporting").
  * @property {MailConfig} mail Outgoing email (SMTP_URL, MAIL_FROM; docs/operations.md, "Email").
+ * @property {PushConfig} push Web push (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT, PUSH_ENDPOINT_HOSTS; docs/operations.md, "Web push").
  */
+
+/**
+ * @typedef {object} PushConfig
+ * @property {{ publicKey: string, privateKey: string, subject: string } | null} vapid The VAPID keys (base64url, as `npx web-push generate-vapid-keys` prints them) and the contact push services see (mailto: or https:). null: a demo makes its own pair in DATA_DIR; production offers no push.
+ * @property {string[]} endpointHosts PUSH_ENDPOINT_HOSTS: hosts accepted as push services besides the known ones (`*.example` for a domain's subdomains); plain http only for loopback hosts. For tests' local stand-ins.
+ */
+
+/**
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {PushConfig}
+ */
+export function readPush(env) {
+  const publicKey = env.VAPID_PUBLIC_KEY?.trim() || '';
+  const privateKey = env.VAPID_PRIVATE_KEY?.trim() || '';
+  const subject = env.VAPID_SUBJECT?.trim() || '';
+  let vapid = null;
+  if (publicKey || privateKey) {
+    if (!/^[A-Za-z0-9_-]{86,88}$/.test(publicKey)) throw invalid('VAPID_PUBLIC_KEY must be the base64url public key `npx web-push generate-vapid-keys` prints (87 characters)');
+    if (!/^[A-Za-z0-9_-]{42,44}$/.test(privateKey)) throw invalid('VAPID_PRIVATE_KEY must be the base64url private key `npx web-push generate-vapid-keys` prints (43 characters)');
+    if (!/^(mailto:[^\s@]+@[^\s@]+|https:\/\/[^\s]+)$/.test(subject)) throw invalid(`VAPID_SUBJECT must be a mailto: address or an https: URL where push services can reach you (got "${subject}")`);
+    vapid = { publicKey, privateKey, subject };
+  }
+  const endpointHosts = (env.PUSH_ENDPOINT_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  for (const h of endpointHosts) if (!/^(\*\.)?[a-z0-9.-]{1,253}$|^\[?::1\]?$/.test(h)) throw invalid(`PUSH_ENDPOINT_HOSTS must list host names separated by commas (got "${h}")`);
+  return { vapid, endpointHosts };
+}
 
 /**
  * @typedef {object} MailConfig
@@ -452,6 +479,7 @@ export function readConfig(env = process.env) {
     seller: readSeller(env, mode),
     errors: readErrorReporting(env, mode),
     mail: readMail(env),
+    push: readPush(env),
   };
 }
 

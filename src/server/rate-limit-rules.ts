@@ -27,6 +27,8 @@ export const LIMITS = {
   prefs: { max: 30, window: 60 },
   /** Favorites, the purchase star: a reader tidying a list, not a script. */
   library: { max: 60, window: 60 },
+  /** Web push subscriptions (subscribe, unsubscribe): a reader turns push on or off on a few devices; each saved one is a host the worker will call. */
+  pushSubscriptions: { max: 20, window: 60 * 60 },
   /** Reading progress: the reader reports at most every few seconds while reading. */
   progress: { max: 120, window: 60 },
   /** Unlocks with keys, the daily pass, plan rentals (API and form): a binge reader unlocks a chapter every few seconds. */

@@ -49,6 +49,9 @@ export const ROUTES: readonly RoutePolicy[] = [
   { path: /^\/api\/(favorites\/[^/]+|purchases\/[^/]+\/favorite)\/$/, methods: ['POST', 'DELETE'], limit: { name: 'library' }, answer: 'json' },
   // Notifications (issue 32): the notify switch, marking read, the settings form; all come back to a page.
   { path: /^\/my\/notifications\/(notify|read|settings)\/$/, methods: ['POST'], limit: { name: 'library' }, answer: 'page' },
+  // Web push (issue 32): this browser's subscription (JSON, from the notify button's or the settings' script) and the quiet hours form.
+  { path: /^\/my\/notifications\/push\/$/, methods: ['POST', 'DELETE'], limit: { name: 'pushSubscriptions' }, answer: 'json' },
+  { path: /^\/my\/notifications\/quiet\/$/, methods: ['POST'], limit: { name: 'library' }, answer: 'page' },
   // Comments (issue 31): writing a comment needs the bot check; likes, edits and deletes count in the same limit.
   // One comment per 20 s and 30 a day are counted inside (src/features/comments/comments.server.ts).
   { path: /^\/api\/comments\/[^/]+\/$/, methods: ['POST'], limit: { name: 'comments' }, appCheck: 'required', answer: 'json' },

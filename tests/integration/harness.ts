@@ -177,6 +177,8 @@ const SERVER_ENV = {
   LOG_LEVEL: 'warn',
   // New readers start at 0 keys here, so tests count from there; welcome.test.ts sets its own.
   WELCOME_XTRA_KEYS_EN: '0', WELCOME_XTRA_KEYS_BR: '0',
+  // Web push may go to a local stand-in of a push service (tests/integration/push.test.ts).
+  PUSH_ENDPOINT_HOSTS: '127.0.0.1',
 } as const;
 
 /** `node scripts/serve.mjs` on a database, on a free port, with the test settings plus `env` ('' removes one). */

@@ -53,6 +53,8 @@ const SAMPLES: Record<string, { path: string; body?: Record<string, string> }> =
   [/^\/my\/account\/delete\/$/.source]: { path: '/my/account/delete/', body: { current: 'not-the-password', confirm: '1' } },
   [/^\/my\/account\/export\/$/.source]: { path: '/my/account/export/' },
   [/^\/my\/notifications\/(notify|read|settings)\/$/.source]: { path: '/my/notifications/read/', body: { id: 'nope' } },
+  [/^\/my\/notifications\/push\/$/.source]: { path: '/my/notifications/push/', body: { endpoint: 'http://169.254.169.254/' } },
+  [/^\/my\/notifications\/quiet\/$/.source]: { path: '/my/notifications/quiet/', body: { start: '22', end: '8' } },
   [/^\/api\/comments\/item\/[^/]+\/(report|mute)\/$/.source]: { path: '/api/comments/item/1/report/', body: { reason: 'spam' } },
   [/^\/api\/comments\/mutes\/[^/]+\/$/.source]: { path: '/api/comments/mutes/1/' },
   [/^\/comments\/item\/[^/]+\/(report|mute)\/$/.source]: { path: '/comments/item/1/report/', body: { reason: 'spam' } },

@@ -167,6 +167,26 @@ for (const dialect of selectedDialects()) {
       }
     });
 
+    it('offers no web push without VAPID keys: no push column or block in the settings, no key on the notify button, the subscription call is a 404', async () => {
+      const reader = await createReader(client());
+      const settings = await client().request('/my/notifications/settings/', { headers: { cookie: reader.cookie } });
+      expect(settings.status).toBe(200);
+      expect(settings.text).toContain('value="chapters.inbox"');
+      expect(settings.text).not.toContain('value="chapters.push"');
+      expect(settings.text).not.toContain('data-push-settings');
+      expect(settings.text).not.toContain(message('en', 'push.quiet.title'));
+      const [series] = await anySeries(client(), 1);
+      const page = await client().request(`/comics/${series!.slug}/`, { headers: { cookie: reader.cookie } });
+      expect(page.text).toContain('data-notify-button');
+      expect(page.text).not.toContain('data-push-key');
+      const sub = await client().request('/my/notifications/push/', {
+        method: 'POST', body: JSON.stringify({ endpoint: 'https://fcm.googleapis.com/fcm/send/x', keys: { p256dh: Buffer.alloc(65, 4).toString('base64url'), auth: Buffer.alloc(16, 1).toString('base64url') } }),
+        headers: { 'content-type': 'application/json', origin: client().origin(), 'sec-fetch-site': 'same-origin', cookie: reader.cookie },
+      });
+      expect(sub.status).toBe(404);
+      expect(sub.json().detail).toBe(message('en', 'push.error.unavailable'));
+    });
+
     it('has no sandbox: no nonce route, no webhook, no `payments pay`, and no payment call grants keys or a subscription', async () => {
       const reader = await createReader(client(), { site: 'br' });
       expect((await post(client(), reader, '/payments/sandbox/nonce/', { method: 'paypal' })).status).toBe(404);

@@ -28,6 +28,8 @@ export function e2eServerEnv(port: number): Record<string, string> {
     // challenges in Chromium before every money call.
     INKPASS_MODE: 'demo',
     APP_CHECK: 'on',
+    // Web push may go to the spec's local stand-in of a push service (tests/e2e/push.spec.ts).
+    PUSH_ENDPOINT_HOSTS: '127.0.0.1',
   };
 }
 

@@ -17,6 +17,7 @@ import { log } from '~/server/observe.mjs';
 import { releasedChapters, type ReleasedChapter } from '~/features/catalog/index.server';
 import { notifiedReaders } from '~/features/library/index.server';
 import * as repo from './repository.server';
+import { queueChapterPushes, wakePushes } from './push.server';
 
 /** Readers per statement (500 rows × 7 values stays far below SQLite's 32,766 parameters). */
 export const FANOUT_BATCH = 500;
@@ -47,9 +48,12 @@ export async function fanOutChapter(db: DB, c: ReleasedChapter, now: number): Pr
       const won = await repo.claimDeliveries(trx, wanted, c.id, now);
       if (won.length === 0) return 0;
       const folded = new Set(await repo.foldChapter(trx, won, c.seriesId, c.id, c.siteId, data, now - CAP_SECONDS, now));
-      await repo.insertItems(trx, won.filter((id) => !folded.has(id)).map((user_id) => ({
+      const fresh = won.filter((id) => !folded.has(id));
+      await repo.insertItems(trx, fresh.map((user_id) => ({
         user_id, category: 'chapters' as const, kind: 'CHAPTER', series_id: c.seriesId, chapter_id: c.id, site_id: c.siteId, data, now,
       })));
+      // Web push: only new items push (a folded chapter sends no second push); sent by the worker after the commit.
+      await queueChapterPushes(trx, fresh, c, data, now);
       return won.length;
     });
     if (readers.length < FANOUT_BATCH) break;
@@ -77,7 +81,7 @@ export function maybeFanOutReleases(getDb: () => Promise<DB>, nowSeconds: number
   lastCheck = nowSeconds;
   running = getDb()
     .then((db) => fanOutReleases(db, since, nowSeconds))
-    .then(() => { nextSince = nowSeconds - 5; })
+    .then(() => { nextSince = nowSeconds - 5; wakePushes(); })
     .catch((error) => {
       log().error({ err: error instanceof Error ? error.message : error }, '[notifications] release fan-out failed');
     })

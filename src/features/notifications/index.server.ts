@@ -3,3 +3,5 @@ export { fanOutReleases, maybeFanOutReleases } from './fanout.server';
 export { type InboxItem, loadInbox, markAllRead, markRead } from './inbox.server';
 export { CATEGORIES, CHANNELS, loadPrefs, notifyReader, savePrefs } from './prefs.server';
 export { notificationsAccountData } from './account-data.server';
+export { deliverDuePushes, maybeSendPushes, pushPublicKey, removePushSubscription, savePushSubscription, saveQuietHours } from './push.server';
+export { SERVICE_WORKER_SOURCE } from './service-worker.server';

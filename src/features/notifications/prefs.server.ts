@@ -1,6 +1,7 @@
 /** Preferences per category × channel (docs/notifications.md). No row: inbox on, push and email off. */
 import type { DB } from '~/server/db';
 import * as repo from './repository.server';
+import { queueReaderPush, wakePushes } from './push.server';
 
 export const CATEGORIES = ['chapters', 'money', 'community'] as const;
 export const CHANNELS = ['inbox', 'push', 'email'] as const;
@@ -28,4 +29,7 @@ export async function savePrefs(db: DB, userId: number, on: ReadonlySet<string>)
 export async function notifyReader(db: DB, userId: number, category: 'money' | 'community', kind: string, data: Record<string, string | number>, now: number): Promise<void> {
   if ((await repo.turnedOff(db, [userId], category, 'inbox')).size > 0) return;
   await repo.insertItems(db, [{ user_id: userId, category, kind, series_id: null, chapter_id: null, site_id: null, data: JSON.stringify(data), now }]);
+  // Web push, when on for the category: queued in the caller's transaction, sent by the worker after the commit.
+  await queueReaderPush(db, userId, category, kind, JSON.stringify(data), now);
+  wakePushes();
 }
