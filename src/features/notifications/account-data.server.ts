@@ -11,13 +11,17 @@ import * as repo from './repository.server';
 export const notificationsAccountData = {
   name: 'notifications',
   async exportOf(db: DB, userId: number) {
-    const [items, prefs] = await Promise.all([repo.itemsForExport(db, userId), loadPrefs(db, userId)]);
+    const [items, prefs, push] = await Promise.all([repo.itemsForExport(db, userId), loadPrefs(db, userId), repo.pushForExport(db, userId)]);
     return {
       notifications: items.map((n) => ({
         category: n.category, kind: n.kind, site_id: n.site_id === null ? null : Number(n.site_id), chapter_count: Number(n.chapter_count),
         data: parseJsonObject(n.data), created_at: Number(n.created_at), updated_at: Number(n.updated_at), read_at: n.read_at === null ? null : Number(n.read_at),
       })),
       notification_preferences: prefs,
+      push_devices: push.devices.map((d) => ({
+        device: d.device, site_id: Number(d.site_id), time_zone: d.time_zone, created_at: Number(d.created_at), last_success_at: d.last_success_at === null ? null : Number(d.last_success_at),
+      })),
+      quiet_hours: push.quiet ? { enabled: Number(push.quiet.enabled) === 1, start_hour: Number(push.quiet.start_hour), end_hour: Number(push.quiet.end_hour) } : null,
     };
   },
   eraseFor(tx: WriteTx, userId: number): Promise<Record<string, number>> {

@@ -142,9 +142,23 @@ export function itemsForExport(db: DB, userId: number) {
 }
 
 /** Deletes the reader's inbox, fan-out keys and preferences (account deletion, in its transaction). */
-export async function eraseNotificationsOf(db: DB, userId: number): Promise<{ notifications: number; preferences: number }> {
+export async function eraseNotificationsOf(db: DB, userId: number): Promise<{ notifications: number; preferences: number; push_subscriptions: number }> {
   const n = await db.deleteFrom('notifications').where('user_id', '=', userId).executeTakeFirst();
   await db.deleteFrom('notification_deliveries').where('user_id', '=', userId).execute();
   const p = await db.deleteFrom('notification_prefs').where('user_id', '=', userId).executeTakeFirst();
-  return { notifications: Number(n.numDeletedRows), preferences: Number(p.numDeletedRows) };
+  // Web push: the devices (their endpoints are personal data), pushes not yet sent, the day's count, quiet hours.
+  const s = await db.deleteFrom('push_subscriptions').where('user_id', '=', userId).executeTakeFirst();
+  await db.deleteFrom('push_outbox').where('user_id', '=', userId).execute();
+  await db.deleteFrom('push_daily').where('user_id', '=', userId).execute();
+  await db.deleteFrom('push_quiet_hours').where('user_id', '=', userId).execute();
+  return { notifications: Number(n.numDeletedRows), preferences: Number(p.numDeletedRows), push_subscriptions: Number(s.numDeletedRows) };
+}
+
+/** The reader's push devices and quiet hours, for the data export (never the endpoint's keys). */
+export async function pushForExport(db: DB, userId: number) {
+  const [devices, quiet] = await Promise.all([
+    db.selectFrom('push_subscriptions').select(['device', 'site_id', 'time_zone', 'created_at', 'last_success_at']).where('user_id', '=', userId).orderBy('id').execute(),
+    db.selectFrom('push_quiet_hours').select(['enabled', 'start_hour', 'end_hour']).where('user_id', '=', userId).executeTakeFirst(),
+  ]);
+  return { devices, quiet };
 }
