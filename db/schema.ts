@@ -354,6 +354,17 @@ export interface NotificationPrefTable {
   enabled: Bool;
 }
 
+/** A reader's email digest of new chapters (docs/notifications.md, "Email digest"). */
+export interface NotificationDigestTable {
+  user_id: number;
+  frequency: 'off' | 'daily' | 'weekly';
+  /** The site it was chosen on: the digest's language. */
+  site_id: number;
+  /** The end of the last period sent (claimed by the pass), or when the digest was turned on. */
+  last_digest_at: number;
+  updated_at: number;
+}
+
 export interface ReadingProgressTable {
   user_id: number;
   chapter_id: number;
@@ -957,6 +968,7 @@ export interface Database {
   notifications: NotificationTable;
   notification_deliveries: NotificationDeliveryTable;
   notification_prefs: NotificationPrefTable;
+  notification_digests: NotificationDigestTable;
   reading_progress: ReadingProgressTable;
   wallet_accounts: WalletAccountTable;
   ledger_transactions: LedgerTransactionTable;

@@ -2,3 +2,4 @@
 export { fanOutReleases, maybeFanOutReleases } from './fanout.server';
 export { type InboxItem, loadInbox, markAllRead, markRead } from './inbox.server';
 export { CATEGORIES, CHANNELS, loadPrefs, notifyReader, savePrefs } from './prefs.server';
+export { digestChoice, digestFrequency, FREQUENCIES, maybeSendDigests, saveDigestFrequency, sendDigests } from './digest.server';
