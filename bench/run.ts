@@ -3,7 +3,7 @@
  * production build, compared with a bare node:http server sending the same bytes; the series
  * page of a signed-in reader who owns chapters; and unlocks per second on SQLite and PostgreSQL
  * (bench/keys.ts). Closed loop, 25 connections, loopback only, bounded duration.
- * BENCH_ONLY=series|suggest|keys|signed|comments|payments|upload|workers runs one part.
+ * BENCH_ONLY=series|suggest|keys|signed|comments|fanout|payments|upload|workers runs one part.
  */
 import { spawn, execSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -20,6 +20,7 @@ import { benchPayments } from './payments';
 import { benchUnlocks, makeReaders, unlockable } from './keys';
 import { benchUpload, UPLOAD_TARGET_SECONDS } from './upload';
 import { chapterWithComments, COMMENTS_ON_CHAPTER } from './comments';
+import { englishSlugs, FANOUT_READERS, FANOUT_TARGET_SECONDS, inboxItemsOf, itemsFor, notifiedSeries, releaseChapter, removeChapter } from './fanout';
 
 const PORT = Number(process.env.BENCH_PORT ?? 4390);
 const CONNECTIONS = 25;
@@ -322,6 +323,87 @@ async function benchComments() {
 }
 
 /**
+ * The fan-out row (bench/fanout.ts): a chapter of a series 10,000 readers are notified of is
+ * released while series pages (random ones, as the series page row, and one in five the released
+ * series' own; series the English site lists) arrive at TARGETS.rps per second. The server's own release check (at most once a
+ * minute, on requests) writes the items; this process counts them every 100 ms. Reports the time
+ * from the release to the last item, the fan-out's own duration, and the series pages' rate and
+ * p99 over the whole run and over the requests sent while the fan-out was writing (±0.5 s).
+ */
+async function benchFanout() {
+  const { db } = await createDb(DATABASE_URL);
+  let chapterId = 0;
+  try {
+    const t0 = Date.now();
+    const { seriesId, slug } = await notifiedSeries(db);
+    console.log(`fan-out: ${FANOUT_READERS} readers notify on /comics/${slug}/ (ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    const listed = await englishSlugs(db);
+    const pathFor = () => (Math.random() < 0.2 ? `/comics/${slug}/` : `/comics/${pick(listed)}/`);
+    await warmUp(pathFor);
+    // The same load without a fan-out, just before: what this machine does at this moment.
+    const before = await openLoop(`series pages, before the release`, TARGETS.rps, pathFor);
+    const releasedAt = Math.floor(Date.now() / 1000) + 1;
+    chapterId = await releaseChapter(db, seriesId, releasedAt);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+    const samples: { at: number; ms: number; ok: boolean }[] = [];
+    const pending: Promise<void>[] = [];
+    let firstAt = 0;
+    let doneAt = 0;
+    let stopAt = Number.POSITIVE_INFINITY;
+    const deadline = performance.now() + (FANOUT_TARGET_SECONDS + 30) * 1000;
+    // The counter: deliveries are written in the same transaction as the items.
+    const counting = (async () => {
+      while (!doneAt && performance.now() < deadline) {
+        const n = await itemsFor(db, chapterId);
+        if (n > 0 && !firstAt) firstAt = performance.now();
+        if (n >= FANOUT_READERS) { doneAt = performance.now(); stopAt = doneAt + 2000; }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      if (!doneAt) stopAt = performance.now();
+    })();
+    const releaseMs = performance.now() + (releasedAt * 1000 - Date.now());
+    let due = performance.now();
+    while (due < Math.min(stopAt, deadline)) {
+      due += (-Math.log(1 - Math.random()) / TARGETS.rps) * 1000;
+      const wait = due - performance.now();
+      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+      const scheduled = due;
+      pending.push(new Promise<void>((resolve) => {
+        const req = http.get({ host: '127.0.0.1', port: PORT, path: pathFor(), agent, headers: { host: `localhost:${PORT}`, 'accept-encoding': 'br, gzip' } }, (res) => {
+          res.resume();
+          res.on('end', () => { samples.push({ at: scheduled, ms: performance.now() - scheduled, ok: res.statusCode === 200 }); resolve(); });
+        });
+        req.on('error', () => { samples.push({ at: scheduled, ms: performance.now() - scheduled, ok: false }); resolve(); });
+      }));
+    }
+    await counting;
+    await Promise.all(pending);
+    agent.destroy();
+    const items = await inboxItemsOf(db, chapterId);
+    const stats = (name: string, rows: typeof samples) => {
+      const lat = rows.map((r) => r.ms).sort((a, b) => a - b);
+      const span = rows.length > 1 ? (rows[rows.length - 1]!.at - rows[0]!.at) / 1000 : 1;
+      const row = { name, rps: Math.round(rows.length / Math.max(span, 0.001)), p50: Math.round(percentile(lat, 0.5)), p99: Math.round(percentile(lat, 0.99)), errors: rows.filter((r) => !r.ok).length, n: rows.length };
+      console.log(`${name.padEnd(34)} ${String(row.rps).padStart(6)} req/s   p50 ${String(row.p50).padStart(4)} ms   p99 ${String(row.p99).padStart(4)} ms   errors ${row.errors}   (${row.n} requests, open loop)`);
+      return row;
+    };
+    samples.sort((a, b) => a.at - b.at);
+    const all = stats(`series pages, whole run`, samples);
+    const during = firstAt ? stats(`series pages, during the fan-out`, samples.filter((r) => r.at >= firstAt - 500 && r.at <= doneAt + 500)) : null;
+    const fromRelease = doneAt ? (doneAt - releaseMs) / 1000 : null;
+    const writing = doneAt && firstAt ? (doneAt - firstAt) / 1000 : null;
+    const met = fromRelease !== null && fromRelease <= FANOUT_TARGET_SECONDS && items === FANOUT_READERS && during !== null
+      && during.p99 <= TARGETS.p99Ms && during.errors === 0 && all.p99 <= TARGETS.p99Ms && all.errors === 0 && all.rps >= TARGETS.rps * 0.95;
+    console.log(`
+Fan-out: ${items} of ${FANOUT_READERS} inbox items; the last written ${fromRelease?.toFixed(1) ?? 'never'} s after the release (target ≤ ${FANOUT_TARGET_SECONDS} s; the check runs at most every RELEASE_CHECK_SECONDS), the writing itself took ${writing === null ? '?' : `≤ ${(writing + 0.1).toFixed(1)}`} s; series pages at ${TARGETS.rps} req/s arriving: p99 ${all.p99} ms over the run, ${during?.p99 ?? '?'} ms during the fan-out, ${before.p99} ms in the 10 s before the release (target ≤ ${TARGETS.p99Ms} ms): ${met ? 'met' : 'NOT met'}.`);
+    return { met };
+  } finally {
+    if (chapterId) await removeChapter(db, chapterId);
+    await db.destroy();
+  }
+}
+
+/**
  * The suggestions endpoint: first every distinct query once, one at a time (the cold cost of a
  * query nobody asked for in the last minute, which also fills the server's suggestions cache
  * the way a minute of real traffic does), then the typing mix under load, then on one connection.
@@ -360,6 +442,8 @@ try {
     await benchWorkers(slugs);
   } else if (process.env.BENCH_ONLY === 'comments') {
     await benchComments();
+  } else if (process.env.BENCH_ONLY === 'fanout') {
+    await benchFanout();
   } else if (process.env.BENCH_ONLY === 'upload') {
     const up = await benchUpload(DATABASE_URL, PORT);
     console.log(`\nChapter upload: a ${up.pages}-page ${up.megabytes} MB CBZ is a draft with its preview in ${up.seconds} s (target ≤ ${UPLOAD_TARGET_SECONDS} s): ${up.seconds <= UPLOAD_TARGET_SECONDS ? 'met' : 'NOT met'}.`);
@@ -404,6 +488,7 @@ try {
     rows.push(sameAnon, signedIn);
     const comments = await benchComments();
     rows.push(comments.row);
+    const fanout = await benchFanout();
 
     // One hot page, as the page cache serves it (src/server/page-cache.mjs, a server with the
     // cache at its default), beside a bare node:http server sending the same bytes, back to back.
@@ -431,7 +516,7 @@ try {
     console.log(`Payments: order creation ${payments.map((r) => r.orders.rps).join(' / ')} orders/s, webhook confirmation ${payments.map((r) => r.webhooks.rps).join(' / ')} paid/s (SQLite / PostgreSQL).`);
     console.log(`Signed-in series page (owns 5): ${signedIn.rps} req/s, p99 ${signedIn.p99} ms (anonymous page on the same series ${sameAnon.rps} req/s; ${(signedRatio * 100).toFixed(0)} % of it in alternating runs); at ${TARGETS.rps} req/s arriving p99 ${signedOpen.p99} ms. Unlocks: SQLite ${unlocks[0]!.rps}/s, PostgreSQL ${unlocks[1]!.rps}/s.`);
     const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
-    console.log(`Targets: series p99 ≤ ${TARGETS.p99Ms} ms at ${CONNECTIONS} connections (saturated): ${verdict(series.p99 <= TARGETS.p99Ms)}; at ${TARGETS.rps} req/s arriving: ${verdict(open.p99 <= TARGETS.p99Ms && open.errors === 0)}; ≥ ${TARGETS.rps} req/s: ${verdict(series.rps >= TARGETS.rps)}; HTML ≤ 30 KB gz: ${verdict(htmlGz <= TARGETS.htmlGzip)}; JS ≤ 15 KB gz: ${verdict(js <= TARGETS.jsGzip)}; suggestions p99 ≤ ${TARGETS.suggestP99Ms} ms: ${verdict(suggestRow.p99 <= TARGETS.suggestP99Ms && suggestRow.errors === 0)}; hot page ≥ 0.8× bare: ${verdict(hot.rps >= 0.8 * ceiling.rps)}; hot page p99 ≤ 20 ms: ${verdict(hot.p99 <= 20 && hot.errors === 0)}; signed-in series page meets the anonymous page's targets (≥ ${TARGETS.rps} req/s, p99 ≤ ${TARGETS.p99Ms} ms at ${TARGETS.rps} req/s arriving): ${verdict(signedIn.rps >= TARGETS.rps && signedOpen.p99 <= TARGETS.p99Ms && signedIn.errors === 0 && signedOpen.errors === 0)}; ≥ ${TARGETS.unlocksPerSecond} unlocks/s on SQLite: ${verdict(unlocks[0]!.rps >= TARGETS.unlocksPerSecond && unlocks[0]!.errors === 0)}; ${workers.n} workers ≥ ${TARGETS.workersRatio}× one on the rendered series page: ${verdict(workers.met)} (${workers.ratio.toFixed(2)}×); comments page (${COMMENTS_ON_CHAPTER} comments) ≥ ${TARGETS.rps} req/s and p99 ≤ ${TARGETS.p99Ms} ms at ${TARGETS.rps} req/s arriving: ${verdict(comments.met)}`);
+    console.log(`Targets: series p99 ≤ ${TARGETS.p99Ms} ms at ${CONNECTIONS} connections (saturated): ${verdict(series.p99 <= TARGETS.p99Ms)}; at ${TARGETS.rps} req/s arriving: ${verdict(open.p99 <= TARGETS.p99Ms && open.errors === 0)}; ≥ ${TARGETS.rps} req/s: ${verdict(series.rps >= TARGETS.rps)}; HTML ≤ 30 KB gz: ${verdict(htmlGz <= TARGETS.htmlGzip)}; JS ≤ 15 KB gz: ${verdict(js <= TARGETS.jsGzip)}; suggestions p99 ≤ ${TARGETS.suggestP99Ms} ms: ${verdict(suggestRow.p99 <= TARGETS.suggestP99Ms && suggestRow.errors === 0)}; hot page ≥ 0.8× bare: ${verdict(hot.rps >= 0.8 * ceiling.rps)}; hot page p99 ≤ 20 ms: ${verdict(hot.p99 <= 20 && hot.errors === 0)}; signed-in series page meets the anonymous page's targets (≥ ${TARGETS.rps} req/s, p99 ≤ ${TARGETS.p99Ms} ms at ${TARGETS.rps} req/s arriving): ${verdict(signedIn.rps >= TARGETS.rps && signedOpen.p99 <= TARGETS.p99Ms && signedIn.errors === 0 && signedOpen.errors === 0)}; ≥ ${TARGETS.unlocksPerSecond} unlocks/s on SQLite: ${verdict(unlocks[0]!.rps >= TARGETS.unlocksPerSecond && unlocks[0]!.errors === 0)}; ${workers.n} workers ≥ ${TARGETS.workersRatio}× one on the rendered series page: ${verdict(workers.met)} (${workers.ratio.toFixed(2)}×); comments page (${COMMENTS_ON_CHAPTER} comments) ≥ ${TARGETS.rps} req/s and p99 ≤ ${TARGETS.p99Ms} ms at ${TARGETS.rps} req/s arriving: ${verdict(comments.met)}; fan-out to ${FANOUT_READERS} readers within ${FANOUT_TARGET_SECONDS} s with the series page's targets held: ${verdict(fanout.met)}`);
   }
 } finally {
   server.kill('SIGTERM');

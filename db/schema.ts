@@ -407,6 +407,17 @@ export interface PushQuietHoursTable {
   end_hour: number;
 }
 
+/** A reader's email digest of new chapters (docs/notifications.md, "Email digest"). */
+export interface NotificationDigestTable {
+  user_id: number;
+  frequency: 'off' | 'daily' | 'weekly';
+  /** The site it was chosen on: the digest's language. */
+  site_id: number;
+  /** The end of the last period sent (claimed by the pass), or when the digest was turned on. */
+  last_digest_at: number;
+  updated_at: number;
+}
+
 export interface ReadingProgressTable {
   user_id: number;
   chapter_id: number;
@@ -1022,6 +1033,7 @@ export interface Database {
   push_outbox: PushOutboxTable;
   push_daily: PushDailyTable;
   push_quiet_hours: PushQuietHoursTable;
+  notification_digests: NotificationDigestTable;
   reading_progress: ReadingProgressTable;
   wallet_accounts: WalletAccountTable;
   ledger_transactions: LedgerTransactionTable;

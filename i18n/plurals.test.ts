@@ -24,7 +24,7 @@ const TYPE = { argument: 1, number: 2, select: 5, plural: 6 } as const;
 interface Element { type: number; value?: unknown; options?: Record<string, { value: Element[] }>; pluralType?: 'cardinal' | 'ordinal' }
 
 /** Arguments that always hold text (a name, a formatted date, price or amount), never a bare count. */
-const TEXT = new Set(['name', 'names', 'chapter', 'series', 'genre', 'when', 'date', 'time', 'countries', 'q', 'order', 'direction', 'zone', 'product', 'site', 'reason', 'discount', 'method', 'plan', 'email', 'title', 'link', 'data', 'capability', 'amount', 'id', 'message', 'param']);
+const TEXT = new Set(['name', 'names', 'chapter', 'series', 'genre', 'when', 'date', 'time', 'countries', 'q', 'order', 'direction', 'zone', 'product', 'site', 'reason', 'discount', 'method', 'plan', 'email', 'title', 'link', 'data', 'capability', 'amount', 'id', 'message', 'param', 'access']);
 
 /**
  * Reviewed: numbers shown bare because they count nothing in the sentence, or stand alone, with

@@ -29,6 +29,7 @@ import * as commentModeration from './2026-12-02T10-comment-moderation';
 import * as collections from './2026-12-03T00-collections';
 import * as promotionsPreview from './2026-12-03T00-promotions-preview';
 import * as notifications from './2026-12-03T00-notifications';
+import * as notificationDigests from './2026-12-05T10-notification-digests';
 import * as outboxPasswordResets from './2026-12-04T00-outbox-password-resets';
 import * as seriesCreators from './2026-12-05T00-series-creators';
 import * as webPush from './2026-12-05T10-web-push';
@@ -71,6 +72,8 @@ export const migrations: Record<string, Migration> = {
   '2026-12-05T00-series-creators': seriesCreators,
   // Web push: subscriptions, the push outbox, the daily cap, quiet hours (issue 32).
   '2026-12-05T10-web-push': webPush,
+  // The email digest of new chapters (issue 32).
+  '2026-12-05T10-notification-digests': notificationDigests,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

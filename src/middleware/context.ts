@@ -8,7 +8,7 @@ import { config } from '~/server/config.mjs';
 import { getDb } from '~/server/db';
 import { maybeRefreshReleases } from '~/features/catalog/index.server';
 import { maybeSettleDuePayments } from '~/features/commerce/index.server';
-import { maybeFanOutReleases, maybeSendPushes } from '~/features/notifications/index.server';
+import { maybeFanOutReleases, maybeSendDigests, maybeSendPushes } from '~/features/notifications/index.server';
 import { PERSONAL_COOKIES } from '~/server/page-cache.mjs';
 import { runsMachineTimers } from '~/server/workers';
 import { maybeDeliverMail } from '~/server/outbox';
@@ -34,6 +34,8 @@ export const context = defineMiddleware((ctx, next) => {
     maybeSettleDuePayments(getDb, locals.now);
     // Readers with a favorite's notify switch on hear of released chapters (once a minute, in batches, in the background).
     maybeFanOutReleases(getDb, locals.now);
+    // Email digests of new chapters whose day or week is up (every 5 minutes, in batches, in the background).
+    maybeSendDigests(getDb, locals.now);
     // Queued email goes out over SMTP, retried with back-off while the server is unreachable (every 10 s, in the background).
     maybeDeliverMail(getDb, locals.now);
     // Queued web pushes go out (every 5 s, in the background; nothing without VAPID keys).

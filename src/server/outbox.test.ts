@@ -19,4 +19,13 @@ describe('the outbox', () => {
     expect(m.html.match(/<a /g)).toHaveLength(1);
     expect(m.html).not.toMatch(/<img|<script/i);
   });
+
+  it('renders a list of links and the settings link after the footer, in both parts', () => {
+    const m = renderEmail({ siteName: 'Inkpass', subject: 'New', paragraphs: ['Hi'], list: [{ text: 'A <1>', url: 'https://x.test/1' }], footer: 'Why', footerLink: { label: 'Settings', url: 'https://x.test/s' } });
+    expect(m.text).toContain('- A <1>\n  https://x.test/1');
+    expect(m.text).toMatch(/--\nWhy\nSettings: https:\/\/x\.test\/s\n$/);
+    expect(m.html).toContain('<a href="https://x.test/1" style="color:#1a1a1a">A &lt;1&gt;</a>');
+    expect(m.html).toContain('href="https://x.test/s"');
+    expect(m.html).not.toMatch(/<img|<script/i);
+  });
 });

@@ -39,10 +39,14 @@ export interface EmailContent {
   subject: string;
   /** Plain paragraphs, each escaped for the HTML part. */
   paragraphs: string[];
+  /** Lines after the paragraphs, each with its own link (a digest's chapters): a list in HTML, text then URL in text. */
+  list?: { text: string; url: string }[];
   /** The one action: a button in HTML, its URL on a line of its own in text. */
   action?: { label: string; url: string };
   /** A last line in small print (why they got it). */
   footer: string;
+  /** A link after the footer (the notification settings), in small print too. */
+  footerLink?: { label: string; url: string };
 }
 
 /**
@@ -51,7 +55,7 @@ export interface EmailContent {
  */
 export function renderEmail(c: EmailContent): { subject: string; text: string; html: string } {
   const subject = `${c.subject} · ${c.siteName}`;
-  const text = [c.siteName, '', ...c.paragraphs.flatMap((p) => [p, '']), ...(c.action ? [`${c.action.label}:`, c.action.url, ''] : []), '--', c.footer, ''].join('\n');
+  const text = [c.siteName, '', ...c.paragraphs.flatMap((p) => [p, '']), ...(c.list ?? []).flatMap((l) => [`- ${l.text}`, `  ${l.url}`, '']), ...(c.action ? [`${c.action.label}:`, c.action.url, ''] : []), '--', c.footer, ...(c.footerLink ? [`${c.footerLink.label}: ${c.footerLink.url}`] : []), ''].join('\n');
   const p = (s: string) => `<p style="margin:0 0 16px">${escapeHtml(s)}</p>`;
   const html = [
     '<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head>',
@@ -59,11 +63,25 @@ export function renderEmail(c: EmailContent): { subject: string; text: string; h
     '<div style="max-width:560px;margin:0 auto;background:#fff;padding:24px;border-radius:8px">',
     `<p style="margin:0 0 24px;font-weight:700;font-size:20px">${escapeHtml(c.siteName)}</p>`,
     ...c.paragraphs.map(p),
+    c.list?.length ? `<ul style="margin:0 0 16px;padding-left:20px">${c.list.map((l) => `<li style="margin:0 0 8px"><a href="${escapeHtml(l.url)}" style="color:#1a1a1a">${escapeHtml(l.text)}</a></li>`).join('')}</ul>` : '',
     c.action ? `<p style="margin:24px 0"><a href="${escapeHtml(c.action.url)}" style="display:inline-block;background:#1a1a1a;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none">${escapeHtml(c.action.label)}</a></p><p style="margin:0 0 16px;font-size:13px;word-break:break-all">${escapeHtml(c.action.url)}</p>` : '',
     `<p style="margin:24px 0 0;font-size:12px;color:#666">${escapeHtml(c.footer)}</p>`,
+    c.footerLink ? `<p style="margin:8px 0 0;font-size:12px;color:#666"><a href="${escapeHtml(c.footerLink.url)}" style="color:#666">${escapeHtml(c.footerLink.label)}</a></p>` : '',
     '</div></body></html>',
   ].join('');
   return { subject, text, html };
+}
+
+/**
+ * The origin links in a message point at when no request is at hand (a webhook, a background
+ * check, the digest): the site's host from SITE_HOSTS (`br.` names the Portuguese site) over
+ * https, or, without SITE_HOSTS (a demo, the tests), this server on localhost / br.localhost.
+ */
+export function siteOrigin(siteId: number): string {
+  const br = siteId === 3;
+  const host = config.siteHosts.find((h) => h.startsWith('br.') === br);
+  if (host) return `https://${host}`;
+  return `http://${br ? 'br.' : ''}localhost:${config.port}`;
 }
 
 // ------------------------------------------------------------------ the worker

@@ -10,6 +10,7 @@ import { writeTransaction } from '~/server/db';
 import { writeAudit, type AuditActor } from '~/server/audit';
 import type { T } from '~/lib/i18n';
 import { longDateTimeLabel } from '~/lib/dates';
+import { notifyReader } from '~/features/notifications/index.server';
 import { BAN_REASON_MAX, banUntil, BLOCKED_WORD_MAX, BLOCKED_WORDS_PER_SITE, findBlockedWord, isBanLength, isReportReason, normalizeWords, type ReportReason } from './moderation';
 import * as mod from './repository-moderation.server';
 import { findComment } from './repository.server';
@@ -133,9 +134,16 @@ export async function moderateComment(db: DB, siteId: number, id: number, action
     if (action === 'restore' || action === 'remove') {
       const state = action === 'restore' ? 'VISIBLE' : 'REMOVED';
       if (c.state === state && c.reportCount === 0) return 'unchanged';
+      // Read before the decision reviews the reports: the removal's reason is theirs.
+      const place = c.state !== state ? await mod.commentPlace(tx, id) : undefined;
       await mod.setModeratedState(tx, id, state, now);
       if (state === 'REMOVED') await mod.removePin(tx, id);
       await writeAudit(tx, actor, { action: `comment.${action}`, object, before: { state: c.state, reports: c.reportCount }, after: { state, reports: 0 } }, now);
+      // The author's inbox hears of a change of state (issue 32), in this transaction, unless they turned community items off.
+      if (place) {
+        const { topReason, ...where } = place;
+        await notifyReader(tx, c.userId, 'community', state === 'REMOVED' ? 'COMMENT_REMOVED' : 'COMMENT_RESTORED', { ...where, ...(state === 'REMOVED' && topReason ? { reason: topReason } : {}) }, now);
+      }
       return 'done';
     }
     if (action === 'unpin') {
@@ -165,6 +173,8 @@ export async function banReader(db: DB, input: { userId: number; length: string;
   return writeTransaction(db, async (tx) => {
     const before = await mod.upsertBan(tx, { userId: account.id, reason, until, by: actor.userId, now });
     await writeAudit(tx, actor, { action: 'comment_ban.create', object: { table: 'users', id: account.id }, before: before ?? null, after: { reason, until } }, now);
+    // The reader's inbox says until when and why (issue 32), in this transaction.
+    await notifyReader(tx, account.id, 'community', until === null ? 'BANNED_FOREVER' : 'BANNED_UNTIL', { reason, ...(until === null ? {} : { until }) }, now);
     return { outcome: 'banned', userId: account.id };
   });
 }

@@ -224,3 +224,19 @@ export async function heldAmong(db: DB, viewer: number | null, ids: number[]): P
   const rows = await db.selectFrom('comments').select('id').where('user_id', '=', viewer).where('state', '=', 'HELD').where('id', 'in', ids).execute();
   return new Set(rows.map((r) => Number(r.id)));
 }
+
+/**
+ * Where a comment was written, as its author's inbox names it (docs/notifications.md, "Moderation
+ * items"): the series and chapter number (never the title), what links to the chapter, and the
+ * reason its open reports give most (read before the decision reviews them).
+ */
+export async function commentPlace(db: DB, commentId: number): Promise<{ series: string; slug: string; format: string; number: number; e4pid: string; language: string; site: number; topReason: ReportReason | null } | undefined> {
+  const r = await db.selectFrom('comments as c').innerJoin('chapters as ch', 'ch.id', 'c.chapter_id').innerJoin('series as s', 's.id', 'ch.series_id')
+    .select(['s.name', 's.slug', 's.format', 'ch.number', 'ch.e4pid', 'ch.language', 'c.site_id'])
+    .where('c.id', '=', commentId).executeTakeFirst();
+  if (!r) return undefined;
+  const top = await db.selectFrom('comment_reports').select((eb) => ['reason', eb.fn.countAll<number>().as('n')])
+    .where('comment_id', '=', commentId).where('reviewed_at', 'is', null)
+    .groupBy('reason').orderBy('n', 'desc').orderBy('reason').limit(1).executeTakeFirst();
+  return { series: r.name, slug: r.slug, format: r.format, number: Number(r.number), e4pid: r.e4pid, language: r.language, site: Number(r.site_id), topReason: top?.reason ?? null };
+}

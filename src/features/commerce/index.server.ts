@@ -4,7 +4,7 @@ export { checkoutSubmit, couponAnswer, pixChargeAnswer, pixStatusAnswer, sandbox
 export { pixWebhookAnswer } from './webhook.server';
 export { reconcile } from './reconcile.server';
 export { auditOrders } from './audit.server';
-export { createOrder } from './payables.server';
+export { chargeForPeriod, closePayable, confirmPayment, createOrder } from './payables.server';
 export { changeCoupon, changePack, couponById, couponProblem, couponProblems, listCoupons, listPacks, packById, packProblem, saveCoupon, savePack, seedShopRows, type CouponValues, type PackValues, type ShopProblem, type ShopSaveResult, type ShopSeed } from './shop.server';
 export { plansCheckoutPage, subscribeWithCard, subscribeWithPix, subscriptionPage, subscriptionStatus } from './subscribe.server';
 export { renewSubscriptions } from './renew.server';

@@ -19,6 +19,7 @@ import { creditPurchase } from '~/features/wallet/index.server';
 import { notifyReader } from '~/features/notifications/index.server';
 import { isUniqueViolation, writeTransaction, type DB, type WriteTx } from '~/server/db';
 import * as repo from './repository.server';
+import { queueReceiptEmail } from './receipt-mail.server';
 import { payableStep, type PayableEvent } from './payable-states';
 import { quote, type CouponProblem, type Quote } from './rules';
 
@@ -170,6 +171,8 @@ async function confirmWith<R extends PayableRow>(db: DB, kind: Kind<R>, c: Payme
         await kind.event(trx, row, step.to, c.source, c.paymentId, c.now);
         // The reader's inbox (issue 32), in the same transaction: told once, as the move is made once.
         await notifyReader(trx, row.user_id, 'money', kind === CHARGES ? 'SUBSCRIPTION_PAID' : 'PAYMENT_PAID', { id: row.public_id, amount: kind.amount(row), currency: row.currency }, c.now);
+        // And the receipt by email, queued in this transaction: once, as the move is made once.
+        await queueReceiptEmail(trx, { payableId: row.public_id, event: kind === CHARGES ? 'SUBSCRIPTION_PAID' : 'PAYMENT_PAID', now: c.now });
         return { kind: 'paid' };
       }
     }
@@ -205,7 +208,10 @@ async function closeWith<R extends PayableRow>(db: DB, kind: Kind<R>, input: { i
     await kind.release(trx, row);
     await kind.event(trx, row, step.to, input.source, input.reason, input.now);
     // A subscription charge (a renewal, or a first payment) that failed: the reader's inbox says so (issue 32).
-    if (kind === (CHARGES as unknown) && step.to === 'FAILED') await notifyReader(trx, row.user_id, 'money', 'SUBSCRIPTION_FAILED', { id: row.public_id }, input.now);
+    if (kind === (CHARGES as unknown) && step.to === 'FAILED') {
+      await notifyReader(trx, row.user_id, 'money', 'SUBSCRIPTION_FAILED', { id: row.public_id }, input.now);
+      await queueReceiptEmail(trx, { payableId: row.public_id, event: 'SUBSCRIPTION_FAILED', now: input.now });
+    }
     return { state: step.to };
   });
 }
@@ -215,7 +221,7 @@ async function closeWith<R extends PayableRow>(db: DB, kind: Kind<R>, input: { i
  * charge moves PAID → REFUNDED / PARTIALLY_REFUNDED through the table, with its event; a whole
  * order refund gives its coupon use back; a charge's subscription ends now or at its period's end.
  */
-export async function payableRefunded(trx: WriteTx, r: { payableId: string; whole: boolean; ending: 'now' | 'period_end'; refundId: string; detail: string; source: string; now: number }): Promise<void> {
+export async function payableRefunded(trx: WriteTx, r: { payableId: string; whole: boolean; ending: 'now' | 'period_end'; refundId: string; detail: string; source: string; now: number; refunded?: { amount: number; currency: string } }): Promise<void> {
   const event = r.whole ? 'refunded' : 'partlyRefunded';
   if (kindOf(r.payableId) === ORDERS) {
     const order = await repo.lockOrder(trx, r.payableId);
@@ -225,6 +231,7 @@ export async function payableRefunded(trx: WriteTx, r: { payableId: string; whol
     if (step.to === 'REFUNDED') await repo.releaseRedemption(trx, order.id);
     await repo.insertOrderEvent(trx, { order_id: order.id, state: step.to, source: r.source, detail: r.detail, created_at: r.now });
     await notifyReader(trx, order.user_id, 'money', 'PAYMENT_REFUNDED', { id: order.public_id }, r.now);
+    await queueReceiptEmail(trx, { payableId: order.public_id, event: 'PAYMENT_REFUNDED', refunded: r.refunded, now: r.now });
     return;
   }
   const charge = await repo.lockCharge(trx, r.payableId);
@@ -233,6 +240,7 @@ export async function payableRefunded(trx: WriteTx, r: { payableId: string; whol
   if (!(await repo.changeCharge(trx, charge.id, charge.state, { state: step.to }, r.now))) throw new Error(`charge ${r.payableId} changed under its lock`);
   await repo.insertChargeEvent(trx, { charge_id: charge.id, state: step.to, source: r.source, detail: r.detail, created_at: r.now });
   await notifyReader(trx, charge.user_id, 'money', 'PAYMENT_REFUNDED', { id: charge.public_id }, r.now);
+  await queueReceiptEmail(trx, { payableId: charge.public_id, event: 'PAYMENT_REFUNDED', refunded: r.refunded, now: r.now });
   await endSubscriptionForRefund(trx, { subscriptionId: charge.subscription_id, ending: r.ending, detail: `charge ${charge.public_id} refunded (${r.refundId})`, now: r.now });
 }
 

@@ -344,7 +344,7 @@ async function refundPayableMoved(trx: WriteTx, refund: RefundRow, outcome: Extr
     }
     return;
   }
-  await payableRefunded(trx, { payableId: refund.payable_id, whole: refund.whole === 1, ending: refund.ending ?? 'now', refundId: refund.public_id, detail, source, now });
+  await payableRefunded(trx, { payableId: refund.payable_id, whole: refund.whole === 1, ending: refund.ending ?? 'now', refundId: refund.public_id, detail, source, now, refunded: { amount: refund.amount, currency: refund.currency } });
 }
 
 async function lockPayable(trx: WriteTx, refund: RefundRow): Promise<void> {

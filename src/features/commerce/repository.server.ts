@@ -733,3 +733,23 @@ export async function erasePackFavoritesOf(tx: WriteTx, userId: number): Promise
   const r = await tx.deleteFrom('pack_favorites').where('user_id', '=', userId).executeTakeFirst();
   return Number(r.numDeletedRows);
 }
+
+// --- receipts by email (receipt-mail.server.ts) ---
+
+/** An order as its receipt email tells it: its reader's email and name, its site, its pack. */
+export async function receiptMailOrder(db: DB, publicId: string) {
+  const row = await db.selectFrom('orders').innerJoin('key_packs', 'key_packs.id', 'orders.pack_id').innerJoin('users', 'users.id', 'orders.user_id')
+    .select(['orders.public_id', 'orders.site_id', 'orders.currency', 'orders.total', 'orders.keys', 'orders.xtra_keys', 'key_packs.code as pack_code', 'users.email', 'users.display_name'])
+    .where('orders.public_id', '=', publicId).executeTakeFirst();
+  return row && num(row, 'site_id', 'total', 'keys', 'xtra_keys');
+}
+
+/** A subscription charge as its receipt email tells it: its reader, its subscription's site and plan. */
+export async function receiptMailCharge(db: DB, publicId: string) {
+  const row = await db.selectFrom('subscription_charges').innerJoin('users', 'users.id', 'subscription_charges.user_id')
+    .innerJoin('subscriptions', 'subscriptions.id', 'subscription_charges.subscription_id').innerJoin('plans', 'plans.id', 'subscriptions.plan_id')
+    .select(['subscription_charges.public_id', 'subscriptions.site_id', 'subscription_charges.currency', 'subscription_charges.amount',
+      'subscription_charges.period_start', 'subscription_charges.period_end', 'plans.name as plan_name', 'users.email', 'users.display_name'])
+    .where('subscription_charges.public_id', '=', publicId).executeTakeFirst();
+  return row && num(row, 'site_id', 'amount', 'period_start', 'period_end');
+}

@@ -40,6 +40,25 @@ function noteOf(access: { readable: boolean; reason: string | null; finalPrice: 
   return { kind: 'price', keys: access.finalPrice };
 }
 
+/**
+ * A chapter item as a reader sees it on `site` now: the series' name in the site's language, the
+ * newest chapter by number, and the access note (the inbox, the email digest).
+ */
+export async function chapterView(db: DB, item: { seriesId: number | null; count: number; data: Record<string, unknown> }, options: { userId: number; site: Site; now: number; country: string | null }): Promise<NonNullable<InboxItem['chapter']>> {
+  const { data } = item;
+  const e4pid = String(data.e4pid ?? '');
+  // The series' name in the site's language (a chapter removed since leaves the item, named as it was).
+  const [found, series] = await Promise.all([
+    e4pid ? findChapter(db, e4pid, options.site.language) : Promise.resolve(null),
+    item.seriesId == null ? Promise.resolve(null) : findSeries(db, String(item.seriesId), options.site.language),
+  ]);
+  const access = found ? noteOf((await chapterAccessFor(db, { series: found.series, chapter: found.chapter, userId: options.userId, country: options.country, now: options.now })).access) : { kind: 'unavailable' as const };
+  return {
+    seriesName: series?.name ?? found?.series.name ?? String(data.name ?? ''), slug: String(data.slug ?? ''), format: String(data.format ?? 'COMIC'), e4pid,
+    number: Number(data.number ?? 0), language: String(data.language ?? ''), count: item.count, access,
+  };
+}
+
 export async function loadInbox(db: DB, userId: number, options: { site: Site; page: number; now: number; country: string | null }) {
   const page = Math.max(1, options.page);
   const [rows, total] = await Promise.all([
@@ -51,21 +70,7 @@ export async function loadInbox(db: DB, userId: number, options: { site: Site; p
     try { data = JSON.parse(r.data) as Record<string, unknown>; } catch { /* an item with broken data still shows */ }
     const base = { id: Number(r.id), category: r.category, kind: r.kind, unread: r.read_at == null, at: Number(r.updated_at) };
     if (r.kind !== 'CHAPTER') return { ...base, chapter: null, money: Object.fromEntries(Object.entries(data).filter(([, v]) => typeof v === 'string' || typeof v === 'number')) as Record<string, string | number> };
-    const e4pid = String(data.e4pid ?? '');
-    // The series' name in the site's language (a chapter removed since leaves the item, named as it was).
-    const [found, series] = await Promise.all([
-      e4pid ? findChapter(db, e4pid, options.site.language) : Promise.resolve(null),
-      r.series_id == null ? Promise.resolve(null) : findSeries(db, String(r.series_id), options.site.language),
-    ]);
-    const access = found ? noteOf((await chapterAccessFor(db, { series: found.series, chapter: found.chapter, userId, country: options.country, now: options.now })).access) : { kind: 'unavailable' as const };
-    return {
-      ...base,
-      money: null,
-      chapter: {
-        seriesName: series?.name ?? found?.series.name ?? String(data.name ?? ''), slug: String(data.slug ?? ''), format: String(data.format ?? 'COMIC'), e4pid,
-        number: Number(data.number ?? 0), language: String(data.language ?? ''), count: Number(r.chapter_count), access,
-      },
-    };
+    return { ...base, money: null, chapter: await chapterView(db, { seriesId: r.series_id, count: Number(r.chapter_count), data }, { userId, site: options.site, now: options.now, country: options.country }) };
   }));
   return { items, total, page, lastPage: Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE)) };
 }

@@ -5,3 +5,4 @@ export { CATEGORIES, CHANNELS, loadPrefs, notifyReader, savePrefs } from './pref
 export { notificationsAccountData } from './account-data.server';
 export { deliverDuePushes, maybeSendPushes, pushPublicKey, removePushSubscription, savePushSubscription, saveQuietHours } from './push.server';
 export { SERVICE_WORKER_SOURCE } from './service-worker.server';
+export { digestChoice, digestFrequency, FREQUENCIES, maybeSendDigests, saveDigestFrequency, sendDigests } from './digest.server';
