@@ -31,6 +31,7 @@ describe('message catalogues', () => {
   });
   it('translates: no Portuguese message is left identical to English except names and symbols', () => {
     const same = Object.keys(en).filter((k) => (pt as Record<string, string>)[k] === (en as Record<string, string>)[k]);
-    for (const k of same) expect(en[k as keyof typeof en], k).toMatch(/^(Inkpass|18\+|Webtoon|PayPal|Google Pay|Apple Pay|Pix|\{[^}]+\}.*|[^a-z]*)$/i);
+    // "Push" is the word Brazilian sites use for push notifications (a column header of the settings table).
+    for (const k of same) expect(en[k as keyof typeof en], k).toMatch(/^(Inkpass|18\+|Webtoon|PayPal|Google Pay|Apple Pay|Pix|Push|\{[^}]+\}.*|[^a-z]*)$/i);
   });
 });

@@ -299,5 +299,29 @@ for (const dialect of selectedDialects()) {
       expect(otherInbox).not.toContain('Your comment on');
       expect(otherInbox).not.toContain('comment until');
     });
+
+    it('with community email on, a moderation decision is also emailed, in the language of the site it was taken on; off (the default), nothing', { timeout: 60_000 }, async () => {
+      const [wants, default_] = await Promise.all([createReader(server, { name: 'Lia' }), createReader(server, { name: 'Max' })]);
+      const saved = await form(wants, '/my/notifications/settings/', new URLSearchParams([['on', 'chapters.inbox'], ['on', 'money.inbox'], ['on', 'community.inbox'], ['on', 'community.email']]) as unknown as Record<string, string>);
+      expect(saved.status).toBe(303);
+      const comment = (user: Reader) => withDb(server, async (db) => Number((await db.insertInto('comments').values({
+        chapter_id: chapter.id, site_id: 1, language: 'en', user_id: user.id, parent_id: null, body: `A comment ${hex(4)}`, created_at: realNow, edited_at: null, deleted_at: null, state: 'VISIBLE',
+      }).returning('id').executeTakeFirstOrThrow()).id));
+      const [mine, theirs] = [await comment(wants), await comment(default_)];
+      const { moderateComment, banReader } = await import('~/features/comments/index.server');
+      const actor = { userId: null, capability: 'moderation' as const, ip: null, userAgent: null };
+      const now = Math.floor(Date.now() / 1000);
+      expect(await withDb(server, (db) => moderateComment(db, 1, mine, 'remove', actor, now))).toBe('done');
+      expect(await withDb(server, (db) => moderateComment(db, 1, theirs, 'remove', actor, now))).toBe('done');
+      // A ban taken on the Portuguese site: its email is in Portuguese.
+      expect(await withDb(server, (db) => banReader(db, { userId: wants.id, length: 'forever', reason: 'Spam', siteId: 3 }, actor, now))).toMatchObject({ outcome: 'banned' });
+      const mails = (r: Reader) => withDb(server, (db) => db.selectFrom('outbox_emails').select(['subject', 'text_body', 'kind']).where('to_address', '=', r.email).where('kind', '=', 'community').orderBy('id').execute());
+      const got = await mails(wants);
+      expect(got.map((m) => m.subject)).toEqual([`${message('en', 'mail.community.subject')} · ${message('en', 'site.name')}`, `${message('pt-BR', 'mail.community.subject')} · ${message('pt-BR', 'site.name')}`]);
+      expect(plain(got[0]!.text_body)).toContain(message('en', 'notifications.community.COMMENT_REMOVED', { chapter: chapter.number, series: listed.name }));
+      expect(plain(got[1]!.text_body)).toContain(message('pt-BR', 'notifications.community.BANNED_FOREVER', { reason: 'Spam' }));
+      expect(got[0]!.text_body).toContain('/my/notifications/settings/');
+      expect(await mails(default_)).toEqual([]);
+    });
   });
 }

@@ -162,7 +162,7 @@ export async function moderateComment(db: DB, siteId: number, id: number, action
 export type BanOutcome = { outcome: 'banned' | 'lifted' | 'unchanged'; userId: number } | { outcome: 'no-account' | 'invalid-reason' | 'invalid-length' | 'self' };
 
 /** Bans a reader from commenting (both sites) for a length (days or `forever`) with a reason they will see; audit `comment_ban.create`. */
-export async function banReader(db: DB, input: { userId: number; length: string; reason: string }, actor: AuditActor, now: number): Promise<BanOutcome> {
+export async function banReader(db: DB, input: { userId: number; length: string; reason: string; /** The moderator's site: the language of the reader's email about it. */ siteId?: number }, actor: AuditActor, now: number): Promise<BanOutcome> {
   const reason = input.reason.replace(/\s+/g, ' ').trim();
   if (!reason || [...reason].length > BAN_REASON_MAX) return { outcome: 'invalid-reason' };
   if (!isBanLength(input.length)) return { outcome: 'invalid-length' };
@@ -174,7 +174,7 @@ export async function banReader(db: DB, input: { userId: number; length: string;
     const before = await mod.upsertBan(tx, { userId: account.id, reason, until, by: actor.userId, now });
     await writeAudit(tx, actor, { action: 'comment_ban.create', object: { table: 'users', id: account.id }, before: before ?? null, after: { reason, until } }, now);
     // The reader's inbox says until when and why (issue 32), in this transaction.
-    await notifyReader(tx, account.id, 'community', until === null ? 'BANNED_FOREVER' : 'BANNED_UNTIL', { reason, ...(until === null ? {} : { until }) }, now);
+    await notifyReader(tx, account.id, 'community', until === null ? 'BANNED_FOREVER' : 'BANNED_UNTIL', { reason, ...(until === null ? {} : { until }), ...(input.siteId ? { site: input.siteId } : {}) }, now);
     return { outcome: 'banned', userId: account.id };
   });
 }

@@ -13,7 +13,7 @@
  *   the event loop gets a turn between batches. Runs once per machine (src/server/workers.ts), at
  *   most every DIGEST_CHECK_SECONDS, never awaited by a request.
  */
-import { createT, type MessageKey } from '~/lib/i18n';
+import type { MessageKey } from '~/lib/i18n';
 import type { Format } from '~/features/catalog';
 import { NOTIFICATION_SETTINGS_PATH, notificationsPath, readerPath } from '~/lib/paths';
 import { SITES, type Site, type SiteId } from '~/lib/site';
@@ -51,7 +51,8 @@ async function composeDigest(db: DB, reader: Reader, rows: Awaited<ReturnType<ty
   const mine = rows.filter((r) => Number(r.user_id) === reader.userId && Number(r.updated_at) > reader.since).slice(0, DIGEST_MAX_ITEMS);
   if (mine.length === 0) return null;
   const site = siteOf(reader.siteId);
-  const t = createT(site.locale);
+  // The catalogues load on first use (as push.server.ts): the e2e specs import this feature under Playwright's loader, which takes no JSON imports.
+  const t = (await import('~/lib/i18n')).createT(site.locale);
   let total = 0;
   const list = await Promise.all(mine.map(async (r) => {
     let data: Record<string, unknown> = {};

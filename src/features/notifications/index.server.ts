@@ -6,3 +6,4 @@ export { notificationsAccountData } from './account-data.server';
 export { deliverDuePushes, maybeSendPushes, pushPublicKey, removePushSubscription, savePushSubscription, saveQuietHours } from './push.server';
 export { SERVICE_WORKER_SOURCE } from './service-worker.server';
 export { digestChoice, digestFrequency, FREQUENCIES, maybeSendDigests, saveDigestFrequency, sendDigests } from './digest.server';
+export { communityText } from './community';

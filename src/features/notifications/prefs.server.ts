@@ -2,6 +2,7 @@
 import type { DB } from '~/server/db';
 import * as repo from './repository.server';
 import { queueReaderPush, wakePushes } from './push.server';
+import { queueCommunityEmail } from './community-mail.server';
 
 export const CATEGORIES = ['chapters', 'money', 'community'] as const;
 export const CHANNELS = ['inbox', 'push', 'email'] as const;
@@ -32,4 +33,6 @@ export async function notifyReader(db: DB, userId: number, category: 'money' | '
   // Web push, when on for the category: queued in the caller's transaction, sent by the worker after the commit.
   await queueReaderPush(db, userId, category, kind, JSON.stringify(data), now);
   wakePushes();
+  // Email, when on for community (money's emails are the receipts, sent by their owner whatever this says).
+  if (category === 'community' && (await loadPrefs(db, userId)).community.email) await queueCommunityEmail(db, userId, kind, data, now);
 }

@@ -162,3 +162,8 @@ export async function pushForExport(db: DB, userId: number) {
   ]);
   return { devices, quiet };
 }
+
+/** A reader's email and name, for an email about their own account (a moderation decision). */
+export function contactOf(db: DB, userId: number) {
+  return db.selectFrom('users').select(['email', 'display_name as name']).where('id', '=', userId).executeTakeFirst();
+}
