@@ -52,12 +52,14 @@ function rootSecret(): Buffer {
  * the same secret: the new value is written to a private temporary file and linked into place,
  * which fails if another process got there first; then everyone reads the file that won.
  */
-export function loadOrCreate(file: string): Buffer {
-  const existing = readSecretFile(file);
-  if (existing) return existing;
+/**
+ * Writes `contents` to `file` (mode 600) unless it exists, atomically: a temporary file linked into
+ * place, so two processes starting at once keep the first one's and the loser reads the winner's.
+ */
+export function writeOnce(file: string, contents: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-  fs.writeFileSync(tmp, crypto.randomBytes(GENERATED_BYTES).toString('base64url') + '\n', { mode: 0o600, flag: 'wx' });
+  fs.writeFileSync(tmp, contents, { mode: 0o600, flag: 'wx' });
   try {
     fs.linkSync(tmp, file);
   } catch (e) {
@@ -65,6 +67,12 @@ export function loadOrCreate(file: string): Buffer {
   } finally {
     fs.rmSync(tmp, { force: true });
   }
+}
+
+export function loadOrCreate(file: string): Buffer {
+  const existing = readSecretFile(file);
+  if (existing) return existing;
+  writeOnce(file, crypto.randomBytes(GENERATED_BYTES).toString('base64url') + '\n');
   const secret = readSecretFile(file);
   if (!secret) throw new Error(`could not read the generated secret in ${file}`);
   return secret;

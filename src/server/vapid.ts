@@ -5,11 +5,11 @@
  * it in DATA_DIR/vapid.json so subscriptions survive a restart. Production without them has no
  * push: `vapidKeys()` is null and the pages offer no push.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import webpush from 'web-push';
 import { config } from './config.mjs';
+import { writeOnce } from './secrets';
 
 export interface VapidKeys { publicKey: string; privateKey: string; subject: string }
 
@@ -32,17 +32,7 @@ export function vapidKeys(): VapidKeys | null {
 function loadOrCreatePair(file: string): { publicKey: string; privateKey: string } {
   const existing = readPair(file);
   if (existing) return existing;
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-  const pair = webpush.generateVAPIDKeys();
-  fs.writeFileSync(tmp, JSON.stringify(pair) + '\n', { mode: 0o600, flag: 'wx' });
-  try {
-    fs.linkSync(tmp, file);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-  } finally {
-    fs.rmSync(tmp, { force: true });
-  }
+  writeOnce(file, JSON.stringify(webpush.generateVAPIDKeys()) + '\n');
   const read = readPair(file);
   if (!read) throw new Error(`could not read the generated VAPID keys in ${file}`);
   return read;
