@@ -168,10 +168,13 @@ describe('error reporting with SENTRY_DSN', () => {
     receiver.refuse(1, { 'Retry-After': '8' });
     const refusedAt = Date.now();
     expect((await failingRoute(server)).status).toBe(500);
-    await receiver.waitFor(() => receiver.envelopes.length === 1);
+    await receiver.waitFor(() => receiver.envelopes.length >= 1);
     expect(receiver.envelopes[0]!.status).toBe(429);
     // The receiver keeps an envelope before it answers: let the server read the 429 first.
     await sleep(200);
+    // Envelopes already on their way when the 429 came back (a straggler of the test before, sent
+    // beside this one on a loaded run) arrive anyway; the window counts from them.
+    const inFlight = receiver.envelopes.length;
     // Within the window: errors and requests, and nothing reaches the receiver.
     for (let i = 0; i < 3; i++) expect((await failingRoute(server)).status).toBe(500);
     for (let i = 0; i < 20; i++) await server.request('/favicon.svg');
@@ -179,7 +182,7 @@ describe('error reporting with SENTRY_DSN', () => {
     // A slow machine must still have made them inside the 8 s, or the check below proves nothing.
     expect(Date.now() - refusedAt).toBeLessThan(6_500);
     await sleep(Math.max(0, refusedAt + 7_000 - Date.now()));
-    expect(receiver.envelopes).toHaveLength(1);
+    expect(receiver.envelopes).toHaveLength(inFlight);
     // After it: sent again.
     await sleep(Math.max(0, refusedAt + 8_500 - Date.now()));
     const after = await failingRoute(server);
