@@ -23,8 +23,11 @@ export function initPromoVideos(root: ParentNode = document): void {
     const play = () => video.play().catch(() => show());
     video.addEventListener('play', show);
     video.addEventListener('pause', show);
+    // The press acts on what the button showed the reader, not on `video.paused` at that instant:
+    // an automatic pause (the slide sliding under the pointer) can land between the press and the
+    // click, and a "Pause" press must never start the video.
     button.addEventListener('click', () => {
-      if (video.paused) {
+      if (button.getAttribute('aria-pressed') !== 'true') {
         chosen = 'playing';
         void play();
       } else {
