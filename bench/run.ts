@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import autocannon from 'autocannon';
-import { createDb } from '~/server/db';
+import { createDb, type DB } from '~/server/db';
 import { migrateToLatest } from '@db/migrate';
 import { isCatalogEmpty, seedDemo } from '@db/seed/index';
 import { findChapter } from '~/features/catalog/index.server';
@@ -325,16 +325,26 @@ async function benchComments() {
 }
 
 /**
+ * The load the targets assume, as a share of what the machine serves: 300 req/s arriving on the
+ * machine the targets were set on, whose rendered series page served 719 req/s closed loop
+ * (docs/performance.md). On a slower machine 300 req/s arriving is its whole capacity or more, and
+ * any extra work queues requests whatever it is; the fan-out row then also runs at this share of
+ * the machine's own capacity, to show the fan-out's own effect at the load the target means.
+ */
+const TARGET_SHARE = 300 / 719;
+
+/**
  * The fan-out row (bench/fanout.ts): a chapter of a series 10,000 readers are notified of is
  * released while series pages (random ones, as the series page row, and one in five the released
- * series' own; series the English site lists) arrive at TARGETS.rps per second. The server's own release check (at most once a
- * minute, on requests) writes the items; this process counts them every 100 ms. Reports the time
- * from the release to the last item, the fan-out's own duration, and the series pages' rate and
- * p99 over the whole run and over the requests sent while the fan-out was writing (±0.5 s).
+ * series' own; series the English site lists) arrive at TARGETS.rps per second. The server's own
+ * release check (at most once a minute, on requests) writes the items; this process counts them
+ * every 100 ms. Reports the time from the release to the last item, the fan-out's own duration,
+ * and the series pages' rate and p99 over the whole run and over the requests sent while the
+ * fan-out was writing (±0.5 s). When this machine's capacity is below TARGETS.rps / TARGET_SHARE,
+ * a second pass runs at TARGET_SHARE of it (reported beside the verdict, which stays the target's).
  */
 async function benchFanout() {
   const { db } = await createDb(DATABASE_URL);
-  let chapterId = 0;
   try {
     const t0 = Date.now();
     const { seriesId, slug } = await notifiedSeries(db);
@@ -342,8 +352,31 @@ async function benchFanout() {
     const listed = await englishSlugs(db);
     const pathFor = () => (Math.random() < 0.2 ? `/comics/${slug}/` : `/comics/${pick(listed)}/`);
     await warmUp(pathFor);
+    const capacity = await load('series pages, closed loop', PORT, pathFor);
+    const main = await fanOutPass(db, seriesId, pathFor, TARGETS.rps);
+    const met = main.met && main.all.rps >= TARGETS.rps * 0.95;
+    console.log(`
+Fan-out: ${main.summary}: ${met ? 'met' : 'NOT met'}.`);
+    const share = Math.round(capacity.rps * TARGET_SHARE);
+    let scaled: Awaited<ReturnType<typeof fanOutPass>> | null = null;
+    if (share < TARGETS.rps) {
+      console.log(`\nThis machine serves ${capacity.rps} req/s closed loop (the targets' machine 719): ${TARGETS.rps} req/s arriving is ${Math.round((TARGETS.rps / capacity.rps) * 100)} % of it. The same pass at ${share} req/s arriving (${Math.round(TARGET_SHARE * 100)} %, the share ${TARGETS.rps} req/s is on the targets' machine):`);
+      scaled = await fanOutPass(db, seriesId, pathFor, share);
+      console.log(`
+Fan-out at ${share} req/s arriving: ${scaled.summary}: p99 target ${scaled.met ? 'held' : 'NOT held'} at this machine's share.`);
+    }
+    return { met, scaled: scaled?.met ?? null };
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** One release of a new chapter while series pages arrive at `rate` per second; the chapter and its items are removed after. */
+async function fanOutPass(db: DB, seriesId: number, pathFor: () => string, rate: number) {
+  let chapterId = 0;
+  try {
     // The same load without a fan-out, just before: what this machine does at this moment.
-    const before = await openLoop(`series pages, before the release`, TARGETS.rps, pathFor);
+    const before = await openLoop(`series pages, before the release`, rate, pathFor);
     const releasedAt = Math.floor(Date.now() / 1000) + 1;
     chapterId = await releaseChapter(db, seriesId, releasedAt);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -366,7 +399,7 @@ async function benchFanout() {
     const releaseMs = performance.now() + (releasedAt * 1000 - Date.now());
     let due = performance.now();
     while (due < Math.min(stopAt, deadline)) {
-      due += (-Math.log(1 - Math.random()) / TARGETS.rps) * 1000;
+      due += (-Math.log(1 - Math.random()) / rate) * 1000;
       const wait = due - performance.now();
       if (wait > 1) await new Promise((r) => setTimeout(r, wait));
       const scheduled = due;
@@ -395,13 +428,11 @@ async function benchFanout() {
     const fromRelease = doneAt ? (doneAt - releaseMs) / 1000 : null;
     const writing = doneAt && firstAt ? (doneAt - firstAt) / 1000 : null;
     const met = fromRelease !== null && fromRelease <= FANOUT_TARGET_SECONDS && items === FANOUT_READERS && during !== null
-      && during.p99 <= TARGETS.p99Ms && during.errors === 0 && all.p99 <= TARGETS.p99Ms && all.errors === 0 && all.rps >= TARGETS.rps * 0.95;
-    console.log(`
-Fan-out: ${items} of ${FANOUT_READERS} inbox items; the last written ${fromRelease?.toFixed(1) ?? 'never'} s after the release (target ≤ ${FANOUT_TARGET_SECONDS} s; the check runs at most every RELEASE_CHECK_SECONDS), the writing itself took ${writing === null ? '?' : `≤ ${(writing + 0.1).toFixed(1)}`} s; series pages at ${TARGETS.rps} req/s arriving: p99 ${all.p99} ms over the run, ${during?.p99 ?? '?'} ms during the fan-out, ${before.p99} ms in the 10 s before the release (target ≤ ${TARGETS.p99Ms} ms): ${met ? 'met' : 'NOT met'}.`);
-    return { met };
+      && during.p99 <= TARGETS.p99Ms && during.errors === 0 && all.p99 <= TARGETS.p99Ms && all.errors === 0 && all.rps >= rate * 0.95;
+    const summary = `${items} of ${FANOUT_READERS} inbox items; the last written ${fromRelease?.toFixed(1) ?? 'never'} s after the release (target ≤ ${FANOUT_TARGET_SECONDS} s; the check runs at most every RELEASE_CHECK_SECONDS), the writing itself took ${writing === null ? '?' : `≤ ${(writing + 0.1).toFixed(1)}`} s; series pages at ${rate} req/s arriving: p99 ${all.p99} ms over the run, ${during?.p99 ?? '?'} ms during the fan-out, ${before.p99} ms in the ${DURATION} s before the release (target ≤ ${TARGETS.p99Ms} ms)`;
+    return { met, all, during, before, summary };
   } finally {
     if (chapterId) await removeChapter(db, chapterId);
-    await db.destroy();
   }
 }
 
@@ -518,7 +549,7 @@ try {
     console.log(`Payments: order creation ${payments.map((r) => r.orders.rps).join(' / ')} orders/s, webhook confirmation ${payments.map((r) => r.webhooks.rps).join(' / ')} paid/s (SQLite / PostgreSQL).`);
     console.log(`Signed-in series page (owns 5): ${signedIn.rps} req/s, p99 ${signedIn.p99} ms (anonymous page on the same series ${sameAnon.rps} req/s; ${(signedRatio * 100).toFixed(0)} % of it in alternating runs); at ${TARGETS.rps} req/s arriving p99 ${signedOpen.p99} ms. Unlocks: SQLite ${unlocks[0]!.rps}/s, PostgreSQL ${unlocks[1]!.rps}/s.`);
     const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
-    console.log(`Targets: series p99 ≤ ${TARGETS.p99Ms} ms at ${CONNECTIONS} connections (saturated): ${verdict(series.p99 <= TARGETS.p99Ms)}; at ${TARGETS.rps} req/s arriving: ${verdict(open.p99 <= TARGETS.p99Ms && open.errors === 0)}; ≥ ${TARGETS.rps} req/s: ${verdict(series.rps >= TARGETS.rps)}; HTML ≤ 30 KB gz: ${verdict(htmlGz <= TARGETS.htmlGzip)}; JS ≤ 15 KB gz: ${verdict(js <= TARGETS.jsGzip)}; suggestions p99 ≤ ${TARGETS.suggestP99Ms} ms: ${verdict(suggestRow.p99 <= TARGETS.suggestP99Ms && suggestRow.errors === 0)}; hot page ≥ 0.8× bare: ${verdict(hot.rps >= 0.8 * ceiling.rps)}; hot page p99 ≤ 20 ms: ${verdict(hot.p99 <= 20 && hot.errors === 0)}; signed-in series page meets the anonymous page's targets (≥ ${TARGETS.rps} req/s, p99 ≤ ${TARGETS.p99Ms} ms at ${TARGETS.rps} req/s arriving): ${verdict(signedIn.rps >= TARGETS.rps && signedOpen.p99 <= TARGETS.p99Ms && signedIn.errors === 0 && signedOpen.errors === 0)}; ≥ ${TARGETS.unlocksPerSecond} unlocks/s on SQLite: ${verdict(unlocks[0]!.rps >= TARGETS.unlocksPerSecond && unlocks[0]!.errors === 0)}; ${workers.n} workers ≥ ${TARGETS.workersRatio}× one on the rendered series page: ${verdict(workers.met)} (${workers.ratio.toFixed(2)}×); comments page (${COMMENTS_ON_CHAPTER} comments) ≥ ${TARGETS.rps} req/s and p99 ≤ ${TARGETS.p99Ms} ms at ${TARGETS.rps} req/s arriving: ${verdict(comments.met)}; fan-out to ${FANOUT_READERS} readers within ${FANOUT_TARGET_SECONDS} s with the series page's targets held: ${verdict(fanout.met)}`);
+    console.log(`Targets: series p99 ≤ ${TARGETS.p99Ms} ms at ${CONNECTIONS} connections (saturated): ${verdict(series.p99 <= TARGETS.p99Ms)}; at ${TARGETS.rps} req/s arriving: ${verdict(open.p99 <= TARGETS.p99Ms && open.errors === 0)}; ≥ ${TARGETS.rps} req/s: ${verdict(series.rps >= TARGETS.rps)}; HTML ≤ 30 KB gz: ${verdict(htmlGz <= TARGETS.htmlGzip)}; JS ≤ 15 KB gz: ${verdict(js <= TARGETS.jsGzip)}; suggestions p99 ≤ ${TARGETS.suggestP99Ms} ms: ${verdict(suggestRow.p99 <= TARGETS.suggestP99Ms && suggestRow.errors === 0)}; hot page ≥ 0.8× bare: ${verdict(hot.rps >= 0.8 * ceiling.rps)}; hot page p99 ≤ 20 ms: ${verdict(hot.p99 <= 20 && hot.errors === 0)}; signed-in series page meets the anonymous page's targets (≥ ${TARGETS.rps} req/s, p99 ≤ ${TARGETS.p99Ms} ms at ${TARGETS.rps} req/s arriving): ${verdict(signedIn.rps >= TARGETS.rps && signedOpen.p99 <= TARGETS.p99Ms && signedIn.errors === 0 && signedOpen.errors === 0)}; ≥ ${TARGETS.unlocksPerSecond} unlocks/s on SQLite: ${verdict(unlocks[0]!.rps >= TARGETS.unlocksPerSecond && unlocks[0]!.errors === 0)}; ${workers.n} workers ≥ ${TARGETS.workersRatio}× one on the rendered series page: ${verdict(workers.met)} (${workers.ratio.toFixed(2)}×); comments page (${COMMENTS_ON_CHAPTER} comments) ≥ ${TARGETS.rps} req/s and p99 ≤ ${TARGETS.p99Ms} ms at ${TARGETS.rps} req/s arriving: ${verdict(comments.met)}; fan-out to ${FANOUT_READERS} readers within ${FANOUT_TARGET_SECONDS} s with the series page's targets held: ${verdict(fanout.met)}${fanout.scaled === null ? '' : ` (at this machine's share of the target load: ${fanout.scaled ? 'held' : 'NOT held'})`}`);
   }
 } finally {
   server.kill('SIGTERM');
