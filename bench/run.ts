@@ -332,6 +332,7 @@ async function benchComments() {
  * the machine's own capacity, to show the fan-out's own effect at the load the target means.
  */
 const TARGET_SHARE = 300 / 719;
+const SCALED_PASSES = 3;
 
 /**
  * The fan-out row (bench/fanout.ts): a chapter of a series 10,000 readers are notified of is
@@ -358,14 +359,22 @@ async function benchFanout() {
     console.log(`
 Fan-out: ${main.summary}: ${met ? 'met' : 'NOT met'}.`);
     const share = Math.round(capacity.rps * TARGET_SHARE);
-    let scaled: Awaited<ReturnType<typeof fanOutPass>> | null = null;
+    let scaled: boolean | null = null;
     if (share < TARGETS.rps) {
-      console.log(`\nThis machine serves ${capacity.rps} req/s closed loop (the targets' machine 719): ${TARGETS.rps} req/s arriving is ${Math.round((TARGETS.rps / capacity.rps) * 100)} % of it. The same pass at ${share} req/s arriving (${Math.round(TARGET_SHARE * 100)} %, the share ${TARGETS.rps} req/s is on the targets' machine):`);
-      scaled = await fanOutPass(db, seriesId, pathFor, share);
-      console.log(`
-Fan-out at ${share} req/s arriving: ${scaled.summary}: p99 target ${scaled.met ? 'held' : 'NOT held'} at this machine's share.`);
+      console.log(`\nThis machine serves ${capacity.rps} req/s closed loop (the targets' machine 719): ${TARGETS.rps} req/s arriving is ${Math.round((TARGETS.rps / capacity.rps) * 100)} % of it. The same pass ${SCALED_PASSES} times at ${share} req/s arriving (${Math.round(TARGET_SHARE * 100)} %, the share ${TARGETS.rps} req/s is on the targets' machine):`);
+      // A window of about 1.6 s holds under 200 requests, so its p99 is their second-slowest: one
+      // garbage collection decides a single pass. The verdict takes the median pass.
+      const passes = [];
+      for (let i = 0; i < SCALED_PASSES; i++) {
+        const pass = await fanOutPass(db, seriesId, pathFor, share);
+        console.log(`  pass ${i + 1}: ${pass.summary}\n`);
+        passes.push(pass);
+      }
+      const median = [...passes].sort((a, b) => (a.during?.p99 ?? Infinity) - (b.during?.p99 ?? Infinity))[Math.floor(passes.length / 2)]!;
+      scaled = median.met;
+      console.log(`Fan-out at ${share} req/s arriving, median of ${SCALED_PASSES} passes by p99 during the fan-out (${passes.map((p) => p.during?.p99 ?? '?').join(', ')} ms): ${median.summary}: p99 target ${scaled ? 'held' : 'NOT held'} at this machine's share.`);
     }
-    return { met, scaled: scaled?.met ?? null };
+    return { met, scaled };
   } finally {
     await db.destroy();
   }
