@@ -168,6 +168,14 @@ for (const dialect of selectedDialects()) {
       expect((await item('DELETE', `${c.id}/`, a)).status).toBe(200);
       const after = (await list(free)).json().comments.find((x: { id: number }) => x.id === c.id);
       expect(after).toMatchObject({ deleted: true, body: '', replies: [{ body: 'A reply' }] });
+      // Nothing of its author stays: no name, no badge, in the API or on the page.
+      expect(after.author).toBeNull();
+      expect([after.staff, after.creator, after.segments]).toEqual([false, false, []]);
+      const html = (await server.request(`/comments/${free}/`)).text;
+      const article = html.slice(html.indexOf(`id="c-${c.id}"`));
+      const head = article.slice(0, article.indexOf('c-replies'));
+      expect(head).toContain('class="c-deleted');
+      expect(head).not.toContain('Ana');
       const solo = (await post(free, { body: 'Gone soon' }, a)).json();
       expect((await item('DELETE', `${solo.id}/`, a)).status).toBe(200);
       expect((await list(free)).json().comments.some((x: { id: number }) => x.id === solo.id)).toBe(false);

@@ -10,7 +10,7 @@ export function commentJson(c: CommentView): Record<string, unknown> {
   return {
     id: c.id,
     parent: c.parent,
-    author: { name: c.author },
+    author: c.deleted ? null : { name: c.author },
     body: c.body,
     segments: c.segments,
     spoiler: c.spoiler,

@@ -92,9 +92,10 @@ export interface CommentsPage {
 function view(r: repo.CommentRow, viewer: number | null, liked: Set<number>, ctx: CommentsCtx, replies: CommentView[] = []): CommentView {
   const deleted = r.deletedAt !== null;
   return {
-    id: r.id, parent: r.parentId, author: r.author, body: deleted ? '' : r.body, segments: deleted ? [] : parseBody(r.body), spoiler: !deleted && r.spoiler,
+    // A deleted comment keeps its place for its replies and nothing of its author (HTML and API alike).
+    id: r.id, parent: r.parentId, author: deleted ? '' : r.author, body: deleted ? '' : r.body, segments: deleted ? [] : parseBody(r.body), spoiler: !deleted && r.spoiler,
     createdAt: r.createdAt, when: chapterDate(r.createdAt, ctx.now, ctx.site.locale, ctx.site.timeZone), edited: r.editedAt !== null && !deleted, deleted,
-    likes: r.likes, liked: liked.has(r.id), mine: viewer === r.userId && !deleted, editable: viewer === r.userId && !deleted && editable(r.createdAt, ctx.now), staff: r.staff, creator: r.creator, replies,
+    likes: r.likes, liked: liked.has(r.id), mine: viewer === r.userId && !deleted, editable: viewer === r.userId && !deleted && editable(r.createdAt, ctx.now), staff: !deleted && r.staff, creator: !deleted && r.creator, replies,
     held: false, pinned: false,
   };
 }
