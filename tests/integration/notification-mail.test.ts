@@ -274,7 +274,7 @@ for (const dialect of selectedDialects()) {
       const quietSaved = await form(quiet, '/my/notifications/settings/', new URLSearchParams([['on', 'chapters.inbox'], ['on', 'money.inbox']]) as unknown as Record<string, string>);
       expect(quietSaved.status).toBe(303);
 
-      const { moderateComment, banReader } = await import('~/features/comments/index.server');
+      const { moderateComment, banReader, liftBan } = await import('~/features/comments/index.server');
       const actor = { userId: null, capability: 'moderation' as const, ip: null, userAgent: null };
       const now = Math.floor(Date.now() / 1000);
       expect(await withDb(server, (db) => moderateComment(db, 1, removed, 'remove', actor, now))).toBe('done');
@@ -283,9 +283,12 @@ for (const dialect of selectedDialects()) {
       expect(await withDb(server, (db) => moderateComment(db, 1, removed, 'remove', actor, now))).toBe('unchanged');
       expect(await withDb(server, (db) => banReader(db, { userId: author.id, length: '7', reason: 'Be kind' }, actor, now))).toMatchObject({ outcome: 'banned' });
       expect(await withDb(server, (db) => banReader(db, { userId: quiet.id, length: 'forever', reason: 'Spam' }, actor, now))).toMatchObject({ outcome: 'banned' });
+      // Lifted by a moderator: the reader hears it; lifting again (no ban left) says nothing.
+      expect(await withDb(server, (db) => liftBan(db, author.id, actor, now))).toMatchObject({ outcome: 'lifted' });
+      expect(await withDb(server, (db) => liftBan(db, author.id, actor, now))).toMatchObject({ outcome: 'unchanged' });
 
       const community = (r: Reader) => withDb(server, (db) => db.selectFrom('notifications').select(['kind']).where('user_id', '=', r.id).where('category', '=', 'community').orderBy('id').execute());
-      expect((await community(author)).map((r) => r.kind)).toEqual(['COMMENT_REMOVED', 'COMMENT_RESTORED', 'BANNED_UNTIL']);
+      expect((await community(author)).map((r) => r.kind)).toEqual(['COMMENT_REMOVED', 'COMMENT_RESTORED', 'BANNED_UNTIL', 'BAN_LIFTED']);
       expect(await community(other)).toEqual([]);
       expect(await community(quiet)).toEqual([]);
 
@@ -295,6 +298,8 @@ for (const dialect of selectedDialects()) {
       expect(inbox).toMatch(/You can’t comment until .+: Be kind/);
       const ptInbox = plain(htmlText((await server.request('/my/notifications/', { site: 'br', headers: { cookie: author.cookie } })).text));
       expect(ptInbox).toMatch(/Você não pode comentar até .+: Be kind/);
+      expect(inbox).toContain(message('en', 'notifications.community.BAN_LIFTED'));
+      expect(ptInbox).toContain(message('pt-BR', 'notifications.community.BAN_LIFTED'));
       const otherInbox = plain(htmlText((await server.request('/my/notifications/', { headers: { cookie: other.cookie } })).text));
       expect(otherInbox).not.toContain('Your comment on');
       expect(otherInbox).not.toContain('comment until');

@@ -179,12 +179,13 @@ export async function banReader(db: DB, input: { userId: number; length: string;
   });
 }
 
-/** Lifts a reader's ban; audit `comment_ban.lift`. */
-export async function liftBan(db: DB, userId: number, actor: AuditActor, now: number): Promise<BanOutcome> {
+/** Lifts a reader's ban; audit `comment_ban.lift`; the reader's inbox says they can comment again. */
+export async function liftBan(db: DB, userId: number, actor: AuditActor, now: number, /** The moderator's site: the language of the reader's email about it. */ siteId?: number): Promise<BanOutcome> {
   return writeTransaction(db, async (tx) => {
     const before = await mod.deleteBan(tx, userId);
     if (!before) return { outcome: 'unchanged', userId };
     await writeAudit(tx, actor, { action: 'comment_ban.lift', object: { table: 'users', id: userId }, before, after: null }, now);
+    await notifyReader(tx, userId, 'community', 'BAN_LIFTED', siteId ? { site: siteId } : {}, now);
     return { outcome: 'lifted', userId };
   });
 }

@@ -21,6 +21,8 @@ export function communityText(kind: string, d: Record<string, string | number>, 
       return { text: t('notifications.community.BANNED_UNTIL', { date: longDateTimeLabel(Number(d.until), ctx.locale, ctx.timeZone), reason: String(d.reason ?? '') }), href: null };
     case 'BANNED_FOREVER':
       return { text: t('notifications.community.BANNED_FOREVER', { reason: String(d.reason ?? '') }), href: null };
+    case 'BAN_LIFTED':
+      return { text: t('notifications.community.BAN_LIFTED'), href: null };
     default:
       return { text: t('notifications.community.other'), href: null };
   }
