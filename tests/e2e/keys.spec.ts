@@ -272,7 +272,8 @@ for (const site of ['en', 'br'] as const) test.describe(`free ways in (${site})`
     await button.click();
     const dialog = page.locator('dialog.unlock-dialog[open]');
     await dialog.getByRole('button', { name: message(locale, 'unlock.ad') }).click();
-    await expect(dialog.locator('.unlock-ad-visual img')).toBeVisible();
+    // The creative is a picture or, for a series with a promotional video, the video.
+    await expect(dialog.locator('.unlock-ad-visual').locator('img, video')).toBeVisible();
     const claim = dialog.getByRole('button', { name: message(locale, 'unlock.adClaim') });
     await expect(claim).toBeDisabled();
     await expect(claim).toBeEnabled({ timeout: 10_000 });
