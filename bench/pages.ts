@@ -66,6 +66,7 @@ export function benchPages(chapters: { manga: string; webtoon: string; locked: s
     { name: 'buy keys', path: '/my/purchase/', signedIn: true, private: true },
     { name: 'purchases', path: '/my/purchases/', signedIn: true, private: true },
     { name: 'subscriptions', path: '/my/subscriptions/', signedIn: true, private: true },
+    { name: 'notifications', path: '/my/notifications/', signedIn: true, private: true },
   ];
 }
 
