@@ -414,17 +414,38 @@ export { freePort };
 export async function waitUntilAnswering(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`the server exited (${child.exitCode ?? child.signalCode}) before answering on port ${port}`);
+  // An answer on the port is this child's only once it has said it listens: between freePort()
+  // and its listen, another test's server (the other dialect's run) can take the port, and this
+  // one then exits while the other answers in its place (a flake seen in CI: a 404 from a server
+  // with a database, where this test's server had none). A child without piped output is taken
+  // at its first answer.
+  let listening = !child.stdout;
+  let said = '';
+  const hear = (c: Buffer | string) => {
+    said = (said + String(c)).slice(-4_096);
+    if (/listening on |workers are listening/.test(said)) listening = true;
+  };
+  child.stdout?.on('data', hear);
+  try {
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(`the server exited (${child.exitCode ?? child.signalCode}) before answering on port ${port}`);
+      }
+      if (!listening) {
+        last = 'not listening yet';
+        await new Promise((r) => setTimeout(r, 100));
+        continue;
+      }
+      try {
+        await httpRequest(port, '/robots.txt', { timeoutMs: 2_000 });
+        return;
+      } catch (e) {
+        last = (e as Error).message;
+      }
+      await new Promise((r) => setTimeout(r, 200));
     }
-    try {
-      await httpRequest(port, '/robots.txt', { timeoutMs: 2_000 });
-      return;
-    } catch (e) {
-      last = (e as Error).message;
-    }
-    await new Promise((r) => setTimeout(r, 200));
+  } finally {
+    child.stdout?.off('data', hear);
   }
   throw new Error(`the server did not answer on port ${port} within ${timeoutMs / 1000} s (${last})`);
 }

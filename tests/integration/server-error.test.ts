@@ -14,8 +14,10 @@ describe('when the database is unreachable', () => {
     child = spawn(process.execPath, ['scripts/serve.mjs'], {
       cwd: ROOT,
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', MEDIA_DIR, NODE_ENV: 'production', DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/inkpass_this_database_does_not_exist' },
-      stdio: 'ignore',
+      // Piped so that the wait knows this server, not another test's, is the one answering.
+      stdio: ['ignore', 'pipe', 'ignore'],
     });
+    child.stdout!.resume();
     await waitUntilAnswering(port, child, 30_000);
   }, 60_000);
   afterAll(() => { child?.kill('SIGTERM'); });
