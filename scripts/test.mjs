@@ -122,7 +122,25 @@ function vitestCounts(file) {
       blocked += n;
     } else skipped += rest;
   }
-  return { passed, failed, skipped, note: blocked ? `${blocked} could not run: a setup hook failed or a file did not load` : '' };
+  return { passed, failed, skipped, note: blocked ? `${blocked} could not run: a setup hook failed or a file did not load` : '', failures: vitestFailures(r) };
+}
+
+/** The first line of an error message, without colour codes, shortened for the summary. */
+function firstLine(message) {
+  const line = String(message ?? '').replace(/\x1b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+/** Failed tests (or failed files) of a Vitest JSON report, as "file › test: first line of the error". */
+function vitestFailures(r) {
+  const out = [];
+  for (const f of r.testResults ?? []) {
+    const file = path.relative(ROOT, f.name ?? '');
+    const failed = (f.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of failed) out.push(`${file} › ${t.fullName ?? t.title}: ${firstLine(t.failureMessages?.[0])}`);
+    if (f.status === 'failed' && !failed.length) out.push(`${file}: ${firstLine(f.message) || 'the file failed without a failing test'}`);
+  }
+  return out;
 }
 
 /** Playwright's JSON reporter: stats.expected/unexpected/flaky/skipped. */
@@ -130,7 +148,20 @@ function playwrightCounts(file) {
   const r = readJson(file);
   if (!r?.stats) return null;
   const s = r.stats;
-  return { passed: (s.expected ?? 0) + (s.flaky ?? 0), failed: s.unexpected ?? 0, skipped: s.skipped ?? 0 };
+  const failures = [];
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status !== 'unexpected') continue;
+        const last = t.results?.at(-1);
+        failures.push(`${spec.file}:${spec.line} › ${spec.title}: ${firstLine(last?.error?.message ?? last?.status)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of r.suites ?? []) walk(suite);
+  for (const e of r.errors ?? []) failures.push(`(outside a test): ${firstLine(e.message)}`);
+  return { passed: (s.expected ?? 0) + (s.flaky ?? 0), failed: s.unexpected ?? 0, skipped: s.skipped ?? 0, failures };
 }
 
 const results = [];
@@ -144,7 +175,7 @@ function record(name, outcome, counts) {
   const ok = outcome.code === 0 && !outcome.timedOut;
   const stopped = ok ? '' : outcome.timedOut ? 'timed out'
     : c.failed === 0 ? (counts ? `exited with ${outcome.code}` : `exited with ${outcome.code} before reporting tests`) : '';
-  results.push({ name, ok, ...c, note: c.note ?? '', stopped });
+  results.push({ name, ok, ...c, note: c.note ?? '', failures: c.failures ?? [], stopped });
 }
 
 /** A step that could not run at all (no build): stopped, not a failed test. */
@@ -196,12 +227,16 @@ if (wanted('integration')) {
       fs.rmSync(out, { force: true });
       return run(`integration (${dialect})`, 'npx', ['vitest', 'run', '--project', 'integration',
         '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
-      { env: { INKPASS_IT_DIALECTS: dialect }, timeoutMs: LIMITS.integration, prefix: `[${dialect}]` }).then((r) => ({ r, counts: vitestCounts(out) }));
+      { env: { INKPASS_IT_DIALECTS: dialect }, timeoutMs: LIMITS.integration, prefix: `[${dialect}]` }).then((r) => {
+        const counts = vitestCounts(out);
+        return { r, counts: counts && { ...counts, dialect } };
+      });
     }));
     const failed = runs.find(({ r }) => r.code !== 0 || r.timedOut);
     const counts = runs.every(({ counts }) => counts) ? runs.reduce((a, { counts: c }) => ({
       passed: a.passed + c.passed, failed: a.failed + c.failed, skipped: a.skipped + c.skipped, note: [a.note, c.note].filter(Boolean).join('; '),
-    }), { passed: 0, failed: 0, skipped: 0, note: '' }) : null;
+      failures: [...a.failures, ...c.failures.map((f) => `[${c.dialect}] ${f}`)],
+    }), { passed: 0, failed: 0, skipped: 0, note: '', failures: [] }) : null;
     if (runs.some(({ r }) => r.timedOut)) killStrayServers();
     record('integration', failed?.r ?? runs[0].r, counts);
   }
@@ -230,6 +265,14 @@ for (const r of results) {
   const mark = r.ok ? 'ok  ' : r.stopped ? 'STOP' : 'FAIL';
   const why = [r.stopped && `stopped: ${r.stopped}`, r.note].filter(Boolean).join('; ');
   console.log(`  ${mark} ${r.name.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(4)} failed ${String(r.skipped).padStart(4)} skipped${why ? `  (${why})` : ''}`);
+}
+// The failed tests by name, here at the end where a reader of the log's last lines sees them
+// (the streamed output above can be tens of thousands of lines).
+const failures = results.flatMap((r) => r.failures.map((f) => `${r.name}: ${f}`));
+if (failures.length) {
+  console.log('failed:');
+  for (const f of failures.slice(0, 20)) console.log(`  ✘ ${f}`);
+  if (failures.length > 20) console.log(`  … and ${failures.length - 20} more`);
 }
 const ran = total.passed + total.failed;
 const stopped = results.filter((r) => r.stopped).map((r) => r.name);
