@@ -1,16 +1,17 @@
 /**
  * Starts one server per selected dialect for the whole integration run (each on its own fresh
  * database) and hands their ports to the test files through `provide('inkpassServers')`.
- * Dialects start one after the other: they share MEDIA_DIR, and the first seed generates the
- * images the second one reuses. A dialect that cannot start is reported to its tests (which
+ * Dialects start one after the other: the first seed generates the images (in ART_DIR) the
+ * second one reuses. This run's media folder starts empty (`resetRunMedia`). A dialect that cannot start is reported to its tests (which
  * then fail with the reason) instead of failing the other dialect's tests too.
  */
 import type { TestProject } from 'vitest/node';
-import { selectedDialects, startServer, type ServerHandle, type ServerInfo, type TestDialect } from './harness';
+import { resetRunMedia, selectedDialects, startServer, type ServerHandle, type ServerInfo, type TestDialect } from './harness';
 
 export default async function setup(project: TestProject) {
   const handles: ServerHandle[] = [];
   const infos: Partial<Record<TestDialect, ServerInfo>> = {};
+  resetRunMedia();
   for (const dialect of selectedDialects()) {
     const started = Date.now();
     try {

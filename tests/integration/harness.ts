@@ -25,8 +25,48 @@ export type SiteName = 'en' | 'br';
 export const TEST_APP_CHECK_DIFFICULTY = 3;
 
 export const ROOT = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
-/** Shared by every test run, so page images generated once are reused (the seed skips existing files). */
-export const MEDIA_DIR = path.resolve(ROOT, process.env.INKPASS_TEST_MEDIA_DIR || 'data/test-media');
+/**
+ * The seeded art, shared by every test run so it is generated once (the seed skips files that
+ * exist). Only the seed writes here; servers get MEDIA_DIR.
+ */
+export const ART_DIR = path.resolve(ROOT, process.env.INKPASS_TEST_MEDIA_DIR || 'data/test-media');
+/**
+ * This run's media: the art linked in (`linkArt`), plus whatever its servers write (studio
+ * uploads, chapter drafts, sizes made on demand). One per dialect selection, because `npm test`
+ * runs the two dialects' Vitest runs side by side: draft folders are named by id and both
+ * databases count from 1, so with one folder a draft removed on SQLite took PostgreSQL's draft
+ * of the same id with it, and `drafts cleanup` on one removed the other's drafts.
+ */
+export const MEDIA_DIR = path.resolve(ROOT, 'data/test-media-runs', (process.env.INKPASS_IT_DIALECTS ?? '').replace(/[^a-z]+/g, '-').replace(/^-|-$/g, '') || 'all');
+
+/** Empties this run's media folder (the global setup, before any server starts): nothing of an earlier run is left in it. */
+export function resetRunMedia(): void {
+  fs.rmSync(MEDIA_DIR, { recursive: true, force: true });
+  fs.mkdirSync(MEDIA_DIR, { recursive: true });
+}
+
+/**
+ * Hard-links every file of ART_DIR missing from MEDIA_DIR (a copy across file systems). Safe to
+ * share inodes: the media store never writes a file in place (a new file, then a rename). The
+ * staging folder is left out: its draft folders belong to whichever database made them.
+ */
+function linkArt(from = ART_DIR, to = MEDIA_DIR): void {
+  fs.mkdirSync(to, { recursive: true });
+  for (const e of fs.readdirSync(from, { withFileTypes: true })) {
+    if (e.name === '.staging' || e.name.endsWith('.tmp')) continue;
+    const source = path.join(from, e.name);
+    const target = path.join(to, e.name);
+    if (e.isDirectory()) linkArt(source, target);
+    else if (e.isFile() && !fs.existsSync(target)) {
+      try {
+        fs.linkSync(source, target);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        fs.copyFileSync(source, target);
+      }
+    }
+  }
+}
 /** Administrative connection used to create and drop the per-run PostgreSQL databases. */
 export const PG_ADMIN_URL = process.env.INKPASS_TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const ENTRY = path.join(ROOT, 'dist/server/entry.mjs');
@@ -237,11 +277,13 @@ export async function startServer({ dialect }: { dialect: TestDialect }): Promis
     await db.drop();
   };
   try {
-    fs.mkdirSync(MEDIA_DIR, { recursive: true });
+    fs.mkdirSync(ART_DIR, { recursive: true });
     const env = { ...process.env, ...SERVER_ENV, DATABASE_URL: db.url, MEDIA_DIR };
     const started = Date.now();
-    const prep = await run('npx', ['tsx', 'scripts/prepare-db.ts'], { env, log, timeoutMs: 240_000 });
+    // The seed's images go to the shared art folder (made once), then are linked into this run's.
+    const prep = await run('npx', ['tsx', 'scripts/prepare-db.ts'], { env: { ...env, MEDIA_DIR: ART_DIR }, log, timeoutMs: 240_000 });
     if (prep !== 0) throw new Error(`prepare-db (${dialect}) exited with ${prep}`);
+    linkArt();
     log.push(`[harness] prepare-db (${dialect}) took ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 
     const port = await freePort();

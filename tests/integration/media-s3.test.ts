@@ -5,6 +5,8 @@
  * the same paid page from it, to its owner only; a cover size on the allow-list is made on
  * demand once and read back from the bucket by the other process; any other size makes nothing;
  * a chapter uploaded to one process is staged, previewed and published from the bucket by the other.
+ * On a database of its own: the chapter it publishes has its pages and thumbnail in a bucket that
+ * is gone after this file, so on the shared database it broke other files' tests of that series.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readerPath } from '~/lib/paths';
 import { S3MediaStore } from '~/server/media-store';
 import { makeImage, multipart } from '../support/uploads';
-import { anySeries, appCheckHeader, createReader, createStaff, MEDIA_DIR, npmRun, selectedDialects, startExtraServer, useServer, withDb, type Reader, type ServerClient } from './harness';
+import { anySeries, appCheckHeader, createReader, createStaff, MEDIA_DIR, npmRun, preparedDatabase, selectedDialects, startExtraServer, withDb, type Reader, type ServerClient } from './harness';
 
 const now = () => Math.floor(Date.now() / 1000);
 const mediaUrls = (html: string) => [...new Set([...html.matchAll(/\/media\/p\/[^"'\s<>]+/g)].map((m) => m[0].replace(/&amp;|&#38;/g, '&')))];
@@ -23,7 +25,10 @@ const isWebp = (body: Buffer) => body.subarray(8, 12).toString('latin1') === 'WE
 
 for (const dialect of selectedDialects()) {
   describe(`media in a bucket (${dialect})`, () => {
-    const server = useServer(dialect);
+    let own: Awaited<ReturnType<typeof preparedDatabase>> | undefined;
+    let main: Awaited<ReturnType<typeof startExtraServer>> | undefined;
+    /** The disk-backed server on this file's own database (the two on the bucket come later). */
+    let server: ServerClient;
     const temp = fs.mkdtempSync(path.join(os.tmpdir(), `inkpass-s3-${dialect}-`));
     let s3: S3rver;
     let s3env: Record<string, string>;
@@ -33,6 +38,9 @@ for (const dialect of selectedDialects()) {
     const servers: Awaited<ReturnType<typeof startExtraServer>>[] = [];
 
     beforeAll(async () => {
+      own = await preparedDatabase(dialect, {});
+      main = await startExtraServer({ dialect, databaseUrl: own.url });
+      server = main;
       s3 = new S3rver({ port: 0, address: '127.0.0.1', directory: path.join(temp, 's3'), silent: true, configureBuckets: [{ name: 'inkpass-media', configs: [] }] });
       const { port } = await s3.run();
       s3env = { S3_ENDPOINT: `http://127.0.0.1:${port}`, S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: '1' };
@@ -62,10 +70,11 @@ for (const dialect of selectedDialects()) {
         }
         throw new Error('no paid chapter to test with');
       }));
-    }, 60_000);
+    }, 180_000);
 
     afterAll(async () => {
-      await Promise.all(servers.map((s) => s.stop()));
+      await Promise.all([...servers, ...(main ? [main] : [])].map((s) => s.stop()));
+      await own?.drop();
       bucket?.client.destroy();
       await s3?.close();
       fs.rmSync(temp, { recursive: true, force: true });

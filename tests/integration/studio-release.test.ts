@@ -19,9 +19,13 @@ for (const dialect of selectedDialects()) {
     it('a chapter scheduled in the studio is in the schedule and the simulpub strip at once, then out as the pricing rule says and in the feeds and the sitemap at its time, without a restart', { timeout: 90_000 }, async () => {
       const editor = await createStaff(server, 'content', 'pricing');
       // A simulpub series of the English site: the home page's simulpub strip lists its next chapter.
+      // One with a chapter out already: the demo's series of scheduled chapters only stays so for
+      // the tests of that case (series.test.ts), whatever order the files run in.
       const series = await withDb(server, async (db) => {
+        const t = Math.floor(Date.now() / 1000);
         const row = await db.selectFrom('series').innerJoin('series_languages', 'series_languages.series_id', 'series.id').select(['series.id', 'series.slug'])
           .where('series_languages.site_id', '=', 1).where('series.state', '=', 'ACTIVE').where('series.availability_strategy', 'like', '%"simulpub":true%')
+          .where((eb) => eb.exists(eb.selectFrom('chapters').select('chapters.id').whereRef('chapters.series_id', '=', 'series.id').where('chapters.language', '=', 'en').where('chapters.released_at', '<=', t)))
           .orderBy('series.id', 'desc').executeTakeFirstOrThrow();
         return { id: Number(row.id), slug: row.slug };
       });
