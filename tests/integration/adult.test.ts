@@ -5,7 +5,7 @@
  * no-JavaScript form sets the cookie and returns to `next`; with it, everything opens, privately.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createReader, listOnPortugueseSite, message, selectedDialects, useServer, withDb } from './harness';
+import { clearAddressLimits, createReader, listOnPortugueseSite, message, selectedDialects, useServer, withDb } from './harness';
 import { readerPath, CHAPTER_PAGES_PREFIX } from '~/lib/paths';
 
 for (const dialect of selectedDialects()) {
@@ -29,6 +29,8 @@ for (const dialect of selectedDialects()) {
     });
 
     beforeAll(async () => {
+      // Anonymous age confirmations are preference posts, 30 a minute per address.
+      await clearAddressLimits(server);
       adult = await sample(true);
       plain = await sample(false);
       // The demo's adult series are English only, and a series a site does not list is a 404

@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MEDIA_DIR, ROOT, createReader, selectedDialects, startExtraServer, useServer, type Reader, type ServerHandle, type TestResponse } from './harness';
+import { MEDIA_DIR, ROOT, clearAddressLimits, createReader, selectedDialects, startExtraServer, useServer, type Reader, type ServerHandle, type TestResponse } from './harness';
 
 const DOMAIN = 'inkpass.test';
 const EN_HOST = DOMAIN;
@@ -32,6 +32,8 @@ for (const dialect of selectedDialects()) {
     let reader: Reader;
 
     beforeAll(async () => {
+      // Its theme and age posts are anonymous: preference posts, 30 a minute per address.
+      await clearAddressLimits(server);
       reader = await createReader(server, { name: 'Domain Reader' });
       shared = await startExtraServer(server, { COOKIE_DOMAIN: DOMAIN });
     }, 60_000);

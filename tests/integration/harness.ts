@@ -526,6 +526,15 @@ declare module 'vitest' {
  * Inside a `describe`: the server for `dialect`, available from `beforeAll` on. Uses the one
  * the global setup started; starts (and stops) its own when run without it.
  */
+/**
+ * Gives back every per-address route budget (all anonymous test requests come from 127.0.0.1):
+ * after a file that spends them (hostile probes), before one that needs them (the preference
+ * forms allow 30 posts a minute), whatever order the files run in.
+ */
+export async function clearAddressLimits(server: { databaseUrl: string }): Promise<void> {
+  await withDb(server, (db) => db.deleteFrom('rate_limits').where('bucket', 'like', 'route:%:ip:%').execute());
+}
+
 /** Runs `fn` with a Kysely handle on the server's own database (to arrange or inspect rows). */
 export async function withDb<T>(server: { databaseUrl: string }, fn: (db: import('~/server/db').DB) => Promise<T>): Promise<T> {
   const { createDb } = await import('~/server/db');
