@@ -20,6 +20,12 @@ export const MESSAGES = {
   drain: 'inkpass:drain',
 };
 
+/**
+ * The event a server process emits on itself at SIGHUP (scripts/serve.mjs): src/server/cache.ts
+ * forgets the catalogue then, as if a staff edit had changed it.
+ */
+export const CATALOG_EDITED = 'inkpass:catalog-edited';
+
 /** How long a draining process waits for requests under way before it exits anyway. */
 const DRAIN_MS = 25_000;
 /** How long the primary waits for its draining workers before it kills them. */
@@ -178,6 +184,10 @@ function runPrimary(config, refusalsAtStart) {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  // SIGHUP to the primary (catalogue rows changed by hand): every worker forgets the catalogue.
+  process.on('SIGHUP', () => {
+    for (const w of alive()) if (w.isConnected()) w.send({ type: MESSAGES.catalogChanged });
+  });
 
   return (async () => {
     const refusals = await refusalsAtStart(config);

@@ -3,7 +3,7 @@
 // WORKERS > 1: this process is the cluster primary, which forks workers that run this file and
 // never returns here (scripts/cluster.mjs).
 import cluster from 'node:cluster';
-import { drainOnSignals, machineMetrics } from './cluster.mjs';
+import { CATALOG_EDITED, drainOnSignals, machineMetrics } from './cluster.mjs';
 import http from 'node:http';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -413,3 +413,7 @@ server.listen(port, host, () => {
 });
 // Events still buffered are sent (2 s at most) before the process exits, after the drain.
 drainOnSignals(server, () => errorReports.flushErrorReports(2_000));
+// SIGHUP: an operator changed catalogue rows by hand (SQL). The server forgets what it keeps of
+// the catalogue and its kept pages (src/server/cache.ts listens), without a restart; a worker
+// passes it on to the others. The cluster primary does the same for all (scripts/cluster.mjs).
+process.on('SIGHUP', () => process.emit(CATALOG_EDITED));

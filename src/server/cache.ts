@@ -67,6 +67,13 @@ function forgetCatalog(): void {
   invalidatePages();
 }
 onOtherWorkers(CATALOG_CHANGED, forgetCatalog);
+// SIGHUP to a server process (scripts/serve.mjs emits this event, CATALOG_EDITED of
+// scripts/cluster.mjs): rows were changed by hand. One listener per process, calling this
+// module's latest copy (a test runner may load the module again in the same process).
+const onEdited = Symbol.for('inkpass.catalogEdited');
+const hook = globalThis as { [onEdited]?: () => void };
+if (!hook[onEdited]) process.on('inkpass:catalog-edited', () => hook[onEdited]?.());
+hook[onEdited] = catalogChanged;
 
 export function createCache<V>(options: CacheOptions<V>): Cache<V> {
   const { ttlMs, staleMs = 0, maxEntries = Infinity, sizeOf, maxSize = Infinity } = options;

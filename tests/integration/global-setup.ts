@@ -17,7 +17,7 @@ export default async function setup(project: TestProject) {
     try {
       const h = await startServer({ dialect });
       handles.push(h);
-      infos[dialect] = { dialect, port: h.port, databaseUrl: h.databaseUrl };
+      infos[dialect] = { dialect, port: h.port, databaseUrl: h.databaseUrl, pid: h.pid };
       console.log(`[integration] ${dialect} server on port ${h.port} (${h.databaseUrl}) ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     } catch (e) {
       const msg = (e as Error).message;

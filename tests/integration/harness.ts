@@ -110,6 +110,8 @@ export interface ServerClient {
   dialect: TestDialect;
   port: number;
   databaseUrl: string;
+  /** The server's process, when this harness started it (for `catalogEdited`). */
+  pid?: number;
   request(pathAndQuery: string, options?: RequestOptions): Promise<TestResponse>;
   /** Absolute URL for a path on a site, for messages and for comparing links. */
   origin(site?: SiteName): string;
@@ -190,7 +192,7 @@ function decode(raw: Buffer, encoding: string | undefined, what: string): Buffer
   throw new Error(`${what}: unexpected Content-Encoding "${enc}"`);
 }
 
-export function clientFor(info: { dialect: TestDialect; port: number; databaseUrl: string }): ServerClient {
+export function clientFor(info: { dialect: TestDialect; port: number; databaseUrl: string; pid?: number }): ServerClient {
   return {
     ...info,
     request: (p, o) => httpRequest(info.port, p, o),
@@ -248,7 +250,7 @@ export async function startExtraServer(base: { dialect: TestDialect; databaseUrl
     throw e;
   }
   return {
-    ...clientFor({ dialect: base.dialect, port, databaseUrl: base.databaseUrl }),
+    ...clientFor({ dialect: base.dialect, port, databaseUrl: base.databaseUrl, pid: child.pid! }),
     output: () => log.text(),
     /** The process started: the server, or with WORKERS > 1 the cluster primary. */
     pid: child.pid!,
@@ -305,7 +307,7 @@ export async function startServer({ dialect }: { dialect: TestDialect }): Promis
     });
     await waitUntilAnswering(port, child, 60_000);
     return {
-      ...clientFor({ dialect, port, databaseUrl: db.url }),
+      ...clientFor({ dialect, port, databaseUrl: db.url, pid: child.pid }),
       output: () => log.text(),
       stop,
     };
@@ -512,6 +514,7 @@ export interface ServerInfo {
   dialect: TestDialect;
   port?: number;
   databaseUrl?: string;
+  pid?: number;
   /** Set when the global setup could not start this dialect's server. */
   error?: string;
 }
@@ -557,7 +560,7 @@ export function useServer(dialect: TestDialect): ServerClient {
     const info = inject('inkpassServers')?.[dialect];
     if (info?.error) throw new Error(`the ${dialect} server could not start in the global setup:\n${info.error}`);
     if (info?.port && info.databaseUrl) {
-      client = clientFor({ dialect, port: info.port, databaseUrl: info.databaseUrl });
+      client = clientFor({ dialect, port: info.port, databaseUrl: info.databaseUrl, pid: info.pid });
     } else {
       own = await startServer({ dialect });
       client = own;
@@ -570,6 +573,7 @@ export function useServer(dialect: TestDialect): ServerClient {
     dialect,
     get port() { return ready().port; },
     get databaseUrl() { return ready().databaseUrl; },
+    get pid() { return ready().pid; },
     request: (p, o) => ready().request(p, o),
     origin: (site) => ready().origin(site),
   };
@@ -652,12 +656,26 @@ export async function anySeries(server: { databaseUrl: string }, limit = 5): Pro
  * translation under way): the demo's English-only series are 404 there, and some tests look at
  * how that site shows an English series' chapters.
  */
-export async function listOnPortugueseSite(server: { databaseUrl: string }, slug: string): Promise<void> {
+export async function listOnPortugueseSite(server: { databaseUrl: string; pid?: number }, slug: string): Promise<void> {
   await withDb(server, async (db) => {
     const { id } = await db.selectFrom('series').select('id').where('slug', '=', slug).executeTakeFirstOrThrow();
     await db.insertInto('series_languages').values({ series_id: id, language: 'pt-br', site_id: 3, chapter_count: 0, last_updated: 0 })
       .onConflict((oc) => oc.doNothing()).execute();
   });
+  await catalogEdited(server);
+}
+
+/**
+ * After a test changed catalogue rows behind the server's back (withDb): tells the server, as an
+ * operator would after an edit by hand (SIGHUP, docs/operations.md), so its caches and kept
+ * pages do not show later files the catalogue as it was. Without the process (a server started
+ * elsewhere), nothing.
+ */
+export async function catalogEdited(server: { pid?: number }): Promise<void> {
+  if (!server.pid) return;
+  process.kill(server.pid, 'SIGHUP');
+  // The server handles it on its next turn of the event loop; a moment's wait makes sure.
+  await new Promise((r) => setTimeout(r, 50));
 }
 
 export { message } from '../support/messages';
