@@ -128,6 +128,14 @@ function runPrimary(config, refusalsAtStart) {
     return out;
   };
 
+  /**
+   * Every connected worker but `except` forgets its kept catalogue (src/server/cache.ts).
+   * @param {import('node:cluster').Worker} [except]
+   */
+  const catalogChanged = (except) => {
+    for (const w of alive()) if (w !== except && w.isConnected()) w.send({ type: MESSAGES.catalogChanged });
+  };
+
   /** @param {boolean} timers */
   const fork = (timers) => {
     const worker = cluster.fork({ INKPASS_MACHINE_TIMERS: timers ? '1' : '0' });
@@ -143,7 +151,7 @@ function runPrimary(config, refusalsAtStart) {
     });
     worker.on('message', (/** @type {any} */ m) => {
       if (m?.type === MESSAGES.catalogChanged) {
-        for (const other of Object.values(cluster.workers ?? {})) if (other && other !== worker && other.isConnected()) other.send({ type: MESSAGES.catalogChanged });
+        catalogChanged(worker);
       } else if (m?.type === MESSAGES.metrics) {
         collectMachineMetrics()
           .catch((e) => { console.error('[cluster] collecting the metrics failed:', e instanceof Error ? e.message : e); return null; })
@@ -185,9 +193,7 @@ function runPrimary(config, refusalsAtStart) {
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   // SIGHUP to the primary (catalogue rows changed by hand): every worker forgets the catalogue.
-  process.on('SIGHUP', () => {
-    for (const w of alive()) if (w.isConnected()) w.send({ type: MESSAGES.catalogChanged });
-  });
+  process.on('SIGHUP', () => catalogChanged());
 
   return (async () => {
     const refusals = await refusalsAtStart(config);

@@ -69,7 +69,7 @@ function forgetCatalog(): void {
 onOtherWorkers(CATALOG_CHANGED, forgetCatalog);
 // SIGHUP to a server process (scripts/serve.mjs emits this event, CATALOG_EDITED of
 // scripts/cluster.mjs): rows were changed by hand. One listener per process, calling this
-// module's latest copy (a test runner may load the module again in the same process).
+// module's latest copy (the dev server evaluates the module again on each edit).
 const onEdited = Symbol.for('inkpass.catalogEdited');
 const hook = globalThis as { [onEdited]?: () => void };
 if (!hook[onEdited]) process.on('inkpass:catalog-edited', () => hook[onEdited]?.());

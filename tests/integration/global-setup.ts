@@ -2,8 +2,9 @@
  * Starts one server per selected dialect for the whole integration run (each on its own fresh
  * database) and hands their ports to the test files through `provide('inkpassServers')`.
  * Dialects start one after the other: the first seed generates the images (in ART_DIR) the
- * second one reuses. This run's media folder starts empty (`resetRunMedia`). A dialect that cannot start is reported to its tests (which
- * then fail with the reason) instead of failing the other dialect's tests too.
+ * second one reuses. This run's media folder starts empty (`resetRunMedia`). A dialect that
+ * cannot start is reported to its tests (which then fail with the reason) instead of failing
+ * the other dialect's tests too.
  */
 import type { TestProject } from 'vitest/node';
 import { resetRunMedia, selectedDialects, startServer, type ServerHandle, type ServerInfo, type TestDialect } from './harness';

@@ -224,7 +224,7 @@ const SERVER_ENV = {
 } as const;
 
 /** `node scripts/serve.mjs` on a database, on a free port, with the test settings plus `env` ('' removes one). */
-async function spawnServe(databaseUrl: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number; log: Tail }> {
+async function spawnServe(databaseUrl: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number; log: Tail; workers: number }> {
   const log = new Tail();
   const port = await freePort();
   const merged: NodeJS.ProcessEnv = { ...process.env, ...SERVER_ENV, DATABASE_URL: databaseUrl, MEDIA_DIR, PORT: String(port), HOST: '127.0.0.1', WARMUP: '0', ...env };
@@ -232,7 +232,7 @@ async function spawnServe(databaseUrl: string, env: Record<string, string>): Pro
   const child = spawn(process.execPath, ['scripts/serve.mjs'], { cwd: ROOT, env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (c) => log.push(String(c)));
   child.stderr!.on('data', (c) => log.push(String(c)));
-  return { child, port, log };
+  return { child, port, log, workers: Number(merged.WORKERS ?? 1) };
 }
 
 /**
@@ -241,9 +241,9 @@ async function spawnServe(databaseUrl: string, env: Record<string, string>): Pro
  * processes sharing one database. Stop it when done.
  */
 export async function startExtraServer(base: { dialect: TestDialect; databaseUrl: string }, env: Record<string, string> = {}): Promise<ServerHandle & { pid: number; kill(signal: NodeJS.Signals): Promise<void> }> {
-  const { child, port, log } = await spawnServe(base.databaseUrl, env);
+  const { child, port, log, workers } = await spawnServe(base.databaseUrl, env);
   try {
-    await waitUntilAnswering(port, child, 60_000);
+    await waitUntilAnswering(port, child, 60_000, workers);
   } catch (e) {
     await killChild(child);
     (e as Error).message += `\n--- output (tail) ---\n${log.text()}`;
@@ -305,7 +305,7 @@ export async function startServer({ dialect }: { dialect: TestDialect }): Promis
         : `exit code ${code}: look for an uncaught error below`;
       console.error(`\n[harness] the ${dialect} server (port ${port}, pid ${server.pid}) exited unexpectedly (${why}). Its output (tail):\n${log.text()}\n`);
     });
-    await waitUntilAnswering(port, child, 60_000);
+    await waitUntilAnswering(port, child, 60_000, Number(SERVER_ENV.WORKERS));
     return {
       ...clientFor({ dialect, port, databaseUrl: db.url, pid: child.pid }),
       output: () => log.text(),
@@ -343,10 +343,10 @@ export async function preparedDatabase(dialect: TestDialect, env: Record<string,
  * refusal to start) or to answer: `code` is null when it started and was stopped.
  */
 export async function startOrRefuse(base: { databaseUrl: string }, env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; output: string }> {
-  const { child, port, log } = await spawnServe(base.databaseUrl, env);
+  const { child, port, log, workers } = await spawnServe(base.databaseUrl, env);
   const exited = new Promise<number>((r) => child.once('exit', (code) => r(code ?? 1)));
   try {
-    await waitUntilAnswering(port, child, timeoutMs);
+    await waitUntilAnswering(port, child, timeoutMs, workers);
   } catch {
     return { code: await exited, output: log.text() };
   }
@@ -455,19 +455,21 @@ export async function until(what: string, check: () => boolean | Promise<boolean
 export { freePort };
 
 /** Any HTTP answer counts (even a 500): the tests then say what is wrong with it. */
-export async function waitUntilAnswering(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
+export async function waitUntilAnswering(port: number, child: ChildProcess, timeoutMs: number, workers = 1): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   // An answer on the port is this child's only once it has said it listens: between freePort()
   // and its listen, another test's server (the other dialect's run) can take the port, and this
   // one then exits while the other answers in its place (a flake seen in CI: a 404 from a server
   // with a database, where this test's server had none). A child without piped output is taken
-  // at its first answer.
+  // at its first answer. A cluster (`workers` > 1) answers once its first worker listens; it is
+  // taken as ready when all do, so that every worker gets connections from the first request.
   let listening = !child.stdout;
   let said = '';
+  const ready = workers > 1 ? `all ${workers} workers are listening` : 'listening on ';
   const hear = (c: Buffer | string) => {
     said = (said + String(c)).slice(-4_096);
-    if (/listening on |workers are listening/.test(said)) listening = true;
+    if (said.includes(ready)) listening = true;
   };
   child.stdout?.on('data', hear);
   try {
@@ -526,10 +528,6 @@ declare module 'vitest' {
 }
 
 /**
- * Inside a `describe`: the server for `dialect`, available from `beforeAll` on. Uses the one
- * the global setup started; starts (and stops) its own when run without it.
- */
-/**
  * Gives back every per-address route budget (all anonymous test requests come from 127.0.0.1):
  * after a file that spends them (hostile probes), before one that needs them (the preference
  * forms allow 30 posts a minute), whatever order the files run in.
@@ -549,6 +547,10 @@ export async function withDb<T>(server: { databaseUrl: string }, fn: (db: import
   }
 }
 
+/**
+ * Inside a `describe`: the server for `dialect`, available from `beforeAll` on. Uses the one
+ * the global setup started; starts (and stops) its own when run without it.
+ */
 export function useServer(dialect: TestDialect): ServerClient {
   let client: ServerClient | undefined;
   let own: ServerHandle | undefined;
