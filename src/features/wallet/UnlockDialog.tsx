@@ -134,7 +134,8 @@ export function UnlockDialog({ config, offer, balances, returnPath, resumed = nu
     const r = await post(config.endpoints.adStart, { content: offer.e4pid });
     if (!r) return;
     setPending(false);
-    setAd({ token: String(r.token), creative: r.creative as Creative, readyAt: Number(r.ready_at) * 1000 });
+    // Counted on this device's clock from the answer, so a clock set ahead does not claim too early.
+    setAd({ token: String(r.token), creative: r.creative as Creative, readyAt: Date.now() + Number(r.min_seconds) * 1000 });
     setNow(Date.now());
   };
   const claimAd = async () => {

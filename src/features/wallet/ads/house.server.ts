@@ -22,7 +22,9 @@ export const houseAds: AdProvider = {
     const visual = await promotionalVisual(db, seriesId, language, country);
     if (!visual) return null;
     const token = crypto.randomBytes(32).toString('base64url');
-    const readyAt = now + config.adMinSeconds;
+    // `now` is a whole second that began up to a second ago: one more makes the shortest wait the
+    // full minimum (a view started at 10.9 s must not pay at 11.0 s).
+    const readyAt = now + config.adMinSeconds + 1;
     const expiresAt = readyAt + AD_CLAIM_WINDOW;
     await writeTransaction(db, (trx) => repo.insertAdView(trx, { token_hash: hashOf(token), user_id: userId, chapter_id: chapterId, promoted_series_id: visual.series.id, started_at: now, ready_at: readyAt, expires_at: expiresAt }));
     return { token, readyAt, expiresAt, creative: { type: visual.type, src: visual.src, poster: visual.poster, fit: visual.fit, series: { name: visual.series.name, link: visual.series.link } } };
