@@ -210,6 +210,37 @@ for (const dialect of selectedDialects()) {
       expect(anonymous.headers.location).toContain('/auth/login/');
     });
 
+    it('a pending email change ends with a password reset, a password change or signing out the others; a confirmed one ends the reset links', async () => {
+      // Someone who knew the password asks to move the account to their address; the owner's
+      // answer (a reset, a new password, signing out the others) must leave that link dead.
+      const askMove = async (reader: Reader) => {
+        const to = `taker-${crypto.randomBytes(5).toString('hex')}@example.test`;
+        expect((await post(server, '/my/account/', { action: 'email', email: to, current: reader.password }, { cookie: reader.cookie })).status).toBe(303);
+        return /https?:\/\/[^\s/]+(\/auth\/email\/confirm\/[A-Za-z0-9_-]{43}\/)/.exec((await lastMail(server, to))!.text_body)![1]!;
+      };
+      const emailOf = (r: Reader) => withDb(server, (db) => db.selectFrom('users').select('email').where('id', '=', r.id).executeTakeFirstOrThrow());
+      const reset = await createReader(server);
+      const afterReset = await askMove(reset);
+      expect((await post(server, await resetLink(server, reset.email), { password: 'owner-again-1' })).status).toBe(303);
+      const changed = await createReader(server);
+      const afterChange = await askMove(changed);
+      expect((await post(server, '/my/account/', { action: 'password', current: changed.password, password: 'owner-again-2' }, { cookie: changed.cookie })).status).toBe(303);
+      const others = await createReader(server);
+      const afterOthers = await askMove(others);
+      expect((await post(server, '/my/account/', { action: 'others' }, { cookie: others.cookie })).status).toBe(303);
+      for (const [r, link] of [[reset, afterReset], [changed, afterChange], [others, afterOthers]] as const) {
+        expect((await server.request(link)).status).toBe(410);
+        expect((await post(server, link, {})).status).toBe(410);
+        expect(await emailOf(r)).toEqual({ email: r.email });
+      }
+      // A reset link mailed to the old address stops working once the new address confirms.
+      const moving = await createReader(server);
+      const oldLink = await resetLink(server, moving.email);
+      expect((await post(server, await askMove(moving), {})).status).toBe(200);
+      expect((await server.request(oldLink)).status).toBe(410);
+      expect((await post(server, oldLink, { password: 'old-mailbox-pass-1' })).status).toBe(410);
+    });
+
     it('changing the email: asks the password, tells the old address, changes only when the new address confirms', async () => {
       const reader = await createReader(server);
       const next = `moved-${crypto.randomBytes(5).toString('hex')}@example.test`;

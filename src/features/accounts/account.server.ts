@@ -65,7 +65,15 @@ export async function signOutSession(db: DB, userId: number, handle: string): Pr
   return match ? repo.deleteSessionOf(db, userId, match.id) : false;
 }
 
-/** Ends every session of the reader but this one; returns how many ended. */
+/**
+ * Ends every session of the reader but this one, and any email change waiting for confirmation
+ * (a reader signing out a device they do not know wants its requests gone too); returns how many
+ * sessions ended.
+ */
 export function signOutOthers(db: DB, userId: number, currentSessionId: string): Promise<number> {
-  return repo.deleteUserSessions(db, userId, currentSessionId);
+  return db.transaction().execute(async (tx) => {
+    const ended = await repo.deleteUserSessions(tx, userId, currentSessionId);
+    await repo.deleteEmailChanges(tx, userId);
+    return ended;
+  });
 }

@@ -76,6 +76,8 @@ export async function confirmEmailChange(db: DB, token: string, now: number): Pr
       if (await repo.findUserByEmail(tx, row.new_email)) return { ok: false, reason: 'taken' };
       await repo.setEmail(tx, Number(row.user_id), row.new_email);
       await repo.deleteEmailChanges(tx, Number(row.user_id));
+      // Reset links sent to the old address must not open the account any more.
+      await repo.deletePasswordResets(tx, Number(row.user_id));
       return { ok: true, email: row.new_email };
     });
   } catch (e) {

@@ -86,6 +86,8 @@ export async function resetPassword(db: DB, input: { token: string; password: st
     await repo.setPassword(tx, id, passwordHash, now);
     await repo.deleteUserSessions(tx, id);
     await repo.deletePasswordResets(tx, id);
+    // An email change asked by whoever took the account would otherwise move it away after the reset.
+    await repo.deleteEmailChanges(tx, id);
     return id;
   });
   if (userId === null) return { ok: false, reason: 'expired' };

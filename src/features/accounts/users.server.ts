@@ -100,6 +100,8 @@ export async function changePassword(db: DB, userId: number, newPassword: string
   await db.transaction().execute(async (tx) => {
     await repo.setPassword(tx, userId, password_hash, now);
     await repo.deleteUserSessions(tx, userId, keepSessionId);
+    // Whoever knew the old password may have asked for a reset or an email change: both end here.
     await repo.deletePasswordResets(tx, userId);
+    await repo.deleteEmailChanges(tx, userId);
   });
 }
