@@ -185,6 +185,12 @@ for (const dialect of selectedDialects()) {
       });
       expect(sub.status).toBe(404);
       expect(sub.json().detail).toBe(message('en', 'push.error.unavailable'));
+      // Saving the settings keeps the push choices it did not show, for when the keys are set.
+      await withDb({ databaseUrl: db!.url }, (d) => d.insertInto('notification_prefs').values({ user_id: reader.id, category: 'chapters', channel: 'push', enabled: 1 }).execute());
+      expect((await post(client(), reader, '/my/notifications/settings/', { on: 'chapters.inbox', digest_was: 'off', digest: 'off' })).status).toBe(303);
+      const prefs = await withDb({ databaseUrl: db!.url }, (d) => d.selectFrom('notification_prefs').select(['category', 'channel', 'enabled']).where('user_id', '=', reader.id).execute());
+      expect(prefs.filter((p) => p.channel === 'push').map((p) => [p.category, Number(p.enabled)])).toEqual([['chapters', 1]]);
+      expect(prefs.filter((p) => p.category === 'money' && p.channel === 'inbox').map((p) => Number(p.enabled))).toEqual([0]);
     });
 
     it('has no sandbox: no nonce route, no webhook, no `payments pay`, and no payment call grants keys or a subscription', async () => {

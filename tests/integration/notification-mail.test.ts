@@ -254,6 +254,16 @@ for (const dialect of selectedDialects()) {
       page = await settings();
       expect(page.text).toMatch(/<input type="radio" name="digest" value="daily" checked/);
       expect(htmlText(page.text)).toContain(message('pt-BR', 'notifications.digest.daily'));
+
+      // Push and email announce what reaches the inbox: with a category's inbox off they go too,
+      // the digest included, and the page says why.
+      await save([['on', 'chapters.email'], ['on', 'chapters.push'], ['on', 'community.email'], ['on', 'money.inbox'], ['digest_was', 'daily'], ['digest', 'weekly']]);
+      page = await settings();
+      expect(page.text).toMatch(/<input type="radio" name="digest" value="off" checked/);
+      for (const box of ['chapters.inbox', 'chapters.email', 'chapters.push', 'community.email', 'community.inbox']) expect(page.text, box).not.toMatch(new RegExp(`value="${box.replace('.', '\\.')}"[^>]*checked`));
+      expect(page.text).toMatch(/value="money\.inbox"[^>]*checked/);
+      expect(htmlText(page.text)).toContain(message('pt-BR', 'notifications.settings.note'));
+      expect((await withDb(server, (db) => db.selectFrom('notification_digests').select('frequency').where('user_id', '=', reader.id).executeTakeFirstOrThrow())).frequency).toBe('off');
     });
 
     // ------------------------------------------------------------------ moderation items
