@@ -13,6 +13,34 @@ import { PERSONAL_COOKIES } from '~/server/page-cache.mjs';
 import { runsMachineTimers } from '~/server/workers';
 import { maybeDeliverMail } from '~/server/outbox';
 
+/** How often the machine's timers are looked at when no request comes (each keeps its own pace). */
+const MACHINE_TICK_MS = 10_000;
+let ticking = false;
+
+/**
+ * The machine's background work, each step throttled to its own pace. Requests look first; a
+ * timer started by the first one (the start-up probe's /readyz/, scripts/serve.mjs) looks too,
+ * so a quiet site still releases, announces and expires on time.
+ */
+function machineTimers(now: number): void {
+  if (!ticking) {
+    ticking = true;
+    setInterval(() => machineTimers(Math.floor(Date.now() / 1000)), MACHINE_TICK_MS).unref();
+  }
+  // Keep the denormalised release counters current as scheduled chapters come out (once a minute, in the background).
+  maybeRefreshReleases(getDb, now);
+  // Pix payments past their expiry stop being payable and give their coupon back (once a minute, in the background).
+  maybeSettleDuePayments(getDb, now);
+  // Readers with a favorite's notify switch on hear of released chapters (once a minute, in batches, in the background).
+  maybeFanOutReleases(getDb, now);
+  // Email digests of new chapters whose day or week is up (every 5 minutes, in batches, in the background).
+  maybeSendDigests(getDb, now);
+  // Queued email goes out over SMTP, retried with back-off while the server is unreachable (every 10 s, in the background).
+  maybeDeliverMail(getDb, now);
+  // Queued web pushes go out (every 5 s, in the background; nothing without VAPID keys).
+  maybeSendPushes(getDb);
+}
+
 /** What every later step and page reads from `locals`: the site, its language, one "now" per request. */
 export const context = defineMiddleware((ctx, next) => {
   const { request, locals, cookies } = ctx;
@@ -27,20 +55,7 @@ export const context = defineMiddleware((ctx, next) => {
   locals.t = createT(site.locale);
   locals.now = Math.floor(Date.now() / 1000);
   // Once per machine: with several workers only the one chosen runs these (src/server/workers.ts).
-  if (runsMachineTimers) {
-    // Keep the denormalised release counters current as scheduled chapters come out (once a minute, in the background).
-    maybeRefreshReleases(getDb, locals.now);
-    // Pix payments past their expiry stop being payable and give their coupon back (once a minute, in the background).
-    maybeSettleDuePayments(getDb, locals.now);
-    // Readers with a favorite's notify switch on hear of released chapters (once a minute, in batches, in the background).
-    maybeFanOutReleases(getDb, locals.now);
-    // Email digests of new chapters whose day or week is up (every 5 minutes, in batches, in the background).
-    maybeSendDigests(getDb, locals.now);
-    // Queued email goes out over SMTP, retried with back-off while the server is unreachable (every 10 s, in the background).
-    maybeDeliverMail(getDb, locals.now);
-    // Queued web pushes go out (every 5 s, in the background; nothing without VAPID keys).
-    maybeSendPushes(getDb);
-  }
+  if (runsMachineTimers) machineTimers(locals.now);
   locals.adultConfirmed = adultConfirmed(cookies.get(ADULT_COOKIE)?.value);
   // Every cookie this request sets takes this scope (COOKIE_DOMAIN shares them with the other site's host).
   locals.cookieScope = cookieScope(ctx.url.host, ctx.url.protocol === 'https:', config.cookieDomain);
