@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderEmail, retryDelay, RETRY_MAX_SECONDS } from './outbox';
+import { enqueueEmail, renderEmail, retryDelay, RETRY_MAX_SECONDS } from './outbox';
+import { testDialects, useTestDatabase } from './test-databases';
 
 describe('the outbox', () => {
   it('backs off exponentially from 30 s, never more than an hour apart', () => {
@@ -29,3 +30,17 @@ describe('the outbox', () => {
     expect(m.html).not.toMatch(/<img|<script/i);
   });
 });
+
+for (const dialect of testDialects()) {
+  describe(`queueing (${dialect})`, () => {
+    const t = useTestDatabase(dialect);
+    it('queues a message, and nothing for an address that cannot exist (a deleted account\'s)', async () => {
+      const mail = (to: string) => ({ to, kind: 'receipt.PAYMENT_REFUNDED', ...renderEmail({ siteName: 'Inkpass', subject: 'Refund', paragraphs: ['Hi'], footer: 'Why' }) });
+      await enqueueEmail(t.db, mail('ana@example.test'), 1_800_000_000);
+      await enqueueEmail(t.db, mail('deleted-42@deleted.invalid'), 1_800_000_000);
+      await enqueueEmail(t.db, mail('x@Mail.INVALID'), 1_800_000_000);
+      expect((await t.db.selectFrom('outbox_emails').select('to_address').execute()).map((r) => r.to_address)).toEqual(['ana@example.test']);
+    });
+  });
+}
+

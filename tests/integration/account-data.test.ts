@@ -200,18 +200,21 @@ for (const dialect of selectedDialects()) {
       });
       expect(await creatorRows()).toHaveLength(1);
       // A device that gets push (its endpoint is personal data), with a push waiting and quiet hours.
-      const pushRows = () => withDb(server, async (db) => Promise.all((['push_subscriptions', 'push_outbox', 'push_quiet_hours'] as const).map(async (t) => (await db.selectFrom(t).select('user_id').where('user_id', '=', reader.id).execute()).length)));
+      const pushRows = () => withDb(server, async (db) => Promise.all((['push_subscriptions', 'push_outbox', 'push_quiet_hours', 'notification_digests'] as const).map(async (t) => (await db.selectFrom(t).select('user_id').where('user_id', '=', reader.id).execute()).length)));
       await withDb(server, async (db) => {
         const now = Math.floor(Date.now() / 1000);
         await db.insertInto('push_subscriptions').values({ user_id: reader.id, endpoint: `https://fcm.googleapis.com/fcm/send/${reader.id}-erase`, p256dh: 'k', auth: 'a', time_zone: 'UTC', site_id: 1, device: 'Chrome', created_at: now }).execute();
         await db.insertInto('push_outbox').values({ user_id: reader.id, category: 'chapters', kind: 'CHAPTER_RELEASED', series_id: null, site_id: 1, data: '{}', due_at: now }).execute();
         await db.insertInto('push_quiet_hours').values({ user_id: reader.id, enabled: 1, start_hour: 23, end_hour: 7 }).execute();
       });
-      expect(await pushRows()).toEqual([1, 1, 1]);
+      // And a weekly digest, chosen on the settings form of the Portuguese site.
+      expect((await post(server, '/my/notifications/settings/', { on: 'chapters.inbox', digest_was: 'off', digest: 'weekly' }, { cookie: reader.cookie, site: 'br' })).status).toBe(303);
+      expect(await pushRows()).toEqual([1, 1, 1, 1]);
       const exported = (await server.request('/my/account/export/', { headers: { cookie: reader.cookie } })).json() as { creator_of_series: { series: string }[] };
       expect(exported.creator_of_series).toEqual([expect.objectContaining({ series })]);
       expect((exported as unknown as { push_devices: unknown[]; quiet_hours: unknown }).push_devices).toEqual([expect.objectContaining({ device: 'Chrome', time_zone: 'UTC' })]);
       expect((exported as unknown as { quiet_hours: unknown }).quiet_hours).toEqual({ enabled: true, start_hour: 23, end_hour: 7 });
+      expect((exported as unknown as { email_digest: unknown }).email_digest).toEqual({ frequency: 'weekly', site_id: 3, last_digest_at: expect.any(Number) });
       expect(JSON.stringify(exported)).not.toContain('-erase');
       expect(await withDb(server, (db) => db.selectFrom('outbox_emails').select('id').where('to_address', '=', reader.email).execute())).not.toEqual([]);
 
@@ -230,7 +233,7 @@ for (const dialect of selectedDialects()) {
       expect(htmlText(login.text)).toContain(message('en', 'auth.login.invalid'));
       for (const table of ['sessions', 'favorites', 'reading_progress', 'notifications', 'notification_prefs', 'email_changes'] as const) expect(await count(table), table).toBe(0);
       expect(await creatorRows()).toEqual([]);
-      expect(await pushRows()).toEqual([0, 0, 0]);
+      expect(await pushRows()).toEqual([0, 0, 0, 0]);
       expect(await withDb(server, (db) => db.selectFrom('outbox_emails').select('id').where('to_address', 'in', [reader.email, `new-${reader.email}`]).execute())).toEqual([]);
 
       // The account row stays, anonymised: no email of theirs, no name, no password.

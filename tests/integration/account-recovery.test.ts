@@ -53,6 +53,8 @@ async function resetLink(server: ServerClient, email: string): Promise<string> {
   expect(mail && Number(mail.id) > Number(before)).toBe(true);
   const link = /https?:\/\/[^\s/]+(\/auth\/password\/reset\/[A-Za-z0-9_-]{43}\/)/.exec(mail!.text_body)?.[1];
   expect(link).toBeTruthy();
+  // Like every message, it ends with the link to the notification settings.
+  expect(mail!.text_body).toMatch(/\/my\/notifications\/settings\/\n$/);
   return link!;
 }
 
@@ -78,10 +80,12 @@ for (const dialect of selectedDialects()) {
       expect(await lastMail(server, unknown)).toBeUndefined();
       const mail = await lastMail(server, reader.email);
       expect(mail).toMatchObject({ kind: 'password.reset', status: 'pending' });
-      // Both parts, the site's name, no tracking: the only link is the reset link.
+      // Both parts, the site's name, no tracking: the links are the reset link and the
+      // notification settings, both plain addresses on this site.
       expect(mail!.subject).toContain('Inkpass');
-      expect(mail!.html_body).toContain('<a href="http://localhost:');
-      expect(mail!.html_body.match(/<a /g)).toHaveLength(1);
+      const hrefs = [...mail!.html_body.matchAll(/<a href="([^"]+)"/g)].map((m) => new URL(m[1]!.replace(/&amp;/g, '&')));
+      expect(hrefs.map((u) => u.pathname)).toEqual([expect.stringMatching(/^\/auth\/password\/reset\/[A-Za-z0-9_-]{43}\/$/), '/my/notifications/settings/']);
+      expect(hrefs.every((u) => u.origin === server.origin() && u.search === '')).toBe(true);
       expect(mail!.html_body).not.toMatch(/<img/i);
       // Only the token's hash is stored.
       const token = /reset\/([A-Za-z0-9_-]{43})\//.exec(mail!.text_body)![1]!;
@@ -253,6 +257,7 @@ for (const dialect of selectedDialects()) {
       const email = () => withDb(server, (db) => db.selectFrom('users').select('email').where('id', '=', reader.id).executeTakeFirstOrThrow());
       expect(await email()).toEqual({ email: reader.email });
       expect(await lastMail(server, reader.email)).toMatchObject({ kind: 'email.notice' });
+      expect((await lastMail(server, reader.email))!.html_body).toContain('/my/notifications/settings/');
       const confirm = await lastMail(server, next);
       expect(confirm).toMatchObject({ kind: 'email.confirm' });
       const link = /https?:\/\/[^\s/]+(\/auth\/email\/confirm\/[A-Za-z0-9_-]{43}\/)/.exec(confirm!.text_body)![1]!;

@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import type { T } from '~/lib/i18n';
-import { confirmEmailPath } from '~/lib/paths';
+import { confirmEmailPath, NOTIFICATION_SETTINGS_PATH } from '~/lib/paths';
 import { isUniqueViolation, writeTransaction, type DB } from '~/server/db';
 import { enqueueEmail, renderEmail } from '~/server/outbox';
 import { verifyPassword } from './password.server';
@@ -35,16 +35,19 @@ export async function requestEmailChange(db: DB, input: { userId: number; newEma
   const token = crypto.randomBytes(32).toString('base64url');
   const { t } = input;
   const siteName = t('site.name');
+  const settings = { label: t('mail.footer.settings'), url: `${input.origin}${NOTIFICATION_SETTINGS_PATH}` };
   const link = renderEmail({
     siteName, subject: t('mail.emailChange.subject'),
     paragraphs: [t('mail.emailChange.body', { email: newEmail }), t('mail.emailChange.ignore')],
     action: { label: t('mail.emailChange.action'), url: `${input.origin}${confirmEmailPath(token)}` },
     footer: t('mail.footer.account'),
+    footerLink: settings,
   });
   const notice = renderEmail({
     siteName, subject: t('mail.emailNotice.subject'),
     paragraphs: [t('mail.emailNotice.body', { email: newEmail }), t('mail.emailNotice.notYou')],
     footer: t('mail.footer.account'),
+    footerLink: settings,
   });
   await writeTransaction(db, async (tx) => {
     if (!taken) {

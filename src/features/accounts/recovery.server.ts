@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import type { T } from '~/lib/i18n';
-import { resetPasswordPath } from '~/lib/paths';
+import { NOTIFICATION_SETTINGS_PATH, resetPasswordPath } from '~/lib/paths';
 import { writeTransaction, type DB } from '~/server/db';
 import { enqueueEmail, renderEmail } from '~/server/outbox';
 import { hit, LIMITS } from '~/server/rate-limit';
@@ -46,6 +46,7 @@ export async function requestPasswordReset(db: DB, input: { email: string; ip: s
     paragraphs: [t('mail.reset.greeting', { name: user.display_name }), t('mail.reset.body', { minutes: RESET_TTL_SECONDS / 60 }), t('mail.reset.ignore')],
     action: { label: t('mail.reset.action'), url: link },
     footer: t('mail.footer.account'),
+    footerLink: { label: t('mail.footer.settings'), url: `${input.origin}${NOTIFICATION_SETTINGS_PATH}` },
   });
   await writeTransaction(db, async (tx) => {
     await repo.insertPasswordReset(tx, { token_hash: hashSecret(token), user_id: Number(user.id), created_at: now, expires_at: now + RESET_TTL_SECONDS });

@@ -1,6 +1,7 @@
 /**
- * The notifications' part of a reader's own data (issue 32, docs/privacy.md): the inbox and the
- * preferences (as they apply, defaults included) for the data export, and their deletion with the
+ * The notifications' part of a reader's own data (issue 32, docs/privacy.md): the inbox, the
+ * preferences (as they apply, defaults included), push devices, quiet hours and the email digest
+ * for the data export, and their deletion with the
  * account, fan-out keys included.
  */
 import { parseJsonObject } from '~/lib/json';
@@ -22,6 +23,7 @@ export const notificationsAccountData = {
         device: d.device, site_id: Number(d.site_id), time_zone: d.time_zone, created_at: Number(d.created_at), last_success_at: d.last_success_at === null ? null : Number(d.last_success_at),
       })),
       quiet_hours: push.quiet ? { enabled: Number(push.quiet.enabled) === 1, start_hour: Number(push.quiet.start_hour), end_hour: Number(push.quiet.end_hour) } : null,
+      email_digest: push.digest ? { frequency: push.digest.frequency, site_id: Number(push.digest.site_id), last_digest_at: Number(push.digest.last_digest_at) } : null,
     };
   },
   eraseFor(tx: WriteTx, userId: number): Promise<Record<string, number>> {

@@ -151,16 +151,18 @@ export async function eraseNotificationsOf(db: DB, userId: number): Promise<{ no
   await db.deleteFrom('push_outbox').where('user_id', '=', userId).execute();
   await db.deleteFrom('push_daily').where('user_id', '=', userId).execute();
   await db.deleteFrom('push_quiet_hours').where('user_id', '=', userId).execute();
+  await db.deleteFrom('notification_digests').where('user_id', '=', userId).execute();
   return { notifications: Number(n.numDeletedRows), preferences: Number(p.numDeletedRows), push_subscriptions: Number(s.numDeletedRows) };
 }
 
-/** The reader's push devices and quiet hours, for the data export (never the endpoint's keys). */
+/** The reader's push devices, quiet hours and email digest, for the data export (never the endpoint's keys). */
 export async function pushForExport(db: DB, userId: number) {
-  const [devices, quiet] = await Promise.all([
+  const [devices, quiet, digest] = await Promise.all([
     db.selectFrom('push_subscriptions').select(['device', 'site_id', 'time_zone', 'created_at', 'last_success_at']).where('user_id', '=', userId).orderBy('id').execute(),
     db.selectFrom('push_quiet_hours').select(['enabled', 'start_hour', 'end_hour']).where('user_id', '=', userId).executeTakeFirst(),
+    db.selectFrom('notification_digests').select(['frequency', 'site_id', 'last_digest_at']).where('user_id', '=', userId).executeTakeFirst(),
   ]);
-  return { devices, quiet };
+  return { devices, quiet, digest };
 }
 
 /** A reader's email and name, for an email about their own account (a moderation decision). */
