@@ -67,6 +67,7 @@ export function benchPages(chapters: { manga: string; webtoon: string; locked: s
     { name: 'purchases', path: '/my/purchases/', signedIn: true, private: true },
     { name: 'subscriptions', path: '/my/subscriptions/', signedIn: true, private: true },
     { name: 'notifications', path: '/my/notifications/', signedIn: true, private: true },
+    { name: 'notification settings', path: '/my/notifications/settings/', signedIn: true, private: true },
   ];
 }
 
