@@ -122,6 +122,21 @@ for (const dialect of selectedDialects()) {
       expect(limited.headers['retry-after']).toBeTruthy();
     });
 
+    it('is limited per address too: after ten requests for any emails within an hour, the eleventh answers 429 and queues nothing', async () => {
+      const reader = await createReader(server);
+      await forgetResetLimits(server);
+      try {
+        for (let i = 0; i < 10; i++) expect((await post(server, '/auth/password/forgot/', { email: `nobody-${i}-${crypto.randomBytes(4).toString('hex')}@example.test` })).status).toBe(200);
+        // A real account's email, asked for the first time, from the same address: refused, nothing queued.
+        const limited = await post(server, '/auth/password/forgot/', { email: reader.email });
+        expect(limited.status).toBe(429);
+        expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+        expect(await lastMail(server, reader.email)).toBeUndefined();
+      } finally {
+        await forgetResetLimits(server);
+      }
+    });
+
     it('a reset link works once, signs out every session, and the new password logs in', async () => {
       const reader = await createReader(server);
       const link = await resetLink(server, reader.email);
