@@ -27,7 +27,7 @@ export async function enqueueEmail(db: DB, mail: OutgoingEmail, now: number): Pr
   // `.invalid` can never be delivered (RFC 2606): a deleted account's anonymised address
   // (deleted-…@deleted.invalid) still gets a late refund's receipt written for it; sending would
   // only bounce or fail five times.
-  if (/\.invalid$/i.test(mail.to.slice(mail.to.lastIndexOf('@') + 1))) return;
+  if (/\.invalid$/i.test(mail.to)) return;
   await db.insertInto('outbox_emails').values({
     to_address: mail.to, subject: mail.subject, text_body: mail.text, html_body: mail.html, kind: mail.kind, next_attempt_at: now, created_at: now,
   }).execute();

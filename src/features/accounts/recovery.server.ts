@@ -85,10 +85,7 @@ export async function resetPassword(db: DB, input: { token: string; password: st
     const row = await repo.passwordReset(tx, tokenHash);
     const id = Number(row!.user_id);
     await repo.setPassword(tx, id, passwordHash, now);
-    await repo.deleteUserSessions(tx, id);
-    await repo.deletePasswordResets(tx, id);
-    // An email change asked by whoever took the account would otherwise move it away after the reset.
-    await repo.deleteEmailChanges(tx, id);
+    await repo.endAccessAfterNewPassword(tx, id);
     return id;
   });
   if (userId === null) return { ok: false, reason: 'expired' };

@@ -178,6 +178,17 @@ export async function deletePasswordResets(db: DB, userId: number): Promise<void
   await db.deleteFrom('password_resets').where('user_id', '=', userId).execute();
 }
 
+/**
+ * What a new password ends (a change or a reset): every session but `keep`, every reset link and
+ * every pending email change. Whoever knew the old password may have asked for either link; left
+ * alive, an email change would move the account away after its owner took it back.
+ */
+export async function endAccessAfterNewPassword(db: DB, userId: number, keep: string | null = null): Promise<void> {
+  await deleteUserSessions(db, userId, keep);
+  await deletePasswordResets(db, userId);
+  await deleteEmailChanges(db, userId);
+}
+
 // ---------------------------------------------------------------- the reader's own data (export, account deletion)
 
 /** The account row as its owner may see it: never the password hash. */

@@ -99,9 +99,6 @@ export async function changePassword(db: DB, userId: number, newPassword: string
   const password_hash = await hashPassword(newPassword);
   await db.transaction().execute(async (tx) => {
     await repo.setPassword(tx, userId, password_hash, now);
-    await repo.deleteUserSessions(tx, userId, keepSessionId);
-    // Whoever knew the old password may have asked for a reset or an email change: both end here.
-    await repo.deletePasswordResets(tx, userId);
-    await repo.deleteEmailChanges(tx, userId);
+    await repo.endAccessAfterNewPassword(tx, userId, keepSessionId);
   });
 }

@@ -19,7 +19,7 @@ export async function loadPrefs(db: DB, userId: number): Promise<Prefs> {
 }
 
 /** Saves the matrix of `channels`: a box present in `on` is on, every other box off (an HTML form sends only checked boxes). */
-export async function savePrefs(db: DB, userId: number, on: ReadonlySet<string>, channels: readonly repo.Channel[] = CHANNELS): Promise<void> {
+export async function savePrefs(db: DB, userId: number, on: ReadonlySet<string>, channels: readonly repo.Channel[]): Promise<void> {
   await repo.savePrefs(db, userId, CATEGORIES.flatMap((category) => channels.map((channel) => ({ category, channel, enabled: on.has(`${category}.${channel}`) }))));
 }
 

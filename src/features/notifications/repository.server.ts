@@ -156,7 +156,7 @@ export async function eraseNotificationsOf(db: DB, userId: number): Promise<{ no
 }
 
 /** The reader's push devices, quiet hours and email digest, for the data export (never the endpoint's keys). */
-export async function pushForExport(db: DB, userId: number) {
+export async function deliveryForExport(db: DB, userId: number) {
   const [devices, quiet, digest] = await Promise.all([
     db.selectFrom('push_subscriptions').select(['device', 'site_id', 'time_zone', 'created_at', 'last_success_at']).where('user_id', '=', userId).orderBy('id').execute(),
     db.selectFrom('push_quiet_hours').select(['enabled', 'start_hour', 'end_hour']).where('user_id', '=', userId).executeTakeFirst(),
